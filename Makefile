@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc: plain GNU make. `make`, `make static`, `make test`, `make demo`,
+# `make bench`, `make install`, `make asan`.
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BINDIR    := $(PREFIX)/bin
+LIBDIR    := $(PREFIX)/lib
+INCDIR    := $(PREFIX)/include/ftc
+MANDIR    := $(PREFIX)/share/man/man1
+COMPDIR   := $(PREFIX)/share/bash-completion/completions
+PCDIR     := $(LIBDIR)/pkgconfig
+
+CC        ?= cc
+PKGS      := libtracefs libtraceevent libelf libdw zlib libzstd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS  := $(shell pkg-config --libs $(PKGS))
+PKG_STATIC_LIBS := $(shell pkg-config --libs --static $(PKGS))
+
+WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CFLAGS    ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) \
+	     -DFTC_VERSION='"$(VERSION)"' -Ilibftc -Icmd $(PKG_CFLAGS) -MMD -MP
+LDLIBS    := $(PKG_LIBS) -lm -lpthread
+
+# Every build flavour lives in its own folder so they never mix objects.
+B         ?= build/default
+LIB_SRC   := $(sort $(wildcard libftc/*.c))
+CMD_SRC   := $(sort $(wildcard cmd/*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
+PIC_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
+CMD_OBJ   := $(CMD_SRC:%.c=$(B)/%.o)
+UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz
+all: ftc $(B)/libftc.a $(B)/libftc.so unit
+
+ftc: $(B)/ftc
+	cp $< $@
+
+$(B)/ftc: $(CMD_OBJ) $(B)/libftc.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/libftc.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/libftc.so: $(PIC_OBJ)
+	$(CC) -shared -Wl,-soname,libftc.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+unit: $(UNIT_BIN)
+$(B)/tests/%: tests/unit/%.c $(B)/libftc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(B)/libftc.a $(LDFLAGS) $(LDLIBS)
+
+# A fully static ftc for boards and the lab initramfs. libtraceevent's
+# plugin loader uses dlopen, so glibc warns: static builds load no plugins.
+static: ftc-static
+ftc-static: $(CMD_OBJ) $(B)/libftc.a
+	rm -f $@
+	$(CC) $(ALL_CFLAGS) -static -o $@ $(CMD_OBJ) $(B)/libftc.a \
+		$(PKG_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
+		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
+	@test -x $@
+
+asan:
+	$(MAKE) B=build/asan EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -O1' \
+		LDFLAGS='-fsanitize=address,undefined' all
+	cp build/asan/ftc ftc-asan
+
+check-deps:
+	@scripts/install-deps
+
+test: all static
+	tests/run
+
+test-asan: asan
+	FTC=$(CURDIR)/ftc-asan FTC_UNIT_DIR=$(CURDIR)/build/asan/tests tests/run --no-lab
+
+demo: check-deps
+	$(MAKE) all
+	scripts/demo
+
+bench: all
+	bench/run
+
+fuzz:
+	tests/fuzz/run --long
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+		$(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(PCDIR)
+	install -m 755 ftc $(DESTDIR)$(BINDIR)/ftc
+	install -m 644 $(B)/libftc.a $(DESTDIR)$(LIBDIR)/libftc.a
+	install -m 755 $(B)/libftc.so $(DESTDIR)$(LIBDIR)/libftc.so.$(VERSION)
+	ln -sf libftc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libftc.so.0
+	ln -sf libftc.so.0 $(DESTDIR)$(LIBDIR)/libftc.so
+	install -m 644 libftc/ftc*.h $(DESTDIR)$(INCDIR)/
+	install -m 644 Documentation/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 bash-completion/ftc $(DESTDIR)$(COMPDIR)/ftc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		libftc/libftc.pc.in > $(DESTDIR)$(PCDIR)/libftc.pc
+
+clean:
+	rm -rf build ftc ftc-static ftc-asan tests/out
+
+-include $(shell find build -name '*.d' 2>/dev/null)

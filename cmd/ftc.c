@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ftc: the command. Dispatches through the table in commands.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "ftc.h"
+
+#define FTC_CMD(n) extern const struct ftc_command ftc_cmd_##n;
+#include "commands.h"
+#undef FTC_CMD
+
+static const struct ftc_command *const commands[] = {
+#define FTC_CMD(n) &ftc_cmd_##n,
+#include "commands.h"
+#undef FTC_CMD
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void main_usage(FILE *f)
+{
+	fprintf(f, "usage: ftc [--version] [--help] COMMAND [ARGS]\n\n"
+		"Drive ftrace through tracefs, capture trace.dat files, read them,\n"
+		"and count or sample with perf_event_open.\n\ncommands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(f, "\n'ftc COMMAND --help' shows a command's options; ftc(1) lists exit codes.\n");
+}
+
+static const struct ftc_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct ftc_command *cmd;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return FTC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && (cmd = find_command(argv[2]))) {
+			ftc_usage(cmd, false);
+			return FTC_EXIT_OK;
+		}
+		main_usage(stdout);
+		return FTC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("ftc %s (libftc %s)\n", FTC_VERSION, ftc_version());
+		return FTC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--list-cmds")) {	/* for bash completion */
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			puts(commands[i]->name);
+		return FTC_EXIT_OK;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "ftc: '%s' is not an ftc command; 'ftc --help' lists them\n",
+			argv[1]);
+		return FTC_EXIT_USAGE;
+	}
+	if (argc > 2 && !strcmp(argv[2], "--list-opts")) {
+		ftc_options_list(cmd);
+		return FTC_EXIT_OK;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

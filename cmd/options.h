@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Options are declared once per command, in a table that both drives
+ * getopt_long and prints --help, so the two can never disagree. The same
+ * table feeds bash completion (`ftc CMD --list-opts`).
+ */
+#ifndef FTC_CMD_OPTIONS_H
+#define FTC_CMD_OPTIONS_H
+
+#include <stdbool.h>
+
+/* Exit codes, documented in ftc(1). */
+enum {
+	FTC_EXIT_OK = 0,
+	FTC_EXIT_FAIL = 1,	/* the operation failed (I/O, kernel error, bad file) */
+	FTC_EXIT_USAGE = 2,	/* bad command line */
+	FTC_EXIT_REFUSED = 3,	/* the kernel refused or lacks a feature that was asked for */
+	FTC_EXIT_INTERRUPTED = 130,
+};
+
+struct ftc_option {
+	int short_name;		/* 0 when the option has only a long name */
+	const char *long_name;	/* NULL when it has only a short name */
+	const char *arg;	/* argument name in --help; NULL for a flag */
+	const char *help;
+	int id;			/* passed to the command's handler; defaults to short_name */
+};
+
+struct ftc_command {
+	const char *name;
+	const char *summary;
+	const char *synopsis;	/* what follows "ftc NAME" in --help */
+	const struct ftc_option *options;	/* ends with an all-zero entry */
+	/* A second table shared by several commands (the control options of
+	 * start and record); may be NULL. Also ends with an all-zero entry. */
+	const struct ftc_option *shared_options;
+	int (*run)(int argc, char **argv);
+};
+
+typedef int (*ftc_option_fn)(int id, const char *arg, void *ctx);
+
+/*
+ * Parses argv[1..] against cmd->options, calling fn for each option.
+ * Stops at the first non-option (so `-- COMMAND args` survive) and returns
+ * its index. On a bad option it prints the error and returns -1; --help
+ * prints usage and returns -2 (the caller exits 0).
+ */
+int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
+		      ftc_option_fn fn, void *ctx);
+void ftc_usage(const struct ftc_command *cmd, bool to_stderr);
+void ftc_options_list(const struct ftc_command *cmd);
+
+/* Maps ftc_options_parse's -1/-2 to an exit status; other values to -1. */
+int ftc_options_exit(int ret);
+
+/* Prints "ftc NAME: message" on stderr. */
+void ftc_cmd_error(const struct ftc_command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Parses an unsigned number with an optional K/M/G suffix; -1 on error. */
+int ftc_parse_u64(const char *s, unsigned long long *out);
+
+#define FTC_HELP_OPTION { 'h', "help", NULL, "show this help and exit", 'h' }
+
+#endif

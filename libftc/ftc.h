@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftc: ftrace control through tracefs, per-CPU capture into trace.dat,
+ * trace.dat reading, and the perf_event_open bridge.
+ *
+ * Conventions: functions return 0 (or a count) on success and -1 on
+ * failure with errno set and a message for the user in ftc_strerror().
+ */
+#ifndef FTC_H
+#define FTC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const char *ftc_version(void);
+
+/* Errors: the last failure's message, per thread. */
+const char *ftc_strerror(void);
+int ftc_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ftc_verror(int err, const char *fmt, va_list ap);
+
+/* tracefs basics. instance NULL or "" is the top-level buffer. */
+const char *ftc_tracefs_dir(void);
+char *ftc_tracefs_path(const char *instance, const char *file);
+int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

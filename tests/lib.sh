@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for ftc's shell tests. Each test script sources this file,
+# says what a user does, and asserts what they see. Results are lines
+# "PASS name", "FAIL name: why", "SKIP name: why" that tests/run counts.
+
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+FTC=${FTC:-$TOP/ftc}
+TRACEFS=${TRACEFS:-/sys/kernel/tracing}
+OUT=${OUT:-$TOP/tests/out}
+mkdir -p "$OUT"
+T_FAILED=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; T_FAILED=1; }
+skip() { echo "SKIP $1: $2"; }
+
+# expect NAME COMMAND...: COMMAND must succeed.
+expect() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "'$*' failed: $(echo "$out" | tail -3)"; fi
+}
+
+# expect_status NAME STATUS COMMAND...: COMMAND must exit with STATUS.
+expect_status() {
+	name=$1; want=$2; shift 2
+	"$@" >"$OUT/last.out" 2>"$OUT/last.err"; got=$?
+	if [ "$got" = "$want" ]; then pass "$name"; else
+		fail "$name" "'$*' exited $got, want $want: $(tail -3 "$OUT/last.err")"; fi
+}
+
+# expect_match NAME REGEX TEXT
+expect_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then pass "$1"; else
+		fail "$1" "no line matches /$2/ in: $(printf '%s' "$3" | head -5)"; fi
+}
+
+expect_nomatch() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		fail "$1" "unexpected /$2/ in: $(printf '%s\n' "$3" | grep -E -- "$2" | head -3)"
+	else pass "$1"; fi
+}
+
+# A snapshot of every readable tracefs knob that a command could change,
+# top level and instances, so tests can assert that nothing was left changed.
+# Files that change by themselves (buffers' contents, statistics) are left out.
+knobs_snapshot() {
+	(
+	cd "$TRACEFS" || exit 1
+	for f in *; do
+		[ -f "$f" ] || continue
+		case "$f" in
+		trace|trace_pipe|trace_marker|trace_marker_raw|saved_cmdlines|saved_tgids|\
+		printk_formats|available_*|dyn_ftrace_total_info|error_log|uprobe_profile|\
+		kprobe_profile|free_buffer|README|buffer_total_size_kb|touched_functions|\
+		enabled_functions|snapshot|stack_trace|stack_trace_filter|per_cpu) continue ;;
+		esac
+		printf '%s=' "$f"; cat "$f" 2>/dev/null | head -c 4096 | tr '\n' ' '; echo
+	done
+	for f in options/*; do printf '%s=%s\n' "$f" "$(cat "$f" 2>/dev/null)"; done
+	for c in per_cpu/cpu*; do printf '%s/buffer_size_kb=%s\n' "$c" "$(cat "$c/buffer_size_kb")"; done
+	echo "instances=$(ls instances | tr '\n' ' ')"
+	grep -r --include=enable --include=filter --include=trigger -v -e '^0$' -e '^none$' \
+		-e '^# Available triggers' -e '^# traceon' events 2>/dev/null | sort
+	)
+}
+
+knobs_save() { knobs_snapshot >"$OUT/knobs.before"; }
+
+# knobs_unchanged NAME: fails and shows the diff when a knob differs.
+knobs_unchanged() {
+	knobs_snapshot >"$OUT/knobs.after"
+	if d=$(diff "$OUT/knobs.before" "$OUT/knobs.after"); then
+		pass "$1: tracefs left as found"
+	else
+		fail "$1: tracefs left as found" "$(echo "$d" | head -10)"
+	fi
+}
+
+# A private instance name for this test run.
+test_instance() { echo "ftc-test-$$-$1"; }
+
+finish() { exit $T_FAILED; }
