@@ -74,13 +74,13 @@ ftc-static: $(CMD_OBJ) $(B)/libftc.a
 
 asan:
 	$(MAKE) B=build/asan EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -O1' \
-		LDFLAGS='-fsanitize=address,undefined' all
+		LDFLAGS='-fsanitize=address,undefined' build/asan/ftc unit
 	cp build/asan/ftc ftc-asan
 
 check-deps:
 	@scripts/install-deps
 
-test: all static
+test: all static asan
 	tests/run
 
 test-asan: asan
