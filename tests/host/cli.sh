@@ -16,6 +16,14 @@ for c in $("$FTC" --list-cmds); do
 	opts=$("$FTC" "$c" --list-opts)
 	expect_match "ftc $c --list-opts feeds completion" '^--help$' "$opts"
 done
+# Every man page renders without groff warnings and documents exit codes.
+for page in "$TOP"/Documentation/*.1; do
+	n=$(basename "$page")
+	w=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
+	[ -z "$w" ] && pass "$n renders cleanly" || fail "$n renders cleanly" "$w"
+	grep -q '^\.SH EXIT STATUS' "$page" && pass "$n documents exit status" ||
+		fail "$n documents exit status" "no EXIT STATUS section"
+done
 expect_status "unknown command exits 2" 2 "$FTC" frobnicate
 expect_match "unknown command is named" "'frobnicate' is not an ftc command" "$(cat "$OUT/last.err")"
 expect_status "no command exits 2" 2 "$FTC"
