@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The lab must never turn a broken run into a pass: a guest panic, a hung
+# guest, a scenario past its time or failing, and a missing ftc-static are
+# failures with the console's tail; no qemu or no kernel is a skip with the
+# reason. Each case runs lab_run in a subshell and checks what it reported.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lab.bash"
+
+if ! lab_ready; then
+	skip "lab harness" "$LAB_WHY"
+	finish
+fi
+
+out=$(lab_run h-panic - <<'EOF'
+echo 1 >/proc/sys/kernel/sysrq
+echo c >/proc/sysrq-trigger
+EOF
+echo "rc=$?")
+expect_match "lab harness: a guest panic fails" '^FAIL lab h-panic: the guest kernel panicked' "$out"
+expect_match "lab harness: a guest panic shows the console's tail" '^    .*(RIP|Call Trace|Kernel Offset|sysrq)' "$out"
+expect_match "lab harness: a guest panic returns 1" '^rc=1$' "$out"
+# LAB_EXPECT=panic judges the same consoles the other way round.
+out=$(LAB_EXPECT=panic LAB_CONSOLE=$OUT/lab-h-panic.console lab_verdict "lab h-panic" 0 1 1)
+expect_match "lab harness: LAB_EXPECT=panic passes a panic" '^PASS lab h-panic: the guest panicked' "$out"
+
+out=$(LAB_TIMEOUT=2 lab_run h-timeout - <<'EOF'
+echo started
+sleep 60
+EOF
+echo "rc=$?")
+expect_match "lab harness: a scenario past LAB_TIMEOUT fails" \
+	'^FAIL lab h-timeout: the scenario was killed after LAB_TIMEOUT=2 s' "$out"
+expect_match "lab harness: a killed scenario returns 1" '^rc=1$' "$out"
+
+out=$(LAB_TIMEOUT=60 LAB_QEMU_TIMEOUT=4 lab_run h-hang - <<'EOF'
+sleep 60
+EOF
+echo "rc=$?")
+expect_match "lab harness: a guest that does not power off in time fails" \
+	'^FAIL lab h-hang: qemu was killed after LAB_QEMU_TIMEOUT=4 s' "$out"
+expect_match "lab harness: a hung guest returns 1" '^rc=1$' "$out"
+
+out=$(lab_run h-exit - <<'EOF'
+echo "said before failing"
+exit 3
+EOF
+echo "rc=$?")
+expect_match "lab harness: a scenario's non-zero exit fails" '^FAIL lab h-exit: the scenario exited 3' "$out"
+expect_match "lab harness: a failed scenario's output is kept" '^said before failing$' \
+	"$(cat "$OUT/lab-h-exit.out")"
+out=$(LAB_EXPECT=panic LAB_CONSOLE=$OUT/lab-h-exit.console lab_verdict "lab h-exit" 0 1 1)
+expect_match "lab harness: LAB_EXPECT=panic fails a run that did not panic" \
+	'^FAIL lab h-exit: the scenario was meant to panic the guest' "$out"
+
+out=$(FTC_STATIC=/nonexistent/ftc-static lab_run h-noftc - </dev/null; echo "rc=$?")
+expect_match "lab harness: a missing ftc-static fails" \
+	'^FAIL lab h-noftc: /nonexistent/ftc-static not found: run .make static.' "$out"
+
+out=$(PATH=/nonexistent lab_run h-noqemu - </dev/null; echo "rc=$?")
+expect_match "lab harness: no qemu is a skip with the reason" \
+	'^SKIP lab h-noqemu: qemu-system-x86_64 not found' "$out"
+expect_match "lab harness: a skip returns 2" '^rc=2$' "$out"
+
+# No cached kernel and no network: apt-get is replaced by one that fails as
+# it does offline.
+fake=$(mktemp -d "${TMPDIR:-/tmp}/ftc-lab-fake.XXXXXX")
+printf '#!/bin/sh\necho "E: Failed to fetch http://deb.debian.org/debian (offline)" >&2\nexit 100\n' \
+	>"$fake/apt-get"
+chmod +x "$fake/apt-get"
+out=$(PATH=$fake:$PATH LAB_CACHE=$fake/cache lab_run h-offline - </dev/null; echo "rc=$?")
+expect_match "lab harness: a kernel that cannot be downloaded is a skip with the reason" \
+	"^SKIP lab h-offline: no lab kernel: .*(apt-get download linux-image-.*offline|run 'apt-get update')" "$out"
+expect_match "lab harness: a failed download returns 2" '^rc=2$' "$out"
+expect_nomatch "lab harness: a failed download leaves no half-made kernel" 'vmlinuz' \
+	"$(ls -R "$fake/cache")"
+rm -rf "$fake"
+finish

@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kernel lab: runs a shell scenario inside a QEMU guest that boots
+# Debian's 6.1 kernel (function tracers, kprobes, snapshot, hist triggers:
+# what the host kernel refuses). Source it after tests/lib.sh; see
+# tests/lab/README.md. The API:
+#
+#   lab_run NAME SCENARIO [FILE[=GUESTPATH]...]
+#	Boots the guest once and runs SCENARIO (a busybox sh script, or "-"
+#	for stdin) in /tmp with /bin/ftc (ftc-static), tracefs at
+#	/sys/kernel/tracing, and each FILE at /lab/BASENAME or GUESTPATH.
+#	Returns 0 when the scenario exited 0 (after a PASS line), 2 after a
+#	SKIP line when the lab cannot run here (no qemu, no kernel), and 1
+#	after a FAIL line with the console's tail (panic, hang, timeout,
+#	non-zero exit). Sets LAB_OUTPUT, the file with what the scenario
+#	printed (kernel lines may be mixed in), and LAB_CONSOLE, the whole
+#	serial log ($OUT/lab-NAME.console).
+#   lab_section TITLE
+#	Prints the lines of LAB_OUTPUT between "== TITLE" and the next "== "
+#	line (the scenario echoes such titles to mark its parts).
+#   lab_file NAME GUESTPATH DEST
+#	Writes to DEST a file that the scenario of run NAME sent back with
+#	lab_export; checks its size and sha256. Returns 1 with a reason on
+#	stderr when it is missing or damaged.
+#
+# Inside the guest the scenario can call:
+#   lab_export FILE	send FILE back over the console (base64)
+#
+# Settings (environment):
+#   LAB_TIMEOUT		seconds for the scenario inside the guest (default 60)
+#   LAB_QEMU_TIMEOUT	seconds for the whole qemu run (default LAB_TIMEOUT + 60)
+#   LAB_EXPECT=panic	the scenario crashes the guest on purpose: a panic
+#			passes, a clean end fails
+#   LAB_CACHE		the kernel cache folder (default .cache/lab)
+#   FTC_STATIC		the ftc put in the guest (default ftc-static)
+#   LAB_BUSYBOX		a static busybox (default /bin/busybox)
+
+LAB_TIMEOUT=${LAB_TIMEOUT:-60}
+FTC_STATIC=${FTC_STATIC:-$TOP/ftc-static}
+LAB_BUSYBOX=${LAB_BUSYBOX:-/bin/busybox}
+export LAB_CACHE=${LAB_CACHE:-$TOP/.cache/lab}
+
+# lab_ready: sets LAB_KERNEL, or sets LAB_WHY to why the lab cannot run here
+# and returns 1.
+lab_ready() {
+	LAB_WHY=""
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		LAB_WHY="qemu-system-x86_64 not found (scripts/install-deps installs qemu-system-x86)"
+	elif ! command -v cpio >/dev/null; then
+		LAB_WHY="cpio not found (scripts/install-deps installs it)"
+	elif [ ! -x "$LAB_BUSYBOX" ]; then
+		LAB_WHY="$LAB_BUSYBOX not found (install busybox-static)"
+	elif ldd "$LAB_BUSYBOX" >/dev/null 2>&1; then
+		# It would find no C library in the initramfs.
+		LAB_WHY="$LAB_BUSYBOX is dynamically linked (install busybox-static)"
+	elif ! LAB_KERNEL=$("$TOP/scripts/lab-kernel" 2>"$OUT/lab-kernel.err"); then
+		LAB_WHY="no lab kernel: $(tail -1 "$OUT/lab-kernel.err")"
+	fi
+	[ -z "$LAB_WHY" ]
+}
+
+# The guest's /init. It runs as PID 1 with busybox's sh.
+lab_write_init() {
+	cat >"$1" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox mkdir -p /proc /sys /dev /tmp /usr/bin /usr/sbin /sbin
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+# Without a /dev/console in the archive the kernel gave init no stdio.
+exec </dev/console >/dev/console 2>&1
+mount -t tracefs tracefs /sys/kernel/tracing
+read t0 _ </proc/uptime
+# The newline ends the firmware's escape sequences on the same line.
+echo
+echo "@@LAB BEGIN $(uname -r) uptime=$t0"
+cd /tmp
+timeout -s KILL "$(cat /lab/.timeout)" sh -c '. /lab/.guest.sh; . /lab/.scenario'
+st=$?
+read t1 _ </proc/uptime
+[ "$st" = 137 ] && [ "${t1%.*}" -ge $((${t0%.*} + $(cat /lab/.timeout))) ] &&
+	echo "@@LAB TIMEOUT after $(cat /lab/.timeout) s"
+echo
+echo "@@LAB END status=$st uptime=$t1"
+poweroff -f
+EOF
+	chmod 755 "$1"
+}
+
+# Helpers the scenario sees.
+lab_write_guest_lib() {
+	cat >"$1" <<'EOF'
+# lab_export FILE: prints FILE in base64 between markers that lab_file finds.
+# The kernel's console messages are held back meanwhile so that they do not
+# land inside the data.
+lab_export() {
+	[ -f "$1" ] || { echo "lab_export: '$1' is not a file in the guest" >&2; return 1; }
+	set -- "$1" "$(cat /proc/sys/kernel/printk)"
+	echo 1 >/proc/sys/kernel/printk
+	echo "@@LAB FILE $1 BEGIN"
+	base64 <"$1"
+	echo "@@LAB FILE $1 END size=$(wc -c <"$1") sha256=$(sha256sum <"$1" | cut -d' ' -f1)"
+	echo "$2" >/proc/sys/kernel/printk
+}
+EOF
+}
+
+# lab_initrd STAGE SCENARIO FILES...: writes the guest's tree under STAGE/root
+# and its uncompressed cpio archive (about 3.5 MB) to STAGE/initrd.
+lab_initrd() {
+	local stage=$1 scenario=$2 f src dst
+	shift 2
+	mkdir -p "$stage/root/bin" "$stage/root/lab" "$stage/root/dev" || return 1
+	cp "$LAB_BUSYBOX" "$stage/root/bin/busybox" || return 1
+	cp "$FTC_STATIC" "$stage/root/bin/ftc" || return 1
+	# The kernel opens /dev/console for init before devtmpfs is mounted.
+	[ "$(id -u)" = 0 ] && mknod -m 600 "$stage/root/dev/console" c 5 1 2>/dev/null
+	lab_write_init "$stage/root/init"
+	lab_write_guest_lib "$stage/root/lab/.guest.sh"
+	echo "$LAB_TIMEOUT" >"$stage/root/lab/.timeout"
+	if [ "$scenario" = - ]; then cat >"$stage/root/lab/.scenario"
+	else cp "$scenario" "$stage/root/lab/.scenario"; fi || return 1
+	for f in "$@"; do
+		src=${f%%=*}
+		case $f in *=*) dst=${f#*=} ;; *) dst=/lab/$(basename "$src") ;; esac
+		if ! mkdir -p "$stage/root$(dirname "$dst")" || ! cp -a "$src" "$stage/root$dst"; then
+			echo "lab_run: cannot copy '$src' to the guest's $dst" >&2
+			return 1
+		fi
+	done
+	(cd "$stage/root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$stage/initrd" ||
+		return 1
+}
+
+lab_tail() { tr -d '\r' <"$1" | grep -v '^$' | tail -n "${2:-15}"; }
+
+# lab_verdict NAME RC SECONDS QEMU_TIMEOUT: reads the console, reports the run.
+lab_verdict() {
+	local name=$1 rc=$2 secs=$3 qtmo=$4 con=$LAB_CONSOLE why="" st
+	st=$(tr -d '\r' <"$con" | sed -n 's/^@@LAB END status=\([0-9]*\).*/\1/p' | tail -1)
+	if [ "${LAB_EXPECT:-}" = panic ]; then
+		if grep -q 'Kernel panic' "$con"; then
+			pass "$name: the guest panicked as the scenario meant ($secs s)"
+			return 0
+		fi
+		why="the scenario was meant to panic the guest, but it did not (qemu exited $rc)"
+	elif grep -q 'Kernel panic' "$con"; then
+		why="the guest kernel panicked: $(grep -m1 'Kernel panic' "$con" | tr -d '\r')"
+	elif grep -q '^@@LAB TIMEOUT' "$con"; then
+		why="the scenario was killed after LAB_TIMEOUT=$LAB_TIMEOUT s"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		why="qemu was killed after LAB_QEMU_TIMEOUT=$qtmo s (guest hung?)"
+	elif ! grep -q '@@LAB BEGIN' "$con"; then
+		why="the guest never ran /init (qemu exited $rc)"
+	elif [ -z "$st" ]; then
+		why="the guest stopped before the scenario ended (qemu exited $rc)"
+	elif [ "$st" != 0 ]; then
+		why="the scenario exited $st"
+	fi
+	if [ -z "$why" ]; then
+		pass "$name: guest ran the scenario ($secs s boot to poweroff)"
+		return 0
+	fi
+	fail "$name" "$why; console tail: $(lab_tail "$con" 3 | tr '\n' '|')"
+	echo "---- last lines of $con:"
+	lab_tail "$con" 25 | sed 's/^/    /'
+	echo "----"
+	return 1
+}
+
+lab_run() {
+	local name=$1 scenario=$2 qtmo=${LAB_QEMU_TIMEOUT:-$((LAB_TIMEOUT + 60))}
+	local stage rc t0 t1 secs
+	shift 2
+	LAB_CONSOLE=$OUT/lab-$name.console
+	LAB_OUTPUT=$OUT/lab-$name.out
+	: >"$LAB_CONSOLE"; : >"$LAB_OUTPUT"
+	if ! lab_ready; then
+		skip "lab $name" "$LAB_WHY"
+		return 2
+	fi
+	if [ ! -x "$FTC_STATIC" ]; then
+		fail "lab $name" "$FTC_STATIC not found: run 'make static' first"
+		return 1
+	fi
+	if [ -n "$(find "$TOP/cmd" "$TOP/libftc" -newer "$FTC_STATIC" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
+		echo "NOTE: sources are newer than $FTC_STATIC: run 'make static' to test them"
+	fi
+	stage=$(mktemp -d "${TMPDIR:-/tmp}/ftc-lab.XXXXXX") || return 1
+	if ! lab_initrd "$stage" "$scenario" "$@"; then
+		rm -rf "$stage"
+		fail "lab $name" "could not build the initramfs"
+		return 1
+	fi
+	t0=$(date +%s.%N)
+	# -enable-kvm hangs on these hosts: TCG only. stdin is /dev/null so that
+	# qemu leaves the terminal alone.
+	timeout -k 5 "$qtmo" \
+		qemu-system-x86_64 -accel tcg,thread=multi -m 512 -smp 2 \
+		-kernel "$LAB_KERNEL" -initrd "$stage/initrd" \
+		-append "console=ttyS0 quiet panic=-1 mitigations=off" \
+		-nic none -nographic -no-reboot </dev/null >"$LAB_CONSOLE" 2>&1
+	rc=$?
+	t1=$(date +%s.%N)
+	rm -rf "$stage"
+	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
+	echo "lab $name: $(basename "$LAB_KERNEL") under qemu exited $rc after $secs s; console in $LAB_CONSOLE"
+	# The scenario's own output, without the exported files' data.
+	tr -d '\r' <"$LAB_CONSOLE" | awk '
+		/^@@LAB END /	{ exit }
+		on && /^@@LAB FILE .* BEGIN$/ { skip = 1; next }
+		skip && /^@@LAB FILE .* END / { skip = 0; print "(exported " $3 ")"; next }
+		on && !skip	{ print }
+		/@@LAB BEGIN /	{ on = 1 }' >"$LAB_OUTPUT"
+	lab_verdict "lab $name" "$rc" "$secs" "$qtmo"
+}
+
+# lab_section TITLE: the lines the scenario printed between "== TITLE" and
+# the next "== " line, to assert on one part of the output at a time.
+lab_section() {
+	sed -n "/^== $1\$/,/^== /p" "$LAB_OUTPUT" | sed '1d;/^== /d'
+}
+
+lab_file() {
+	local con=$OUT/lab-$1.console path=$2 dest=$3 end want_size want_sum
+	[ -f "$con" ] || { echo "lab_file: no console log $con: did lab_run $1 run?" >&2; return 1; }
+	end=$(tr -d '\r' <"$con" | grep -F "@@LAB FILE $path END " | tail -1)
+	if [ -z "$end" ]; then
+		echo "lab_file: the guest did not export '$path' (call lab_export $path in the scenario)" >&2
+		return 1
+	fi
+	want_size=$(echo "$end" | sed -n 's/.* size=\([0-9]*\).*/\1/p')
+	want_sum=$(echo "$end" | sed -n 's/.* sha256=\([0-9a-f]*\).*/\1/p')
+	tr -d '\r' <"$con" | awk -v b="@@LAB FILE $path BEGIN" -v e="@@LAB FILE $path END " '
+		$0 == b		{ on = 1; n = 0; next }
+		on && index($0, e) == 1 { on = 0; next }
+		on		{ data[n++] = $0 }
+		END		{ for (i = 0; i < n; i++) print data[i] }' | base64 -d >"$dest" 2>/dev/null ||
+		{ echo "lab_file: '$path' from $con is not valid base64 (kernel messages mixed in?)" >&2; return 1; }
+	if [ "$(wc -c <"$dest")" != "$want_size" ] ||
+	   [ "$(sha256sum <"$dest" | cut -d' ' -f1)" != "$want_sum" ]; then
+		echo "lab_file: '$path' came back damaged: $(wc -c <"$dest") bytes, want $want_size with sha256 $want_sum" >&2
+		return 1
+	fi
+}
