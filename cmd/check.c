@@ -1,44 +1,165 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* ftc check: what this kernel and this user allow. */
+/* ftc check: what this kernel and this user allow, one line per capability. */
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
 
 #include "options.h"
 #include "ftc.h"
+#include "ftc-probe.h"
+
+struct check_args {
+	const char *instance;
+	bool quiet;
+	bool json;
+	bool only[FTC_CAP_COUNT];
+	bool some;	/* -c was given */
+};
+
+enum { OPT_JSON = 0x100 };
 
 static const struct ftc_option check_options[] = {
+	{ 'B', "instance", "NAME", "probe this instance instead of the top level", 'B' },
+	{ 'c', "capability", "NAME", "probe only this capability (repeatable); exit 3 "
+	  "unless all given are ok", 'c' },
+	{ 'q', "quiet", NULL, "print nothing; the exit status tells", 'q' },
+	{ 0, "json", NULL, "print a JSON array of {name, state, errno, why}", OPT_JSON },
 	FTC_HELP_OPTION,
 	{ 0 }
 };
-
-static int check_opt(int id, const char *arg, void *ctx)
-{
-	return 0;
-}
 
 static int check_run(int argc, char **argv);
 
 const struct ftc_command ftc_cmd_check = {
 	.name = "check",
 	.summary = "report what this kernel and this user allow, one line per capability",
-	.synopsis = "[options]",
+	.synopsis = "[-B NAME] [-c CAPABILITY]... [-q | --json]",
 	.options = check_options,
 	.run = check_run,
 };
 
+static int check_opt(int id, const char *arg, void *ctx)
+{
+	struct check_args *a = ctx;
+	int cap;
+
+	switch (id) {
+	case 'B':
+		a->instance = arg;
+		break;
+	case 'c':
+		cap = ftc_cap_lookup(arg);
+		if (cap < 0) {
+			ftc_cmd_error(&ftc_cmd_check, "no capability '%s'; 'ftc check' prints "
+				      "their names in its first column", arg);
+			return -1;
+		}
+		a->only[cap] = true;
+		a->some = true;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	}
+	return 0;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_cap(const struct check_args *a, const struct ftc_cap *c, bool first)
+{
+	if (a->quiet)
+		return;
+	if (!a->json) {
+		printf("%-26s %-8s %s\n", ftc_cap_name(c->id), ftc_cap_state_name(c->state),
+		       c->why);
+		return;
+	}
+	printf("%s\n  {\"name\": ", first ? "[" : ",");
+	json_string(ftc_cap_name(c->id));
+	printf(", \"state\": \"%s\", \"errno\": %d, \"why\": ",
+	       ftc_cap_state_name(c->state), c->err);
+	json_string(c->why);
+	putchar('}');
+}
+
+/* Probes with SIGINT/SIGTERM held back, so the private instance is always removed. */
+static int probe_all(const struct check_args *a, struct ftc_cap *caps)
+{
+	sigset_t block, old;
+	struct ftc_probe *p;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	p = ftc_probe_open(a->instance);
+	if (p) {
+		for (int i = 0; i < FTC_CAP_COUNT; i++)
+			if (!a->some || a->only[i])
+				ftc_probe_cap(p, i, &caps[i]);
+		ftc_probe_close(p);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return p ? 0 : -1;
+}
+
 static int check_run(int argc, char **argv)
 {
-	int ret = ftc_options_parse(&ftc_cmd_check, argc, argv, check_opt, NULL);
-	char *tracers;
+	struct check_args a = { 0 };
+	struct ftc_cap caps[FTC_CAP_COUNT];
+	bool first = true, all_ok = true;
+	int ret = ftc_options_parse(&ftc_cmd_check, argc, argv, check_opt, &a);
 
 	if (ret < 0)
 		return ftc_options_exit(ret);
-	if (ftc_tracefs_read(NULL, "available_tracers", &tracers, NULL) < 0) {
+	if (ret < argc) {
+		ftc_cmd_error(&ftc_cmd_check, "unexpected argument '%s' (see 'ftc check --help')",
+			      argv[ret]);
+		return FTC_EXIT_USAGE;
+	}
+	if (a.instance && ftc_tracefs_dir() && !tracefs_instance_exists(a.instance)) {
+		ftc_cmd_error(&ftc_cmd_check, "no instance '%s' in %s/instances; 'ftc list -B' "
+			      "lists them", a.instance, ftc_tracefs_dir());
+		return FTC_EXIT_FAIL;
+	}
+	memset(caps, 0, sizeof(caps));
+	if (probe_all(&a, caps) < 0) {
 		ftc_cmd_error(&ftc_cmd_check, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
-	printf("tracefs       ok       %s\n", ftc_tracefs_dir());
-	printf("tracers       ok       %s", tracers);
-	free(tracers);
+	for (int i = 0; i < FTC_CAP_COUNT; i++) {
+		if (a.some && !a.only[i])
+			continue;
+		print_cap(&a, &caps[i], first);
+		first = false;
+		if (caps[i].state != FTC_CAP_OK)
+			all_ok = false;
+	}
+	if (a.json && !a.quiet)
+		printf("%s]\n", first ? "[" : "\n");
+	if (a.some)
+		return all_ok ? FTC_EXIT_OK : FTC_EXIT_REFUSED;
+	if (!a.some && caps[FTC_CAP_TRACEFS].state != FTC_CAP_OK)
+		return FTC_EXIT_FAIL;
 	return FTC_EXIT_OK;
 }

@@ -18,6 +18,16 @@ snap() {
 	echo "dump_on_oops=$(cat /proc/sys/kernel/ftrace_dump_on_oops)"
 	cd /tmp
 }
+# A fresh kernel has not expanded its buffers: check must not do it.
+snap >before
+echo "== check fresh"
+ftc check
+echo "check status=$?"
+snap >after
+echo "== diff fresh"
+diff before after && echo "no difference"
+# Once tracing was used, check really switches tracers in its private instance.
+echo 1408 >/sys/kernel/tracing/buffer_size_kb
 snap >before
 echo "== check"
 ftc check
@@ -25,6 +35,12 @@ echo "check status=$?"
 snap >after
 echo "== diff"
 diff before after && echo "no difference"
+echo do_sys_openat2 >/sys/kernel/tracing/set_ftrace_filter
+echo "== status"
+ftc status | grep '^set_ftrace_filter '
+echo "== functions"
+ftc list -f 'do_sys_open*'; echo "list status=$?"
+echo >/sys/kernel/tracing/set_ftrace_filter
 echo "== oops"
 ftc oops-dump on; echo "on status=$?"
 echo "value=$(cat /proc/sys/kernel/ftrace_dump_on_oops)"
@@ -33,12 +49,25 @@ echo "value=$(cat /proc/sys/kernel/ftrace_dump_on_oops)"
 echo "== end"
 EOF
 
+fresh=$(lab_section "check fresh")
 check=$(lab_section check)
-expect_match "lab check: ftc check exits 0" '^check status=0$' "$(cat "$LAB_OUTPUT")"
+expect_match "lab check: ftc check exits 0 on a fresh kernel" '^check status=0$' "$fresh"
+expect_match "lab check: ftc check exits 0" '^check status=0$' "$check"
 for cap in function function_graph set_ftrace_filter snapshot kprobes trigger-hist; do
 	expect_match "lab check: $cap is ok on Debian's 6.1" "^$cap +ok " "$check"
+	expect_match "lab check: $cap is ok on a fresh 6.1 too" "^$cap +ok " "$fresh"
 done
+expect_match "lab check: the function tracer was really switched" \
+	"^function +ok +current_tracer: 'function' set and reset in a private instance" "$check"
+expect_match "lab check: ... but not while the buffers are unexpanded" \
+	"^function +ok +listed in available_tracers \(not switched" "$fresh"
+expect_match "lab check: a fresh kernel's tracefs (buffers unexpanded) left as found" \
+	'^no difference$' "$(lab_section "diff fresh")"
 expect_match "lab check: tracefs left as found" '^no difference$' "$(lab_section diff)"
+expect_match "lab check: status shows a readable function filter" '^set_ftrace_filter do_sys_openat2$' \
+	"$(lab_section status)"
+expect_match "lab check: list -f lists filterable functions" '^do_sys_openat2$' "$(lab_section functions)"
+expect_match "lab check: list -f exits 0 where readable" '^list status=0$' "$(lab_section functions)"
 oops=$(lab_section oops)
 expect_match "lab check: oops-dump on exits 0" '^on status=0$' "$oops"
 expect_match "lab check: on wrote 1" '^value=1$' "$oops"

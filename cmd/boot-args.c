@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc boot-args: turns record-style options into the kernel's boot
+ * parameters (Documentation/admin-guide/kernel-parameters.txt), so a kernel
+ * that dies before userspace still traces. Writes nothing anywhere.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "ftc.h"
+
+#define MAX_ITEMS 64
+
+struct item_list {
+	const char *v[MAX_ITEMS];
+	int n;
+};
+
+struct boot_args {
+	const char *tracer, *clock, *buf_kb, *depth;
+	struct item_list filter, notrace, graph, events, triggers, opts;
+	bool dump, dump_orig, traceoff_warn, lines;
+	char trigger_text[MAX_ITEMS][512];
+};
+
+enum {
+	OPT_DEPTH = 0x100, OPT_DUMP, OPT_DUMP_ORIG, OPT_TRACEOFF_WARN, OPT_LINES,
+};
+
+static const struct ftc_option boot_options[] = {
+	{ 'p', "plugin", "TRACER", "the tracer to start at boot (ftrace=)", 'p' },
+	{ 'e', "event", "EVENT", "an event, system or glob to enable (trace_event=); "
+	  "repeatable", 'e' },
+	{ 'R', "trigger", "TRIGGER", "a trigger on the last -e event, e.g. 'stacktrace "
+	  "if prev_state == 2' (trace_trigger=)", 'R' },
+	{ 'l', "limit-func", "FUNC", "trace only this function or glob (ftrace_filter=); "
+	  "repeatable", 'l' },
+	{ 'n', "notrace", "FUNC", "never trace this function (ftrace_notrace=); "
+	  "repeatable", 'n' },
+	{ 'g', "graph-func", "FUNC", "graph only from this function (ftrace_graph_filter=); "
+	  "repeatable", 'g' },
+	{ 0, "max-graph-depth", "N", "graph depth limit (ftrace_graph_max_depth=)", OPT_DEPTH },
+	{ 'b', "buffer-size", "KB", "per-CPU buffer size in KiB (trace_buf_size=)", 'b' },
+	{ 'C', "clock", "CLOCK", "the trace clock (trace_clock=)", 'C' },
+	{ 'O', "option", "OPTION", "a trace option, 'name' or 'noname' (trace_options=); "
+	  "repeatable", 'O' },
+	{ 0, "dump-on-oops", NULL, "dump every CPU's buffer to the console on an oops "
+	  "(ftrace_dump_on_oops)", OPT_DUMP },
+	{ 0, "dump-orig-cpu", NULL, "on an oops, dump only the oopsing CPU's buffer "
+	  "(ftrace_dump_on_oops=orig_cpu)", OPT_DUMP_ORIG },
+	{ 0, "traceoff-on-warning", NULL, "stop tracing at the first WARN "
+	  "(traceoff_on_warning)", OPT_TRACEOFF_WARN },
+	{ 0, "lines", NULL, "print one parameter per line instead of one line", OPT_LINES },
+	FTC_HELP_OPTION,
+	{ 0 }
+};
+
+static int boot_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_boot_args = {
+	.name = "boot-args",
+	.summary = "turn record-style options into kernel boot parameters for boot-time "
+		   "tracing",
+	.synopsis = "[-p TRACER] [-e EVENT [-R TRIGGER]]... [-l FUNC]... [-g FUNC]... "
+		    "[options]",
+	.options = boot_options,
+	.run = boot_run,
+};
+
+static int item_add(struct item_list *l, const char *what, const char *s)
+{
+	if (!*s || strchr(s, '"') || strchr(s, ' ') || strchr(s, ',')) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
+			      "empty value, a space, a comma or a quote", what, s);
+		return -1;
+	}
+	if (l->n == MAX_ITEMS) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "more than %d %s values", MAX_ITEMS, what);
+		return -1;
+	}
+	l->v[l->n++] = s;
+	return 0;
+}
+
+/* trace_trigger= names an event without its system: "<event>.<trigger>". */
+static int trigger_add(struct boot_args *a, const char *trigger)
+{
+	const char *ev = a->events.n ? a->events.v[a->events.n - 1] : NULL;
+	const char *name = ev && strchr(ev, ':') ? strchr(ev, ':') + 1 : ev;
+	char *text = a->trigger_text[a->triggers.n];
+
+	if (!ev || !*name || strpbrk(name, "*?[")) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "-R '%s' needs a preceding -e naming one "
+			      "event (trace_trigger= takes <event>.<trigger>), got %s%s%s",
+			      trigger, ev ? "'" : "none", ev ? ev : "", ev ? "'" : "");
+		return -1;
+	}
+	if (a->triggers.n == MAX_ITEMS || !*trigger || strpbrk(trigger, ",\"")) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "-R '%s': a boot trigger cannot be empty or "
+			      "hold a comma or a quote", trigger);
+		return -1;
+	}
+	snprintf(text, sizeof(a->trigger_text[0]), "%s.%s", name, trigger);
+	a->triggers.v[a->triggers.n++] = text;
+	return 0;
+}
+
+static int number_arg(const char *what, const char *arg)
+{
+	unsigned long long v;
+
+	if (strpbrk(arg, "kKmMgG") || ftc_parse_u64(arg, &v) < 0) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s' is not a plain number", what, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int single_arg(const char **slot, const char *what, const char *arg)
+{
+	if (!*arg || strpbrk(arg, " ,\"")) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
+			      "empty value, a space, a comma or a quote", what, arg);
+		return -1;
+	}
+	*slot = arg;
+	return 0;
+}
+
+static int boot_opt(int id, const char *arg, void *ctx)
+{
+	struct boot_args *a = ctx;
+
+	switch (id) {
+	case 'p': return single_arg(&a->tracer, "-p", arg);
+	case 'e': return item_add(&a->events, "-e", arg);
+	case 'R': return trigger_add(a, arg);
+	case 'l': return item_add(&a->filter, "-l", arg);
+	case 'n': return item_add(&a->notrace, "-n", arg);
+	case 'g': return item_add(&a->graph, "-g", arg);
+	case 'O': return item_add(&a->opts, "-O", arg);
+	case 'C': return single_arg(&a->clock, "-C", arg);
+	case 'b': a->buf_kb = arg; return number_arg("-b", arg);
+	case OPT_DEPTH: a->depth = arg; return number_arg("--max-graph-depth", arg);
+	case OPT_DUMP: a->dump = true; break;
+	case OPT_DUMP_ORIG: a->dump_orig = true; break;
+	case OPT_TRACEOFF_WARN: a->traceoff_warn = true; break;
+	case OPT_LINES: a->lines = true; break;
+	}
+	return 0;
+}
+
+struct out {
+	bool lines;
+	int n;
+};
+
+static void emit_start(struct out *o)
+{
+	if (o->n++)
+		putchar(o->lines ? '\n' : ' ');
+}
+
+static void emit(struct out *o, const char *key, const char *val)
+{
+	emit_start(o);
+	fputs(key, stdout);
+	if (val)
+		printf("=%s", val);
+}
+
+/* "key=a,b,c", quoted when a value holds a space (trigger filters do). */
+static void emit_list(struct out *o, const char *key, const struct item_list *l)
+{
+	bool quote = false;
+
+	if (!l->n)
+		return;
+	for (int i = 0; i < l->n; i++)
+		quote |= strchr(l->v[i], ' ') != NULL;
+	emit_start(o);
+	printf("%s=%s", key, quote ? "\"" : "");
+	for (int i = 0; i < l->n; i++)
+		printf("%s%s", i ? "," : "", l->v[i]);
+	if (quote)
+		putchar('"');
+}
+
+static int boot_run(int argc, char **argv)
+{
+	static struct boot_args a;
+	struct out o = { 0 };
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	ret = ftc_options_parse(&ftc_cmd_boot_args, argc, argv, boot_opt, &a);
+	if (ret < 0)
+		return ftc_options_exit(ret);
+	if (ret < argc) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "unexpected argument '%s': boot-args runs "
+			      "no command (see 'ftc boot-args --help')", argv[ret]);
+		return FTC_EXIT_USAGE;
+	}
+	o.lines = a.lines;
+	if (a.tracer)
+		emit(&o, "ftrace", a.tracer);
+	emit_list(&o, "ftrace_filter", &a.filter);
+	emit_list(&o, "ftrace_notrace", &a.notrace);
+	emit_list(&o, "ftrace_graph_filter", &a.graph);
+	if (a.depth)
+		emit(&o, "ftrace_graph_max_depth", a.depth);
+	emit_list(&o, "trace_event", &a.events);
+	emit_list(&o, "trace_trigger", &a.triggers);
+	if (a.buf_kb) {
+		char size[64];
+
+		snprintf(size, sizeof(size), "%sK", a.buf_kb);
+		emit(&o, "trace_buf_size", size);
+	}
+	if (a.clock)
+		emit(&o, "trace_clock", a.clock);
+	emit_list(&o, "trace_options", &a.opts);
+	if (a.dump || a.dump_orig)
+		emit(&o, "ftrace_dump_on_oops", a.dump_orig ? "orig_cpu" : NULL);
+	if (a.traceoff_warn)
+		emit(&o, "traceoff_on_warning", NULL);
+	if (!o.n) {
+		ftc_cmd_error(&ftc_cmd_boot_args, "nothing to turn into boot parameters; "
+			      "give -p, -e, -l, ... (see 'ftc boot-args --help')");
+		return FTC_EXIT_USAGE;
+	}
+	putchar('\n');
+	return FTC_EXIT_OK;
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc status: the live state of tracefs (trace-cmd calls this stat). One
+ * setting per line, "FILE VALUE", FILE named as in the instance's tracefs
+ * directory. Reading only: a refused file is shown as refused.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+
+#include "options.h"
+#include "ftc.h"
+#include "ftc-tracefs-info.h"
+
+struct status_args {
+	const char *instance;
+	bool all;
+};
+
+static const struct ftc_option status_options[] = {
+	{ 'B', "instance", "NAME", "show this instance only", 'B' },
+	{ 'a', "all", NULL, "show the top level and every instance", 'a' },
+	FTC_HELP_OPTION,
+	{ 0 }
+};
+
+static int status_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_status = {
+	.name = "status",
+	.summary = "show the live tracing state: tracer, events, filters, triggers, buffers, "
+		   "clock, options, instances",
+	.synopsis = "[-B NAME | -a]",
+	.options = status_options,
+	.run = status_run,
+};
+
+static int status_opt(int id, const char *arg, void *ctx)
+{
+	struct status_args *a = ctx;
+
+	if (id == 'B')
+		a->instance = arg;
+	else if (id == 'a')
+		a->all = true;
+	return 0;
+}
+
+enum {
+	MULTI = 1 << 0,		/* one line per value; '#' lines are comments */
+	OMIT_EMPTY = 1 << 1,
+};
+
+/*
+ * Prints "key value" for a file. A missing file is not shown (this kernel
+ * lacks it); a refused one says so. Returns whether something was shown.
+ */
+static bool show_file(const char *inst, const char *file, const char *key, int flags)
+{
+	char *buf = NULL, *save = NULL;
+	bool shown = false;
+
+	if (ftc_tracefs_read(inst, file, &buf, NULL) < 0) {
+		if (errno == ENOENT)
+			return false;
+		printf("%s refused (%s)\n", key, strerror(errno));
+		return true;
+	}
+	if (!(flags & MULTI)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		if (*buf || !(flags & OMIT_EMPTY))
+			printf("%s %s\n", key, *buf ? buf : "-");
+		shown = *buf || !(flags & OMIT_EMPTY);
+		free(buf);
+		return shown;
+	}
+	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (*l == '#')
+			continue;
+		printf("%s %s\n", key, l);
+		shown = true;
+	}
+	if (!shown && !(flags & OMIT_EMPTY))
+		printf("%s -\n", key);
+	free(buf);
+	return shown;
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+	return *(const int *)x - *(const int *)y;
+}
+
+/* The CPUs that have a per_cpu directory, in order. */
+static int cpu_list(const char *inst, int *cpus, int max)
+{
+	char *path = ftc_tracefs_path(inst, "per_cpu");
+	DIR *dir = path ? opendir(path) : NULL;
+	struct dirent *d;
+	int n = 0;
+
+	free(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)) && n < max)
+		if (!strncmp(d->d_name, "cpu", 3) && d->d_name[3])
+			cpus[n++] = atoi(d->d_name + 3);
+	closedir(dir);
+	qsort(cpus, (size_t)n, sizeof(*cpus), cmp_int);
+	return n;
+}
+
+static void show_buffers(const char *inst)
+{
+	static int cpus[8192];
+	int n = cpu_list(inst, cpus, 8192);
+	char file[64];
+
+	show_file(inst, "buffer_size_kb", "buffer_size_kb", 0);
+	for (int i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", cpus[i]);
+		show_file(inst, file, file, 0);
+	}
+	show_file(inst, "buffer_total_size_kb", "buffer_total_size_kb", 0);
+	show_file(inst, "buffer_subbuf_size_kb", "buffer_subbuf_size_kb", 0);
+}
+
+/* One event's enable, filter and triggers, where they are not the defaults. */
+static void show_event(const char *inst, const char *sys, const char *ev)
+{
+	char file[600], *val;
+
+	snprintf(file, sizeof(file), "events/%s/%s/enable", sys, ev);
+	val = ftc_info_value(inst, file);
+	if (val && strcmp(val, "0"))
+		printf("%s %s\n", file, val);
+	free(val);
+	snprintf(file, sizeof(file), "events/%s/%s/filter", sys, ev);
+	val = ftc_info_value(inst, file);
+	if (val && strcmp(val, "none"))
+		printf("%s %s\n", file, val);
+	free(val);
+	snprintf(file, sizeof(file), "events/%s/%s/trigger", sys, ev);
+	show_file(inst, file, file, MULTI | OMIT_EMPTY);
+}
+
+static void show_events(const char *inst)
+{
+	char **systems = tracefs_event_systems(ftc_tracefs_dir());
+
+	for (int i = 0; systems && systems[i]; i++) {
+		char **events = tracefs_system_events(ftc_tracefs_dir(), systems[i]);
+
+		for (int j = 0; events && events[j]; j++)
+			show_event(inst, systems[i], events[j]);
+		tracefs_list_free(events);
+	}
+	tracefs_list_free(systems);
+}
+
+static void show_options(const char *inst)
+{
+	struct ftc_trace_option *opts = NULL;
+	int n = 0;
+
+	if (ftc_info_options(inst, &opts, &n) < 0) {
+		printf("options refused (%s)\n", ftc_strerror());
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int def = ftc_info_option_default(opts[i].name, !inst);
+
+		/* An option ftc has no default for is shown when it is on. */
+		if (def < 0 ? opts[i].value != 0 : opts[i].value != def)
+			printf("options/%s %d\n", opts[i].name, opts[i].value);
+	}
+	ftc_info_options_free(opts, n);
+}
+
+static void show_instance_names(void)
+{
+	char **list = ftc_info_instances();
+
+	printf("instances");
+	for (int i = 0; list && list[i]; i++)
+		printf(" %s", list[i]);
+	printf("%s\n", list && list[0] ? "" : " -");
+	ftc_list_free(list);
+}
+
+static void show_top_only(void)
+{
+	static const char *const sysctls[] = {
+		"/proc/sys/kernel/ftrace_enabled", "/proc/sys/kernel/ftrace_dump_on_oops",
+	};
+
+	for (size_t i = 0; i < sizeof(sysctls) / sizeof(sysctls[0]); i++) {
+		FILE *f = fopen(sysctls[i], "r");
+		char val[256] = "";
+
+		if (!f) {
+			if (errno != ENOENT)
+				printf("%s refused (%s)\n", sysctls[i], strerror(errno));
+			continue;
+		}
+		if (fgets(val, sizeof(val), f))
+			val[strcspn(val, "\n")] = '\0';
+		fclose(f);
+		printf("%s %s\n", sysctls[i], val);
+	}
+	show_file(NULL, "kprobe_events", "kprobe_events", MULTI | OMIT_EMPTY);
+	show_file(NULL, "uprobe_events", "uprobe_events", MULTI | OMIT_EMPTY);
+	show_file(NULL, "dynamic_events", "dynamic_events", MULTI | OMIT_EMPTY);
+	show_instance_names();
+}
+
+static void show_clock(const char *inst)
+{
+	char *cur = NULL;
+	char **clocks = ftc_info_clocks(inst, &cur);
+
+	if (!clocks)
+		printf("trace_clock refused (%s)\n", strerror(errno));
+	else
+		printf("trace_clock %s\n", cur ? cur : "-");
+	free(cur);
+	ftc_list_free(clocks);
+}
+
+static void show_state(const char *inst)
+{
+	static const char *const plain[] = {
+		"current_tracer", "tracing_on", "tracing_cpumask",
+		"saved_cmdlines_size", "tracing_thresh", "max_graph_depth", "buffer_percent",
+	};
+	static const char *const lists[] = {
+		"set_event_pid", "set_event_notrace_pid", "set_ftrace_filter",
+		"set_ftrace_notrace", "set_ftrace_pid", "set_ftrace_notrace_pid",
+		"set_graph_function", "set_graph_notrace",
+	};
+
+	if (inst)
+		printf("# instance %s\n", inst);
+	else
+		printf("# top level\n");
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		show_file(inst, plain[i], plain[i], 0);
+	show_clock(inst);
+	show_buffers(inst);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		show_file(inst, lists[i], lists[i], MULTI);
+	show_events(inst);
+	show_options(inst);
+	if (!inst)
+		show_top_only();
+}
+
+static int status_run(int argc, char **argv)
+{
+	struct status_args a = { 0 };
+	int ret = ftc_options_parse(&ftc_cmd_status, argc, argv, status_opt, &a);
+	char **list;
+
+	if (ret < 0)
+		return ftc_options_exit(ret);
+	if (ret < argc) {
+		ftc_cmd_error(&ftc_cmd_status, "unexpected argument '%s' (see 'ftc status "
+			      "--help')", argv[ret]);
+		return FTC_EXIT_USAGE;
+	}
+	if (!ftc_tracefs_dir()) {
+		ftc_cmd_error(&ftc_cmd_status, "tracefs is not mounted: mount -t tracefs nodev "
+			      "/sys/kernel/tracing");
+		return FTC_EXIT_FAIL;
+	}
+	if (a.instance) {
+		if (!tracefs_instance_exists(a.instance)) {
+			ftc_cmd_error(&ftc_cmd_status, "no instance '%s'; 'ftc list -B' lists "
+				      "them", a.instance);
+			return FTC_EXIT_FAIL;
+		}
+		show_state(a.instance);
+		return FTC_EXIT_OK;
+	}
+	show_state(NULL);
+	if (!a.all)
+		return FTC_EXIT_OK;
+	list = ftc_info_instances();
+	for (int i = 0; list && list[i]; i++)
+		show_state(list[i]);
+	ftc_list_free(list);
+	return FTC_EXIT_OK;
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Capability probing: the table of capabilities and the probe session. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ftc.h"
+#include "probe.h"
+
+struct cap_def {
+	const char *name;
+	int (*fn)(struct ftc_probe *p, struct ftc_cap *cap);
+};
+
+static const struct cap_def caps[FTC_CAP_COUNT] = {
+	[FTC_CAP_TRACEFS] = { "tracefs", probe_tracefs },
+	[FTC_CAP_INSTANCES] = { "instances", probe_instances },
+	[FTC_CAP_EVENTS] = { "events", probe_events },
+	[FTC_CAP_EVENT_FILTER] = { "event-filter", probe_event_filter },
+	[FTC_CAP_TRIGGER_TRACEON] = { "trigger-traceon", probe_trigger },
+	[FTC_CAP_TRIGGER_TRACEOFF] = { "trigger-traceoff", probe_trigger },
+	[FTC_CAP_TRIGGER_STACKTRACE] = { "trigger-stacktrace", probe_trigger },
+	[FTC_CAP_TRIGGER_SNAPSHOT] = { "trigger-snapshot", probe_trigger },
+	[FTC_CAP_TRIGGER_ENABLE_EVENT] = { "trigger-enable_event", probe_trigger },
+	[FTC_CAP_TRIGGER_DISABLE_EVENT] = { "trigger-disable_event", probe_trigger },
+	[FTC_CAP_TRIGGER_HIST] = { "trigger-hist", probe_trigger },
+	[FTC_CAP_TRACER_FUNCTION] = { "function", probe_tracer },
+	[FTC_CAP_TRACER_FUNCTION_GRAPH] = { "function_graph", probe_tracer },
+	[FTC_CAP_FTRACE_FILTER] = { "set_ftrace_filter", probe_ftrace_file },
+	[FTC_CAP_FTRACE_NOTRACE] = { "set_ftrace_notrace", probe_ftrace_file },
+	[FTC_CAP_FTRACE_PID] = { "set_ftrace_pid", probe_ftrace_file },
+	[FTC_CAP_FILTER_FUNCTIONS] = { "available_filter_functions", probe_filter_functions },
+	[FTC_CAP_GRAPH_FUNCTION] = { "set_graph_function", probe_ftrace_file },
+	[FTC_CAP_FUNCTION_TRIGGERS] = { "function-triggers", probe_function_triggers },
+	[FTC_CAP_SNAPSHOT] = { "snapshot", probe_snapshot },
+	[FTC_CAP_KPROBES] = { "kprobes", probe_dynevent_file },
+	[FTC_CAP_UPROBES] = { "uprobes", probe_dynevent_file },
+	[FTC_CAP_DYNAMIC_EVENTS] = { "dynamic_events", probe_dynevent_file },
+	[FTC_CAP_EPROBES] = { "eprobes", probe_eprobes },
+	[FTC_CAP_TRACE_CLOCK] = { "trace_clock", probe_trace_clock },
+	[FTC_CAP_SUBBUF_SIZE] = { "buffer_subbuf_size_kb", probe_subbuf_size },
+	[FTC_CAP_TRACE_PIPE_RAW] = { "trace_pipe_raw", probe_trace_pipe_raw },
+	[FTC_CAP_TRACE_MARKER] = { "trace_marker", probe_trace_marker },
+	[FTC_CAP_EVENT_PID] = { "set_event_pid", probe_event_pid },
+	[FTC_CAP_FTRACE_ENABLED] = { "ftrace_enabled-write", probe_sysctl },
+	[FTC_CAP_DUMP_ON_OOPS] = { "ftrace_dump_on_oops-write", probe_sysctl },
+	[FTC_CAP_KALLSYMS] = { "kallsyms", probe_kallsyms },
+	[FTC_CAP_PERF_SOFTWARE] = { "perf-software", probe_perf },
+	[FTC_CAP_PERF_HARDWARE] = { "perf-hardware", probe_perf },
+	[FTC_CAP_PERF_TRACEPOINT] = { "perf-tracepoint", probe_perf },
+};
+
+const char *ftc_cap_name(enum ftc_cap_id id)
+{
+	if ((unsigned int)id >= FTC_CAP_COUNT)
+		return "unknown";
+	return caps[id].name;
+}
+
+int ftc_cap_lookup(const char *name)
+{
+	for (int i = 0; i < FTC_CAP_COUNT; i++)
+		if (name && !strcmp(caps[i].name, name))
+			return i;
+	errno = EINVAL;
+	return -1;
+}
+
+const char *ftc_cap_state_name(enum ftc_cap_state state)
+{
+	switch (state) {
+	case FTC_CAP_OK:
+		return "ok";
+	case FTC_CAP_REFUSED:
+		return "refused";
+	case FTC_CAP_ABSENT:
+		return "absent";
+	}
+	return "unknown";
+}
+
+int cap_set(struct ftc_cap *cap, enum ftc_cap_state state, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	cap->state = state;
+	cap->err = err;
+	va_start(ap, fmt);
+	vsnprintf(cap->why, sizeof(cap->why), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+bool errno_is_absent(int err)
+{
+	return err == ENOENT || err == ENODEV || err == EOPNOTSUPP || err == ENOSYS ||
+	       err == ENXIO;
+}
+
+int cap_from_errno(struct ftc_cap *cap, int err, const char *fmt, ...)
+{
+	enum ftc_cap_state state = FTC_CAP_OK;
+	va_list ap;
+	int n;
+
+	if (err)
+		state = errno_is_absent(err) ? FTC_CAP_ABSENT : FTC_CAP_REFUSED;
+	cap->state = state;
+	cap->err = err;
+	va_start(ap, fmt);
+	n = vsnprintf(cap->why, sizeof(cap->why), fmt, ap);
+	va_end(ap);
+	if (err && n >= 0 && (size_t)n < sizeof(cap->why))
+		snprintf(cap->why + n, sizeof(cap->why) - n, ": %s", strerror(err));
+	return 0;
+}
+
+struct ftc_probe *ftc_probe_open(const char *instance)
+{
+	struct ftc_probe *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (instance && *instance) {
+		p->instance = strdup(instance);
+		if (!p->instance) {
+			free(p);
+			ftc_error(ENOMEM, "out of memory");
+			return NULL;
+		}
+	}
+	for (int i = 0; i < FTC_CAP_COUNT; i++)
+		p->cache[i].id = i;
+	return p;
+}
+
+static void scratch_remove(struct ftc_probe *p)
+{
+	char *path;
+
+	if (p->scratch_state != 1)
+		return;
+	path = ftc_tracefs_path(NULL, "instances");
+	if (path) {
+		char *dir = NULL;
+
+		if (asprintf(&dir, "%s/%s", path, p->scratch) >= 0) {
+			/* A reader that is just closing can hold it for a moment. */
+			for (int i = 0; i < 50 && rmdir(dir) < 0 && errno == EBUSY; i++)
+				usleep(10000);
+			free(dir);
+		}
+		free(path);
+	}
+	p->scratch_state = 0;
+}
+
+void ftc_probe_close(struct ftc_probe *p)
+{
+	if (!p)
+		return;
+	scratch_remove(p);
+	free(p->instance);
+	free(p);
+}
+
+/* The instance's buffer_size_kb says "7 (expanded: 1408)" until the flag is set. */
+static bool scratch_unexpanded(const char *scratch)
+{
+	char *val = NULL;
+	bool ret;
+
+	if (probe_file_read(scratch, "buffer_size_kb", 256, &val) < 0)
+		return false;
+	ret = strstr(val, "expanded:") != NULL;
+	free(val);
+	return ret;
+}
+
+const char *probe_scratch(struct ftc_probe *p)
+{
+	char *path = NULL, *top;
+
+	if (p->scratch_state)
+		return p->scratch_state > 0 ? p->scratch : NULL;
+	p->scratch_state = -1;
+	top = ftc_tracefs_path(NULL, "instances");
+	if (!top) {
+		p->scratch_err = ENODEV;
+		return NULL;
+	}
+	snprintf(p->scratch, sizeof(p->scratch), "ftc-probe-%d", (int)getpid());
+	if (asprintf(&path, "%s/%s", top, p->scratch) < 0) {
+		p->scratch_err = ENOMEM;
+	} else if (mkdir(path, 0750) < 0) {
+		p->scratch_err = errno;
+	} else {
+		p->scratch_state = 1;
+		p->unexpanded = scratch_unexpanded(p->scratch);
+	}
+	free(path);
+	free(top);
+	return p->scratch_state > 0 ? p->scratch : NULL;
+}
+
+const struct ftc_cap *probe_dep(struct ftc_probe *p, enum ftc_cap_id id)
+{
+	struct ftc_cap tmp;
+
+	if (!p->done[id])
+		ftc_probe_cap(p, id, &tmp);
+	return &p->cache[id];
+}
+
+int ftc_probe_cap(struct ftc_probe *p, enum ftc_cap_id id, struct ftc_cap *cap)
+{
+	if (!p || (unsigned int)id >= FTC_CAP_COUNT) {
+		ftc_error(EINVAL, "no such capability (%d)", (int)id);
+		return -1;
+	}
+	if (!p->done[id]) {
+		struct ftc_cap *c = &p->cache[id];
+
+		memset(c, 0, sizeof(*c));
+		c->id = id;
+		/* Mark first: a probe that consults another must not loop. */
+		p->done[id] = true;
+		cap_set(c, FTC_CAP_ABSENT, ENOENT, "not probed");
+		if (id != FTC_CAP_TRACEFS && !ftc_tracefs_dir() && id < FTC_CAP_FTRACE_ENABLED)
+			cap_set(c, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
+		else
+			caps[id].fn(p, c);
+	}
+	*cap = p->cache[id];
+	return 0;
+}
+
+int ftc_probe_one(const char *instance, enum ftc_cap_id id, struct ftc_cap *cap)
+{
+	struct ftc_probe *p = ftc_probe_open(instance);
+	int ret;
+
+	if (!p)
+		return -1;
+	ret = ftc_probe_cap(p, id, cap);
+	ftc_probe_close(p);
+	return ret;
+}
