@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc record against trace-cmd record, side by side on the same workload
+# (getppid syscalls on every CPU, enter+exit events, 256 KB per CPU, top-level
+# buffer since trace-cmd can only be run here in the top level), runs
+# alternating between the two, medians printed as ratios ftc/trace-cmd:
+#   - the highest event rate recorded with zero loss (ladder of rates);
+#   - recorder CPU time per event, both writing zstd v7;
+#   - time from the end of the command to the closed file.
+# trace-cmd record runs as docs/kernels.md §4 says (a private mount
+# namespace hides the knobs it insists on writing). Not a test.
+#   RUNS=N (3) SECS=N (2) RATES="per-CPU calls/s ladder"
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+FTC=${FTC:-$TOP/ftc}
+OUT=${OUT:-$TOP/tests/out/bench}
+. "$TOP/bench/lib.sh"
+mkdir -p "$OUT"
+RUNS=${RUNS:-3}
+SECS=${SECS:-2}
+RATES=${RATES:-"100000 200000 300000 400000 500000 0"}
+T=/sys/kernel/tracing
+NCPU=$(nproc)
+EV="-e syscalls:sys_enter_getppid -e syscalls:sys_exit_getppid"
+
+command -v python3 >/dev/null || { echo "record bench: needs python3 (CPU times to the microsecond)"; exit 0; }
+command -v trace-cmd >/dev/null || { echo "record bench: trace-cmd is not installed"; exit 0; }
+[ -w $T/instances ] || { echo "record bench: needs root and tracefs"; exit 0; }
+if pgrep -f 'trace-cmd record|ftc record' >/dev/null; then
+	echo "record bench: another recorder is running; it would steal events"; exit 0
+fi
+
+# A load generator: each CPU calls getppid at RATE per second (0: flat out).
+cat >"$OUT/gen.c" <<'C'
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+static long rate, done[256];
+static double secs;
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+static void *run(void *arg)
+{
+	long id = (long)arg, n = 0;
+	double t0 = now(), t;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(id, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while ((t = now()) - t0 < secs) {
+		long want = rate ? (long)((t - t0) * rate) + 1000 : n + 1000;
+		while (n < want) {
+			syscall(SYS_getppid);
+			n++;
+		}
+		if (rate) {
+			long ahead = n - (long)((now() - t0) * rate);
+			if (ahead > 0 && ahead < rate) {
+				struct timespec s = { 0, ahead * 1000000000L / rate };
+				nanosleep(&s, NULL);
+			}
+		}
+	}
+	done[id] = n;
+	return NULL;
+}
+int main(int argc, char **argv)
+{
+	int nt = atoi(argv[3]);
+	pthread_t th[256];
+	long total = 0;
+	rate = atol(argv[1]);
+	secs = atof(argv[2]);
+	for (long i = 0; i < nt; i++)
+		pthread_create(&th[i], NULL, run, (void *)i);
+	for (int i = 0; i < nt; i++) {
+		pthread_join(th[i], NULL);
+		total += done[i];
+	}
+	printf("%ld\n", total);
+	return 0;
+}
+C
+cc -O2 -o "$OUT/gen" "$OUT/gen.c" -lpthread || exit 0
+
+# trace-cmd leaves buffer_size_kb changed: put the top level back after each run.
+saved_kb=$(cat $T/buffer_size_kb)
+saved_on=$(cat $T/tracing_on)
+restore_top() { echo "$saved_kb" > $T/buffer_size_kb; echo "$saved_on" > $T/tracing_on; }
+trap restore_top EXIT
+echo 1 > "$OUT/fe"; : > "$OUT/null_f"
+
+# The command both recorders run only waits (so that their CPU time is
+# theirs alone) and notes the moment it ends; the load runs beside it,
+# starting once both have had time to set up.
+workload() { echo "sleep $((SECS + 2)); date +%s.%N > $OUT/stop"; }
+load() { sleep 1; "$OUT/gen" "$1" "$SECS" "$NCPU" > "$OUT/calls"; }
+
+# cputime COMMAND...: runs it, writes its CPU seconds (and its children's,
+# to the microsecond) into $OUT/time.
+cputime() {
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write("%.6f\n" % (r.ru_utime + r.ru_stime))' "$OUT/time" "$@"
+}
+
+# rec ftc|tc RATE FILE: records one run; prints "events lost cpu_s stop_to_close_s".
+rec() {
+	who=$1 rate=$2 file=$3
+	rm -f "$file" "$OUT/stop"
+	if [ "$who" = ftc ]; then
+		cputime "$FTC" record -q -b 256 $EV -o "$file" \
+			-- sh -c "$(workload)" 2>/dev/null &
+	else
+		cputime unshare -m sh -c '
+			mount --bind '"$OUT"'/fe /proc/sys/kernel/ftrace_enabled
+			for f in set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_graph_function \
+				 set_graph_notrace set_ftrace_notrace_pid; do
+				[ -e '"$T"'/$f ] && mount --bind '"$OUT"'/null_f '"$T"'/$f
+			done
+			exec trace-cmd record -q -b 256 '"$EV"' --file-version 7 --compression zstd \
+				-o '"$file"' sh -c "'"$(workload)"'"' >/dev/null 2>&1 &
+	fi
+	if [ "$rate" = idle ]; then echo 0 > "$OUT/calls"; else load "$rate"; fi
+	wait
+	end=$(date +%s.%N)
+	restore_top
+	calls=$(cat "$OUT/calls" 2>/dev/null || echo 0)
+	lost=$(trace-cmd report --stat "$file" 2>/dev/null |
+		awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }')
+	cpu=$(cat "$OUT/time")
+	stop=$(cat "$OUT/stop" 2>/dev/null || echo "$end")
+	echo "$((calls * 2)) $lost $cpu $(awk -v a="$end" -v b="$stop" 'BEGIN { print a - b }')"
+}
+
+echo "record bench: $NCPU CPUs, ${SECS}s of load per run, $RUNS alternating runs per point, 256 KB/CPU"
+
+# 1. The highest zero-loss rate: climb the ladder while a run loses nothing.
+best_ftc=0 best_tc=0
+for rate in $RATES; do
+	for who in ftc tc; do
+		: > "$OUT/ladder.$who"
+	done
+	for i in $(seq 1 "$RUNS"); do
+		for who in ftc tc; do
+			set -- $(rec $who "$rate" "$OUT/$who.dat")
+			echo "$1 $2" >> "$OUT/ladder.$who"
+		done
+	done
+	for who in ftc tc; do
+		ev=$(awk '{ print $1 }' "$OUT/ladder.$who" | median)
+		lost=$(awk '{ print $2 }' "$OUT/ladder.$who" | median)
+		evs=$(awk -v e="$ev" -v s="$SECS" 'BEGIN { printf "%.0f", e / s }')
+		printf '  %-9s %-7s calls/s/CPU: %9s events/s, median lost %s\n' "$who" "$rate" "$evs" "$lost"
+		if [ "$lost" = 0 ]; then
+			[ $who = ftc ] && [ "$evs" -gt "$best_ftc" ] && best_ftc=$evs
+			[ $who = tc ] && [ "$evs" -gt "$best_tc" ] && best_tc=$evs
+		fi
+	done
+done
+echo "zero-loss rate: ftc $best_ftc events/s, trace-cmd $best_tc events/s, ratio $(ratio "$best_ftc" "$best_tc") (target >= 1.5)"
+
+# 2 and 3. CPU per event and stop-to-file at a rate both keep up with. The
+# CPU time of an idle run of the same length (setup: formats, kallsyms) is
+# taken off, so what remains is the cost of the events.
+rate=${CPU_RATE:-100000}
+SECS=${CPU_SECS:-4}
+: > "$OUT/cpu.ftc"; : > "$OUT/cpu.tc"
+for i in $(seq 1 "$RUNS"); do
+	for who in ftc tc; do
+		set -- $(rec $who idle "$OUT/$who.dat")
+		idle=$3
+		set -- $(rec $who "$rate" "$OUT/$who.dat")
+		awk -v e="$1" -v c="$3" -v i="$idle" -v s="$4" \
+			'BEGIN { printf "%.1f %.3f\n", (c - i) * 1e9 / e, s }' >> "$OUT/cpu.$who"
+	done
+done
+cf=$(awk '{ print $1 }' "$OUT/cpu.ftc" | median); ct=$(awk '{ print $1 }' "$OUT/cpu.tc" | median)
+sf=$(awk '{ print $2 }' "$OUT/cpu.ftc" | median); st=$(awk '{ print $2 }' "$OUT/cpu.tc" | median)
+echo "recorder CPU per event (zstd): ftc $cf ns, trace-cmd $ct ns, ratio $(ratio "$cf" "$ct") (target <= 0.5)"
+echo "stop to closed file: ftc $sf s, trace-cmd $st s, ratio $(ratio "$sf" "$st") (target <= 0.25)"

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc report against trace-cmd report (and perf script on a perf capture of
+# the same workload and events): the same file, text to /dev/null, medians of
+# alternating runs; events/s and peak RSS, then peak RSS on a trace ten times
+# longer. Not a test: it prints numbers.
+#   EVENTS=N (syscall pairs in the base trace, default 100000) RUNS=N (5)
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+FTC=${FTC:-$TOP/ftc}
+OUT=${OUT:-$TOP/tests/out/bench}
+. "$TOP/bench/lib.sh"
+mkdir -p "$OUT"
+RUNS=${RUNS:-5}
+N=${EVENTS:-100000}
+T=/sys/kernel/tracing
+
+command -v trace-cmd >/dev/null || { echo "report bench: trace-cmd is not installed"; exit 0; }
+[ -w $T/instances ] || { echo "report bench: needs root and tracefs"; exit 0; }
+cat >"$OUT/getppid.c" <<'C'
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	long n = atol(argv[1]);
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
+C
+cc -O2 -o "$OUT/getppid" "$OUT/getppid.c" || { echo "report bench: cc failed"; exit 0; }
+
+# capture FILE CALLS: getppid enter/exit + sched_switch in a private instance.
+capture() {
+	local inst=ftc-bench-$$ kb=$(( $2 / 8 + 2048 ))
+	mkdir $T/instances/$inst || return 1
+	echo $kb >$T/instances/$inst/buffer_size_kb
+	for e in syscalls/sys_enter_getppid syscalls/sys_exit_getppid sched/sched_switch; do
+		echo 1 >$T/instances/$inst/events/$e/enable
+	done
+	# Only the workload's own events (others may run getppid too).
+	sh -c "echo \$\$ >$T/instances/$inst/set_event_pid; exec taskset -c 0 '$OUT/getppid' $2"
+	echo 0 >$T/instances/$inst/tracing_on
+	trace-cmd extract -B $inst -o "$1" >/dev/null 2>&1
+	[ -d $T/instances/$inst ] && rmdir $T/instances/$inst
+	[ -s "$1" ]
+}
+
+capture "$OUT/report-1x.dat" "$N" || { echo "report bench: capture failed"; exit 0; }
+capture "$OUT/report-10x.dat" $((N * 10)) || { echo "report bench: 10x capture failed"; exit 0; }
+ev=$("$FTC" report --stat "$OUT/report-1x.dat" | awk '/^records:/ { print $2 }')
+ev10=$("$FTC" report --stat "$OUT/report-10x.dat" | awk '/^records:/ { print $2 }')
+
+# measure FILE COMMAND...: appends "wall cpu rss_kb" of one run to FILE.
+measure() {
+	local f=$1; shift
+	/usr/bin/time -f '%e %U %S %M' -o "$OUT/time.tmp" "$@" >/dev/null 2>&1
+	awk '{ printf "%s %.3f %s\n", $1, $2 + $3, $4 }' "$OUT/time.tmp" >>"$f"
+}
+col() { awk -v c="$1" '{ print $c }' "$2" | median; }
+eps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t <= 0) print "inf"; else printf "%.0f", n / t }'; }
+row() { printf '%-30s %12s %12s %8s\n' "$@"; }
+
+for x in 1x 10x; do
+	: >"$OUT/rep-ftc-$x"; : >"$OUT/rep-tc-$x"
+	runs=$RUNS; [ $x = 10x ] && runs=1
+	# Alternate the tools so a busy machine slows both alike.
+	for i in $(seq "$runs"); do
+		measure "$OUT/rep-ftc-$x" "$FTC" report "$OUT/report-$x.dat"
+		measure "$OUT/rep-tc-$x" trace-cmd report "$OUT/report-$x.dat"
+	done
+done
+wf=$(col 1 "$OUT/rep-ftc-1x"); wt=$(col 1 "$OUT/rep-tc-1x")
+cf=$(col 2 "$OUT/rep-ftc-1x"); ct=$(col 2 "$OUT/rep-tc-1x")
+rf=$(col 3 "$OUT/rep-ftc-1x"); rt=$(col 3 "$OUT/rep-tc-1x")
+wf10=$(col 1 "$OUT/rep-ftc-10x"); wt10=$(col 1 "$OUT/rep-tc-10x")
+cf10=$(col 2 "$OUT/rep-ftc-10x"); ct10=$(col 2 "$OUT/rep-tc-10x")
+rf10=$(col 3 "$OUT/rep-ftc-10x"); rt10=$(col 3 "$OUT/rep-tc-10x")
+
+echo "ftc report vs trace-cmd report, text to /dev/null, median of $RUNS alternating runs"
+row "" "ftc report" "trace-cmd" "ratio"
+row "records (1x)" "$ev" "$ev" ""
+row "wall seconds (1x)" "$wf" "$wt" "$(ratio "$wt" "$wf")x"
+row "CPU seconds (1x)" "$cf" "$ct" "$(ratio "$ct" "$cf")x"
+row "events/s by wall (1x)" "$(eps "$ev" "$wf")" "$(eps "$ev" "$wt")" "$(ratio "$wt" "$wf")x"
+row "events/s by CPU (1x)" "$(eps "$ev" "$cf")" "$(eps "$ev" "$ct")" "$(ratio "$ct" "$cf")x"
+row "peak RSS KB (1x)" "$rf" "$rt" "$(ratio "$rf" "$rt")x"
+row "records (10x)" "$ev10" "$ev10" ""
+row "wall seconds (10x)" "$wf10" "$wt10" "$(ratio "$wt10" "$wf10")x"
+row "CPU seconds (10x)" "$cf10" "$ct10" "$(ratio "$ct10" "$cf10")x"
+row "peak RSS KB (10x)" "$rf10" "$rt10" "$(ratio "$rf10" "$rt10")x"
+row "RSS growth 1x -> 10x" "$(ratio "$rf10" "$rf")x" "$(ratio "$rt10" "$rt")x" ""
+
+# perf script on a perf capture of the same workload and tracepoints.
+if command -v perf >/dev/null; then
+	perf record -q -o "$OUT/report-perf.data" -e syscalls:sys_enter_getppid \
+		-e syscalls:sys_exit_getppid -e sched:sched_switch -C 0 -- \
+		taskset -c 0 "$OUT/getppid" "$N" >/dev/null 2>&1
+	pev=$(perf script -i "$OUT/report-perf.data" 2>/dev/null | wc -l)
+	: >"$OUT/rep-perf"
+	for i in $(seq "$RUNS"); do
+		measure "$OUT/rep-perf" perf script -i "$OUT/report-perf.data"
+	done
+	wp=$(col 1 "$OUT/rep-perf"); cp=$(col 2 "$OUT/rep-perf")
+	row "perf script records" "" "$pev" ""
+	row "events/s by wall: ftc / perf" "$(eps "$ev" "$wf")" "$(eps "$pev" "$wp")" \
+		"$(awk -v a="$ev" -v b="$wf" -v c="$pev" -v d="$wp" 'BEGIN { printf "%.2fx", (a / b) / (c / d) }')"
+	row "events/s by CPU: ftc / perf" "$(eps "$ev" "$cf")" "$(eps "$pev" "$cp")" \
+		"$(awk -v a="$ev" -v b="$cf" -v c="$pev" -v d="$cp" 'BEGIN { printf "%.2fx", (a / b) / (c / d) }')"
+fi
+rm -f "$OUT/report-perf.data" "$OUT/report-1x.dat" "$OUT/report-10x.dat" "$OUT/time.tmp"

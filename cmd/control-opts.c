@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The tracing-control options (trace-cmd's letters) and the order in which
+ * they reach tracefs: buffers and filters first, the tracer and the events
+ * after them (so nothing unfiltered is recorded), tracing_on last.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "control-opts.h"
+#include "ftc.h"
+#include "ftc-control.h"
+#include <tracefs.h>
+
+const struct ftc_option ftc_control_options[] = {
+	{ 'p', "tracer", "TRACER", "current_tracer (function, function_graph, nop, ...)", 'p' },
+	{ 'e', "event", "EVENT", "enable SYSTEM, SYSTEM:EVENT or EVENT; globs such as 'sched:*', '*:sched_switch'; 'all'", 'e' },
+	{ 'f', "filter", "FILTER", "filter for the preceding -e (e.g. 'prev_pid == 1')", 'f' },
+	{ 'R', "trigger", "TRIGGER", "trigger for the preceding -e (traceoff:3, stacktrace if prev_pid == 1, ...)", 'R' },
+	{ 'T', "stacktrace", NULL, "record a stack trace with every event (option stacktrace)", 'T' },
+	{ 'l', "func", "FUNC", "trace only FUNC (set_ftrace_filter): glob, regex or FUNC:mod:MODULE", 'l' },
+	{ 'n', "notrace", "FUNC", "never trace FUNC (set_ftrace_notrace)", 'n' },
+	{ 'g', "graph-func", "FUNC", "graph only from FUNC (set_graph_function)", 'g' },
+	{ 'O', "option", "OPTION", "set a trace option; noOPTION clears it", 'O' },
+	{ 'C', "clock", "CLOCK", "trace_clock (local, global, mono, ...)", 'C' },
+	{ 'b', "buffer-size", "KB", "per-CPU ring buffer size in KB (buffer_size_kb)", 'b' },
+	{ 'B', "instance", "NAME", "work in instance NAME, created if missing", 'B' },
+	{ 'M', "cpumask", "MASK", "trace only the CPUs of this hex mask (tracing_cpumask)", 'M' },
+	{ 'P', "pid", "PID", "trace only PID (set_event_pid; set_ftrace_pid for function tracers)", 'P' },
+	{ 0, "max-graph-depth", "N", "function_graph depth limit (max_graph_depth)",
+	  FTC_OPT_MAX_GRAPH_DEPTH },
+	{ 0, "func-trigger", "FUNC:CMD[:N]", "function trigger (e.g. vfs_read:traceoff:5); !FUNC:CMD[:0] removes one",
+	  FTC_OPT_FUNC_TRIGGER },
+	{ 0, "subbuf-size", "KB", "ring buffer sub-buffer size (buffer_subbuf_size_kb)",
+	  FTC_OPT_SUBBUF_SIZE },
+	{ 0, "event-fork", NULL, "children of -P PIDs are traced too (options/event-fork)",
+	  FTC_OPT_EVENT_FORK },
+	{ 0, "graph-notrace", "FUNC", "do not graph FUNC (set_graph_notrace)", FTC_OPT_GRAPH_NOTRACE },
+	{ 0, "no-tracing-on", NULL, "configure but leave tracing_on 0 (a traceon trigger starts it)",
+	  FTC_OPT_NO_TRACING_ON },
+	{ 0 }
+};
+
+struct strlist {
+	char **v;
+	size_t n;
+};
+
+struct event_item {
+	char *spec;
+	char *filter;
+	struct strlist triggers;
+};
+
+struct ftc_control_spec {
+	char *tracer, *clock, *cpumask, *instance;
+	unsigned long long buffer_kb, subbuf_kb, max_depth;
+	bool has_max_depth, stacktrace, event_fork, no_tracing_on;
+	struct event_item *events;
+	size_t nevents;
+	struct strlist options, funcs, notrace, graph, graph_notrace, func_triggers, pids;
+};
+
+static int strlist_add(struct strlist *l, const char *s)
+{
+	char **bigger = realloc(l->v, (l->n + 1) * sizeof(char *));
+
+	if (!bigger)
+		return -1;
+	l->v = bigger;
+	l->v[l->n] = strdup(s);
+	if (!l->v[l->n])
+		return -1;
+	l->n++;
+	return 0;
+}
+
+static void strlist_free(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+struct ftc_control_spec *ftc_control_spec_new(void)
+{
+	return calloc(1, sizeof(struct ftc_control_spec));
+}
+
+int ftc_control_spec_empty(const struct ftc_control_spec *s)
+{
+	return !s->tracer && !s->clock && !s->cpumask && !s->instance && !s->buffer_kb &&
+	       !s->subbuf_kb && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
+	       !s->nevents && !s->options.n && !s->funcs.n && !s->notrace.n && !s->graph.n &&
+	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n;
+}
+
+static int bad(const char *opt, const char *arg, const char *why)
+{
+	fprintf(stderr, "ftc: option %s '%s': %s\n", opt, arg ? arg : "", why);
+	return -1;
+}
+
+static int set_str(char **slot, const char *arg)
+{
+	free(*slot);
+	*slot = strdup(arg);
+	return *slot ? 1 : bad("", arg, "out of memory");
+}
+
+static int set_num(unsigned long long *slot, const char *opt, const char *arg)
+{
+	if (ftc_parse_u64(arg, slot) < 0)
+		return bad(opt, arg, "not a number");
+	return 1;
+}
+
+static int add(struct strlist *l, const char *arg)
+{
+	return strlist_add(l, arg) < 0 ? bad("", arg, "out of memory") : 1;
+}
+
+static struct event_item *last_event(struct ftc_control_spec *s, const char *opt,
+				     const char *arg)
+{
+	if (!s->nevents) {
+		bad(opt, arg, "applies to the preceding -e EVENT; give -e first");
+		return NULL;
+	}
+	return &s->events[s->nevents - 1];
+}
+
+static int add_event(struct ftc_control_spec *s, const char *arg)
+{
+	struct event_item *bigger = realloc(s->events, (s->nevents + 1) * sizeof(*bigger));
+
+	if (!bigger)
+		return bad("-e", arg, "out of memory");
+	s->events = bigger;
+	memset(&bigger[s->nevents], 0, sizeof(*bigger));
+	bigger[s->nevents].spec = strdup(arg);
+	if (!bigger[s->nevents].spec)
+		return bad("-e", arg, "out of memory");
+	s->nevents++;
+	return 1;
+}
+
+static int event_opt(struct ftc_control_spec *s, int id, const char *arg)
+{
+	struct event_item *ev;
+
+	if (id == 'e')
+		return add_event(s, arg);
+	ev = last_event(s, id == 'f' ? "-f" : "-R", arg);
+	if (!ev)
+		return -1;
+	if (id == 'R')
+		return add(&ev->triggers, arg);
+	if (ev->filter)
+		return bad("-f", arg, "this event already has a filter: combine them with && or ||");
+	return set_str(&ev->filter, arg);
+}
+
+int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
+{
+	switch (id) {
+	case 'p': return set_str(&s->tracer, arg);
+	case 'e': case 'f': case 'R': return event_opt(s, id, arg);
+	case 'T': s->stacktrace = true; return 1;
+	case 'l': return add(&s->funcs, arg);
+	case 'n': return add(&s->notrace, arg);
+	case 'g': return add(&s->graph, arg);
+	case 'O': return add(&s->options, arg);
+	case 'C': return set_str(&s->clock, arg);
+	case 'b': return set_num(&s->buffer_kb, "-b", arg);
+	case 'B':
+		if (!*arg || strchr(arg, '/'))
+			return bad("-B", arg, "an instance name cannot be empty or contain '/'");
+		return set_str(&s->instance, arg);
+	case 'M':
+		if (!*arg || strspn(arg, "0123456789abcdefABCDEF,") != strlen(arg))
+			return bad("-M", arg, "give a hex CPU mask such as 3 (CPUs 0 and 1)");
+		return set_str(&s->cpumask, arg);
+	case 'P': return add(&s->pids, arg);
+	case FTC_OPT_MAX_GRAPH_DEPTH:
+		s->has_max_depth = true;
+		return set_num(&s->max_depth, "--max-graph-depth", arg);
+	case FTC_OPT_FUNC_TRIGGER:
+		if (!ftc_is_func_trigger(arg))
+			return bad("--func-trigger", arg, "use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
+		return add(&s->func_triggers, arg);
+	case FTC_OPT_SUBBUF_SIZE: return set_num(&s->subbuf_kb, "--subbuf-size", arg);
+	case FTC_OPT_EVENT_FORK: s->event_fork = true; return 1;
+	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
+	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
+	default: return 0;
+	}
+}
+
+const char *ftc_control_spec_instance(const struct ftc_control_spec *s)
+{
+	return s->instance;
+}
+
+void ftc_control_spec_free(struct ftc_control_spec *s)
+{
+	if (!s)
+		return;
+	free(s->tracer);
+	free(s->clock);
+	free(s->cpumask);
+	free(s->instance);
+	for (size_t i = 0; i < s->nevents; i++) {
+		free(s->events[i].spec);
+		free(s->events[i].filter);
+		strlist_free(&s->events[i].triggers);
+	}
+	free(s->events);
+	strlist_free(&s->options);
+	strlist_free(&s->funcs);
+	strlist_free(&s->notrace);
+	strlist_free(&s->graph);
+	strlist_free(&s->graph_notrace);
+	strlist_free(&s->func_triggers);
+	strlist_free(&s->pids);
+	free(s);
+}
+
+int ftc_control_exit_status(int err)
+{
+	if (err == EINTR)
+		return FTC_EXIT_INTERRUPTED;
+	return ftc_errno_refused(err) ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
+}
+
+/*
+ * FTC_CONTROL_STEP_DELAY_MS slows every step down, so that tests (and
+ * people watching tracefs) can interrupt a configuration half-way.
+ */
+static int step(void)
+{
+	static long delay_ms = -1;
+
+	if (delay_ms < 0) {
+		const char *env = getenv("FTC_CONTROL_STEP_DELAY_MS");
+
+		delay_ms = env ? strtol(env, NULL, 10) : 0;
+	}
+	if (delay_ms > 0) {
+		struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	if (ftc_state_interrupted())
+		return ftc_error(EINTR, "interrupted: tracefs is being restored");
+	return 0;
+}
+
+static bool function_tracer(const struct ftc_control_spec *s)
+{
+	return s->tracer && !strncmp(s->tracer, "function", 8);
+}
+
+static int apply_buffer(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+{
+	if (s->buffer_kb && (step() || ftc_set_buffer_kb(st, inst, s->buffer_kb)))
+		return -1;
+	if (s->subbuf_kb && (step() || ftc_set_subbuf_kb(st, inst, s->subbuf_kb)))
+		return -1;
+	if (s->clock && (step() || ftc_set_clock(st, inst, s->clock)))
+		return -1;
+	if (s->cpumask && (step() || ftc_set_cpumask(st, inst, s->cpumask)))
+		return -1;
+	for (size_t i = 0; i < s->options.n; i++)
+		if (step() || ftc_set_option(st, inst, s->options.v[i]))
+			return -1;
+	if (s->stacktrace && (step() || ftc_set_option(st, inst, "stacktrace")))
+		return -1;
+	if (s->event_fork && (step() || ftc_set_option(st, inst, "event-fork")))
+		return -1;
+	return 0;
+}
+
+static int apply_pids(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+{
+	if (!s->pids.n)
+		return 0;
+	if (step() || ftc_set_pids(st, inst, "set_event_pid", s->pids.v, s->pids.n))
+		return -1;
+	/* set_ftrace_pid only matters to the function tracers */
+	if (!function_tracer(s))
+		return 0;
+	if (step() || ftc_set_pids(st, inst, "set_ftrace_pid", s->pids.v, s->pids.n))
+		return -1;
+	if (s->event_fork && (step() || ftc_set_option(st, inst, "function-fork")))
+		return -1;
+	return 0;
+}
+
+static int apply_functions(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+{
+	static const struct {
+		const char *file;
+		size_t off;
+	} lists[] = {
+		{ "set_ftrace_filter", offsetof(struct ftc_control_spec, funcs) },
+		{ "set_ftrace_notrace", offsetof(struct ftc_control_spec, notrace) },
+		{ "set_graph_function", offsetof(struct ftc_control_spec, graph) },
+		{ "set_graph_notrace", offsetof(struct ftc_control_spec, graph_notrace) },
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		struct strlist *l = (struct strlist *)((char *)s + lists[i].off);
+
+		if (l->n && (step() || ftc_set_functions(st, inst, lists[i].file, l->v, l->n)))
+			return -1;
+	}
+	if (s->has_max_depth && (step() || ftc_set_max_graph_depth(st, inst, s->max_depth)))
+		return -1;
+	for (size_t i = 0; i < s->func_triggers.n; i++)
+		if (step() || ftc_func_trigger(st, inst, s->func_triggers.v[i]))
+			return -1;
+	return 0;
+}
+
+static int apply_events(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+{
+	for (size_t i = 0; i < s->nevents; i++) {
+		struct event_item *ev = &s->events[i];
+
+		if (step() || ftc_event_setup(st, inst, ev->spec, ev->filter, ev->triggers.v,
+					      ev->triggers.n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ftc_control_spec_apply(struct ftc_control_spec *s, struct ftc_state *st)
+{
+	const char *inst = s->instance;
+
+	if (inst && ftc_instance_create(st, inst) < 0)
+		return -1;
+	/* quiet while configuring: a half-set filter records nothing */
+	if (step() || ftc_knob_write(st, inst, "tracing_on", "0"))
+		return -1;
+	if (apply_buffer(s, st, inst) || apply_pids(s, st, inst) ||
+	    apply_functions(s, st, inst))
+		return -1;
+	if (s->tracer && (step() || ftc_set_tracer(st, inst, s->tracer)))
+		return -1;
+	if (apply_events(s, st, inst))
+		return -1;
+	if (s->no_tracing_on)
+		return step();
+	return step() || ftc_knob_write(st, inst, "tracing_on", "1") ? -1 : 0;
+}
+
+int ftc_control_each_instance(const char *instance, int all,
+			      int (*fn)(const char *instance, void *ctx), void *ctx)
+{
+	char **names;
+	int ret;
+
+	if (!ftc_tracefs_dir())
+		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+	if (!all) {
+		if (instance && !tracefs_instance_exists(instance))
+			return ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)",
+					 instance);
+		return fn(instance, ctx);
+	}
+	ret = fn(NULL, ctx);
+	names = tracefs_instances(NULL);
+	for (int i = 0; names && names[i]; i++)
+		if (fn(names[i], ctx) < 0)
+			ret = -1;
+	tracefs_list_free(names);
+	return ret;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc extract: the flight-recorder path. After `ftc start` (and perhaps
+ * a trigger that stopped tracing), write what the ring buffers hold now
+ * into a trace.dat. Reads each CPU's raw pipe without blocking until it
+ * is empty; changes no knob.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "ftc.h"
+#include "ftc-capture.h"
+#include "ftc-writer.h"
+
+enum {
+	OPT_COMPRESSION = 2000,
+	OPT_FILE_VERSION,
+};
+
+static const struct ftc_option extract_options[] = {
+	FTC_HELP_OPTION,
+	{ 'o', "output", "FILE", "write to FILE (default trace.dat)", 'o' },
+	{ 'B', "instance", "NAME", "extract the buffer of instance NAME", 'B' },
+	{ 's', "snapshot", NULL, "extract the snapshot buffer instead of the live one", 's' },
+	{ 'q', "quiet", NULL, "no summary", 'q' },
+	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
+	{ 0, "file-version", "N", "trace.dat version 7 (default) or 6", OPT_FILE_VERSION },
+	{ 0 }
+};
+
+struct extract {
+	const char *output, *instance;
+	bool snapshot, quiet;
+	int compression, version;
+};
+
+static int extract_opt(int id, const char *arg, void *ctx)
+{
+	struct extract *x = ctx;
+
+	switch (id) {
+	case 'o': x->output = arg; break;
+	case 'B': x->instance = arg; break;
+	case 's': x->snapshot = true; break;
+	case 'q': x->quiet = true; break;
+	case OPT_COMPRESSION:
+		x->compression = ftc_compression_parse(arg);
+		if (x->compression < 0)
+			goto bad;
+		break;
+	case OPT_FILE_VERSION:
+		x->version = atoi(arg);
+		if (x->version != 6 && x->version != 7)
+			goto bad;
+		break;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "ftc extract: bad value '%s' for this option (see 'ftc extract --help')\n",
+		arg);
+	return -1;
+}
+
+static int extract_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_extract = {
+	.name = "extract",
+	.summary = "write what the ring buffers hold now into a trace.dat file",
+	.synopsis = "[-s] [-B INSTANCE] [-o FILE]",
+	.options = extract_options,
+	.run = extract_run,
+};
+
+static void summary(struct extract *x, struct ftc_capture *cap, struct ftc_writer *w)
+{
+	uint64_t pages = 0, lost = 0;
+
+	for (int i = 0; i < ftc_capture_nslots(cap); i++) {
+		struct ftc_capture_cpu_stats s;
+
+		if (ftc_capture_cpu_stats(cap, i, &s) == 0) {
+			pages += s.pages;
+			lost += s.lost_pages;
+		}
+	}
+	fprintf(stderr, "ftc extract: %llu pages (%.1f KB in the file) into %s%s\n",
+		(unsigned long long)pages, (double)ftc_writer_data_bytes(w) / 1024, x->output,
+		lost ? "; some pages say events were lost before them" : "");
+}
+
+static int extract(struct extract *x)
+{
+	struct ftc_capture *cap = NULL;
+	struct ftc_writer *w = NULL;
+	int *cpus = NULL, n, ret = FTC_EXIT_FAIL;
+	bool started = false;
+
+	if (x->instance && !tracefs_instance_exists(x->instance)) {
+		ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)", x->instance);
+		goto out;
+	}
+	n = ftc_capture_cpus(x->instance, &cpus);
+	if (n <= 0) {
+		if (n == 0)
+			ftc_error(EINVAL, "tracing_cpumask selects no CPU: nothing to extract");
+		goto out;
+	}
+	w = ftc_writer_create(x->output, x->version, (enum ftc_compression)x->compression);
+	if (!w)
+		goto out;
+	cap = ftc_capture_new(w, 0);
+	if (!cap)
+		goto out;
+	if (x->snapshot)
+		ftc_capture_use_snapshot(cap);
+	if (ftc_capture_add(cap, 0, x->instance, n, cpus) < 0 ||
+	    ftc_writer_add_buffer(w, x->instance, n, cpus) < 0 || ftc_writer_start(w) < 0)
+		goto out;
+	started = true;
+	if (ftc_capture_drain(cap) < 0) {
+		ftc_cmd_error(&ftc_cmd_extract, "%s", ftc_strerror());
+		ftc_writer_finish(w);	/* keep what was taken */
+		goto out_quiet;
+	}
+	if (ftc_writer_finish(w) < 0)
+		goto out;
+	if (!x->quiet)
+		summary(x, cap, w);
+	ret = FTC_EXIT_OK;
+	goto out_quiet;
+out:
+	ftc_cmd_error(&ftc_cmd_extract, "%s", ftc_strerror());
+	if (errno == ENOENT && x->snapshot)
+		ret = FTC_EXIT_REFUSED;
+	if (w && !started)
+		unlink(x->output);	/* no half-made file for a refused request */
+out_quiet:
+	ftc_capture_free(cap);
+	ftc_writer_free(w);
+	free(cpus);
+	return ret;
+}
+
+static int extract_run(int argc, char **argv)
+{
+	struct extract x = { .output = "trace.dat", .version = 7,
+			     .compression = FTC_COMPRESS_ZSTD };
+	int ret = ftc_options_parse(&ftc_cmd_extract, argc, argv, extract_opt, &x);
+
+	if (ret < 0)
+		return ftc_options_exit(ret);
+	if (ret < argc) {
+		ftc_cmd_error(&ftc_cmd_extract, "unexpected argument '%s'", argv[ret]);
+		return FTC_EXIT_USAGE;
+	}
+	if (x.version == 6)
+		x.compression = FTC_COMPRESS_NONE;
+	return extract(&x);
+}

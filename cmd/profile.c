@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc profile: sample a command (or every CPU) with perf_event_open and
+ * show where the time went: a table by symbol, folded stacks, or an SVG
+ * flame graph drawn by ftc itself.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "ftc.h"
+#include "ftc-perf.h"
+
+#define MAX_FRAMES 256
+
+enum { OPT_FOLDED = 0x100, OPT_FLAME, OPT_LIMIT };
+
+static const struct ftc_option profile_options[] = {
+	{ 'e', "event", "EVENT", "event to sample (default cpu-clock)", 0 },
+	{ 'F', "freq", "HZ", "samples per second (default 4000)", 0 },
+	{ 'c', "count", "PERIOD", "one sample every PERIOD events, instead of -F", 0 },
+	{ 'g', "call-graph", NULL, "record call chains: children column, stacks", 0 },
+	{ 'a', "all-cpus", NULL, "sample every CPU, every task", 0 },
+	{ 'C', "cpu", "CPUS", "sample these CPUs only (implies -a)", 0 },
+	{ 'p', "pid", "PID", "sample a running process (every thread) until it ends or Ctrl-C", 0 },
+	{ 'm', "mmap-pages", "PAGES", "ring size per CPU in pages, a power of two (64)", 0 },
+	{ 'o', "output", "FILE", "write the table or the folded stacks to FILE", 0 },
+	{ 0, "folded", NULL, "print folded stacks (comm;outer;...;leaf count)", OPT_FOLDED },
+	{ 0, "flamegraph", "FILE.svg", "draw an SVG flame graph into FILE.svg", OPT_FLAME },
+	{ 0, "limit", "N", "print at most N rows of the table", OPT_LIMIT },
+	FTC_HELP_OPTION,
+	{ 0 }
+};
+
+struct profile_opts {
+	const char *event, *cpu_list, *output, *flame;
+	struct ftc_perf_sample_opts s;
+	bool all_cpus, folded;
+	unsigned long long limit;
+	pid_t pid;
+};
+
+static int profile_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_profile = {
+	.name = "profile",
+	.summary = "sample a command with perf_event_open: profile table, folded stacks, flame graph",
+	.synopsis = "[-e EVENT] [-F HZ | -c PERIOD] [-g] [-a | -C CPUS | -p PID] [--folded] "
+		    "[--flamegraph FILE.svg] [-- COMMAND]",
+	.options = profile_options,
+	.run = profile_run,
+};
+
+static int bad(const char *opt, const char *arg)
+{
+	ftc_cmd_error(&ftc_cmd_profile, "bad value '%s' for %s", arg, opt);
+	return -1;
+}
+
+static int profile_opt(int id, const char *arg, void *ctx)
+{
+	struct profile_opts *o = ctx;
+	unsigned long long v;
+
+	switch (id) {
+	case 'e': o->event = arg; break;
+	case 'F':
+		if (ftc_parse_u64(arg, &o->s.freq) < 0 || !o->s.freq)
+			return bad("-F", arg);
+		break;
+	case 'c':
+		if (ftc_parse_u64(arg, &o->s.period) < 0 || !o->s.period)
+			return bad("-c", arg);
+		break;
+	case 'g': o->s.callchain = true; break;
+	case 'a': o->all_cpus = true; break;
+	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
+	case 'p':
+		if (ftc_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
+			return bad("-p", arg);
+		o->pid = (pid_t)v;
+		break;
+	case 'm':
+		if (ftc_parse_u64(arg, &v) < 0 || !v || (v & (v - 1)) || v > 65536)
+			return bad("-m (a power of two)", arg);
+		o->s.pages = (size_t)v;
+		break;
+	case 'o': o->output = arg; break;
+	case OPT_FOLDED: o->folded = true; break;
+	case OPT_FLAME: o->flame = arg; break;
+	case OPT_LIMIT:
+		if (ftc_parse_u64(arg, &o->limit) < 0)
+			return bad("--limit", arg);
+		break;
+	}
+	return 0;
+}
+
+/* ---- stopping: the command's end, or Ctrl-C without a command ---- */
+
+static int sig_pipe[2] = { -1, -1 };
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	got_signal = sig;
+	if (write(sig_pipe[1], "s", 1) < 0)
+		errno = saved;
+	errno = saved;
+}
+
+static int setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return ftc_error(errno, "pipe: %s", strerror(errno));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return 0;
+}
+
+/* Until the command ends, the -p process ends (target_fd), or a signal. */
+static int sample_loop(struct ftc_perf_sampler *s, struct ftc_perf_workload *w, int target_fd)
+{
+	for (;;) {
+		int fd = w->pid && w->pidfd >= 0 ? w->pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
+		int r = ftc_perf_sampler_poll(s, fd, 100);
+
+		if (r < 0)
+			return -1;
+		if (got_signal && w->pid)
+			kill(w->pid, got_signal);
+		if (w->pid && (r > 0 || (w->pidfd < 0 && ftc_perf_workload_exited(w))))
+			return 0;
+		if (!w->pid && (got_signal || (target_fd >= 0 && r > 0)))
+			return 0;
+	}
+}
+
+/* ---- aggregation ---- */
+
+struct agg {
+	struct ftc_perf_tally *table;	/* "comm\tdso\tk\tsym" */
+	struct ftc_perf_tally *folded;	/* "comm;outer;...;leaf" */
+	uint64_t samples;
+};
+
+static void frame_key(char *buf, size_t size, const char *comm, const struct ftc_perf_frame *f)
+{
+	snprintf(buf, size, "%s\t%s\t%c\t%s", comm, f->dso, f->kernel ? 'k' : '.', f->sym);
+}
+
+static int add_children(struct agg *a, const char *comm, const struct ftc_perf_frame *fr, int n)
+{
+	char key[512], other[512];
+
+	/* Each symbol counts once per sample, however deep it recurses. */
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
+
+		frame_key(key, sizeof(key), comm, &fr[i]);
+		for (int j = 0; j < i && !seen; j++) {
+			frame_key(other, sizeof(other), comm, &fr[j]);
+			seen = !strcmp(key, other);
+		}
+		if (!seen && ftc_perf_tally_add(a->table, key, i == 0, 1) < 0)
+			return -1;
+		if (seen && i == 0 && ftc_perf_tally_add(a->table, key, 1, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_folded(struct agg *a, const char *comm, const struct ftc_perf_frame *fr, int n)
+{
+	size_t cap = 4096, len;
+	char *s = malloc(cap);
+	int ret;
+
+	if (!s)
+		return ftc_error(ENOMEM, "out of memory");
+	len = (size_t)snprintf(s, cap, "%s", comm);
+	for (int i = n - 1; i >= 0; i--) {
+		size_t need = len + strlen(fr[i].sym) + 8;
+
+		if (need > cap) {
+			char *ns = realloc(s, need * 2);
+
+			if (!ns) {
+				free(s);
+				return ftc_error(ENOMEM, "out of memory");
+			}
+			s = ns;
+			cap = need * 2;
+		}
+		/* A run of frames unwound through code without frame pointers
+		 * says one thing: unknown. Keep one, not a tower of them. */
+		if (i < n - 1 && !strcmp(fr[i].sym, "[unknown]") &&
+		    !strcmp(fr[i + 1].sym, "[unknown]"))
+			continue;
+		/* Folded stacks have no room for spaces inside a frame. */
+		len += (size_t)snprintf(s + len, cap - len, ";%s%s", fr[i].sym,
+					fr[i].kernel ? "_[k]" : "");
+	}
+	for (char *p = s; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	ret = ftc_perf_tally_add(a->folded, s, 1, 0);
+	free(s);
+	return ret;
+}
+
+static int aggregate(struct ftc_perf_profile *p, struct ftc_symbols *syms, struct agg *a)
+{
+	struct ftc_perf_frame *fr = calloc(MAX_FRAMES, sizeof(*fr));
+
+	if (!fr)
+		return ftc_error(ENOMEM, "out of memory");
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const char *comm = ftc_perf_profile_comm(p, p->samples[i].pid);
+		int n = ftc_perf_profile_frames(p, syms, i, fr, MAX_FRAMES);
+
+		if (n <= 0)
+			continue;
+		if (add_children(a, comm, fr, n) < 0 || add_folded(a, comm, fr, n) < 0) {
+			free(fr);
+			return -1;
+		}
+		a->samples++;
+	}
+	free(fr);
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void print_table(FILE *f, struct agg *a, const struct profile_opts *o,
+			const struct ftc_perf_sampler *s)
+{
+	size_t n = 0;
+	bool children = o->s.callchain;
+	struct ftc_perf_tally_entry **v = ftc_perf_tally_sorted(a->table, children ?
+		FTC_PERF_BY_CHILDREN : FTC_PERF_BY_SELF, &n);
+	double total = a->samples ? (double)a->samples : 1;
+
+	if (!v)
+		return;
+	fprintf(f, "# Samples: %llu of event '%s', lost: %llu\n#\n",
+		(unsigned long long)a->samples, ftc_perf_sampler_event(s),
+		(unsigned long long)s->profile.lost);
+	if (children)
+		fprintf(f, "# %8s %9s  %-16s %-24s %s\n", "Children", "Self", "Command",
+			"Shared Object", "Symbol");
+	else
+		fprintf(f, "# %8s  %-16s %-24s %s\n", "Overhead", "Command", "Shared Object",
+			"Symbol");
+	for (size_t i = 0; i < n && (!o->limit || i < o->limit); i++) {
+		/* key: comm TAB dso TAB mark TAB symbol */
+		const char *comm = v[i]->key, *dso, *mark, *sym;
+
+		if (!children && !v[i]->self)
+			continue;
+		dso = strchr(comm, '\t') + 1;
+		mark = strchr(dso, '\t') + 1;
+		sym = strchr(mark, '\t') + 1;
+		if (children)
+			fprintf(f, "  %7.2f%%  %7.2f%%", 100.0 * (double)v[i]->children / total,
+				100.0 * (double)v[i]->self / total);
+		else
+			fprintf(f, "  %7.2f%%", 100.0 * (double)v[i]->self / total);
+		fprintf(f, "  %-16.*s %-24.*s [%c] %s\n", (int)(dso - comm - 1), comm,
+			(int)(mark - dso - 1), dso, *mark, sym);
+	}
+	free(v);
+}
+
+static void print_folded(FILE *f, struct agg *a)
+{
+	size_t n = 0;
+	struct ftc_perf_tally_entry **v = ftc_perf_tally_sorted(a->folded, FTC_PERF_BY_KEY, &n);
+
+	for (size_t i = 0; v && i < n; i++)
+		fprintf(f, "%s %llu\n", v[i]->key, (unsigned long long)v[i]->self);
+	free(v);
+}
+
+static int write_flame(const char *path, struct agg *a, const struct ftc_perf_sampler *s)
+{
+	FILE *f = fopen(path, "w");
+	char title[128];
+	int ret;
+
+	if (!f)
+		return ftc_error(errno, "cannot write '%s': %s", path, strerror(errno));
+	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
+		 (unsigned long long)a->samples, ftc_perf_sampler_event(s));
+	ret = ftc_perf_flame_svg(f, a->folded, title);
+	if (fclose(f) && !ret)
+		ret = ftc_error(errno, "cannot write '%s': %s", path, strerror(errno));
+	return ret;
+}
+
+static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
+{
+	struct ftc_symbols *syms = ftc_symbols_new();
+	struct agg a = { ftc_perf_tally_new(), ftc_perf_tally_new(), 0 };
+	FILE *out = stdout;
+	int ret = -1;
+
+	if (!syms || !a.table || !a.folded)
+		goto out;
+	if (ftc_symbols_load_kallsyms(syms, NULL) < 0)
+		fprintf(stderr, "ftc profile: kernel frames stay unnamed: %s\n", ftc_strerror());
+	if (aggregate(&s->profile, syms, &a) < 0)
+		goto out;
+	if (s->profile.lost)
+		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
+			"use a larger -m or a lower -F\n", (unsigned long long)s->profile.lost);
+	if (o->output && !(out = fopen(o->output, "w"))) {
+		out = stdout;
+		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
+		goto out;
+	}
+	if (o->flame && write_flame(o->flame, &a, s) < 0)
+		goto out;
+	if (o->folded)
+		print_folded(out, &a);
+	else if (!o->flame || o->output)
+		print_table(out, &a, o, s);
+	ret = 0;
+out:
+	if (out != stdout)
+		fclose(out);
+	ftc_perf_tally_free(a.table);
+	ftc_perf_tally_free(a.folded);
+	ftc_symbols_free(syms);
+	return ret;
+}
+
+static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
+			struct ftc_perf_workload *w)
+{
+	int *cpus = NULL, ncpus = ftc_perf_parse_cpus(o->all_cpus ? o->cpu_list : NULL, &cpus);
+	pid_t *pids = NULL;
+	int npids = 0, ret = -1;
+
+	if (ncpus < 0)
+		return -1;
+	if (o->pid) {
+		npids = ftc_perf_pid_threads(o->pid, &pids);
+		if (npids < 0)
+			goto out;
+		o->s.flags = FTC_PERF_INHERIT;
+	} else if (!o->all_cpus) {
+		pids = malloc(sizeof(*pids));
+		if (!pids) {
+			ftc_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		pids[0] = w->pid;
+		npids = 1;
+		o->s.flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
+	}
+	ret = ftc_perf_sampler_open(s, o->event, &o->s, pids, npids, cpus, ncpus);
+	if (ret == 0 && s->note[0])
+		fprintf(stderr, "ftc profile: %s\n", s->note);
+out:
+	free(pids);
+	free(cpus);
+	return ret;
+}
+
+static const char *check_usage(const struct profile_opts *o, char **cmd)
+{
+	if (!cmd[0] && !o->all_cpus && !o->pid)
+		return "give a command after '--', or -a, -C or -p";
+	if (o->s.freq && o->s.period)
+		return "-F and -c do not mix: choose one";
+	if (o->pid && (o->all_cpus || cmd[0]))
+		return "-p samples one process: no -a, -C or command with it";
+	return NULL;
+}
+
+static int profile_run(int argc, char **argv)
+{
+	struct profile_opts o = { 0 };
+	struct ftc_perf_sampler s = { 0 };
+	struct ftc_perf_workload w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	int ret = ftc_options_parse(&ftc_cmd_profile, argc, argv, profile_opt, &o);
+	int code = FTC_EXIT_FAIL, target_fd = -1;
+	const char *why;
+	char **cmd;
+
+	if (ret < 0)
+		return ftc_options_exit(ret);
+	cmd = argv + ret;
+	why = check_usage(&o, cmd);
+	if (why) {
+		ftc_cmd_error(&ftc_cmd_profile, "%s (see 'ftc profile --help')", why);
+		return FTC_EXIT_USAGE;
+	}
+	if (setup_signals() < 0)
+		goto fail;
+	if (cmd[0] && ftc_perf_workload_spawn(&w, cmd) < 0)
+		goto fail;
+	if (open_sampler(&o, &s, &w) < 0) {
+		code = errno == EINVAL || errno == ENOENT ? FTC_EXIT_USAGE : FTC_EXIT_REFUSED;
+		goto fail;
+	}
+	/* Processes already running told the kernel nothing: read /proc. */
+	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(&s.profile) < 0)
+		goto fail;
+	if (o.pid)
+		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
+	if (o.all_cpus || o.pid)
+		ftc_perf_evlist_enable(&s.l, true);
+	if (w.pid && ftc_perf_workload_start(&w) < 0) {
+		code = 127;
+		goto fail;
+	}
+	if (sample_loop(&s, &w, target_fd) < 0)
+		goto fail;
+	ftc_perf_evlist_enable(&s.l, false);
+	ftc_perf_workload_reap(&w);
+	if (ftc_perf_sampler_drain(&s) < 0 || report(&o, &s) < 0)
+		goto fail;
+	code = cmd[0] ? ftc_perf_workload_exit_code(&w) : FTC_EXIT_OK;
+	goto out;
+fail:
+	ftc_cmd_error(&ftc_cmd_profile, "%s", ftc_strerror());
+	ftc_perf_workload_kill(&w);
+out:
+	if (target_fd >= 0)
+		close(target_fd);
+	ftc_perf_sampler_close(&s);
+	ftc_perf_profile_free(&s.profile);
+	return code;
+}

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc record: configure tracing (as ftc start does, journaled), capture
+ * every traced CPU's raw ring buffer into a trace.dat while a command
+ * runs (or until Ctrl-C / --duration), then put tracefs back as it was.
+ *
+ * Order matters: the knobs are written with tracing still off, the file
+ * head and the readers are set up, then tracing_on is set and only then
+ * is the command let go to exec, so its first event is recorded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control-opts.h"
+#include "options.h"
+#include "ftc.h"
+#include "ftc-capture.h"
+#include "ftc-control.h"
+#include "ftc-writer.h"
+
+enum {
+	OPT_DURATION = 2000,
+	OPT_COMPRESSION,
+	OPT_FILE_VERSION,
+};
+
+static const struct ftc_option record_options[] = {
+	FTC_HELP_OPTION,
+	{ 'o', "output", "FILE", "write the trace to FILE (default trace.dat)", 'o' },
+	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
+	{ 'c', "children", NULL, "with -F: trace the command's children too (event-fork)", 'c' },
+	{ 'm', "max-kb", "KB", "keep at most KB of trace per CPU in the file (the newest)", 'm' },
+	{ 's', "sleep", "USECS", "longest reader sleep between kernel wake-ups (default 1000000)", 's' },
+	{ 'a', "all", NULL, "trace the whole system until Ctrl-C or --duration (the default "
+	  "without a command)", 'a' },
+	{ 'q', "quiet", NULL, "no status line and no summary", 'q' },
+	{ 0, "duration", "SECS", "stop after SECS seconds", OPT_DURATION },
+	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
+	{ 0, "file-version", "N", "trace.dat version 7 (default) or 6 (no compression)",
+	  OPT_FILE_VERSION },
+	{ 0 }
+};
+
+struct record {
+	struct ftc_control_spec *spec;
+	const char *output;
+	bool follow, children, all, quiet, user_no_tracing_on;
+	unsigned long long max_kb, sleep_us;
+	double duration;
+	int compression, version;
+	bool compression_set;
+	char **argv;			/* the command, NULL for none */
+	pid_t child;
+	int go_fd, err_fd;		/* pipes to let the child exec / report failure */
+	struct ftc_state *st;
+	struct ftc_writer *w;
+	struct ftc_capture *cap;
+	struct timespec t0;
+};
+
+static int record_opt(int id, const char *arg, void *ctx)
+{
+	struct record *r = ctx;
+	int ret = ftc_control_spec_opt(r->spec, id, arg);
+	char *end;
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	switch (id) {
+	case 'o': r->output = arg; return 0;
+	case 'F': r->follow = true; return 0;
+	case 'c': r->children = true; r->follow = true; return 0;
+	case 'a': r->all = true; return 0;
+	case 'q': r->quiet = true; return 0;
+	case 'm':
+		if (ftc_parse_u64(arg, &r->max_kb) < 0 || !r->max_kb)
+			goto bad;
+		return 0;
+	case 's':
+		if (ftc_parse_u64(arg, &r->sleep_us) < 0)
+			goto bad;
+		return 0;
+	case OPT_DURATION:
+		r->duration = strtod(arg, &end);
+		if (*end || !(r->duration > 0))
+			goto bad;
+		return 0;
+	case OPT_COMPRESSION:
+		r->compression = ftc_compression_parse(arg);
+		r->compression_set = true;
+		if (r->compression < 0)
+			goto bad;
+		return 0;
+	case OPT_FILE_VERSION:
+		r->version = atoi(arg);
+		if (r->version != 6 && r->version != 7)
+			goto bad;
+		return 0;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "ftc record: bad value '%s' for this option (see 'ftc record --help')\n",
+		arg);
+	return -1;
+}
+
+static int record_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_record = {
+	.name = "record",
+	.summary = "trace a command or the system into a trace.dat file",
+	.synopsis = "[options] [-o FILE] [-- COMMAND [ARGS] | -P PID | -a]",
+	.options = record_options,
+	.shared_options = ftc_control_options,
+	.run = record_run,
+};
+
+static double elapsed(const struct record *r)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) / 1e9;
+}
+
+/* The child waits for "go" so that its pid can be traced before it execs. */
+static int spawn(struct record *r)
+{
+	int go[2], err[2];
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return ftc_error(errno, "pipe: %s", strerror(errno));
+	r->child = fork();
+	if (r->child < 0)
+		return ftc_error(errno, "fork: %s", strerror(errno));
+	if (r->child == 0) {
+		char c;
+		int e;
+
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* ftc gave up before starting */
+		execvp(r->argv[0], r->argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	r->go_fd = go[1];
+	r->err_fd = err[0];
+	return 0;
+}
+
+static int release_child(struct record *r)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(r->go_fd, "g", 1) != 1)
+		return ftc_error(errno, "starting the command: %s", strerror(errno));
+	close(r->go_fd);
+	r->go_fd = -1;
+	n = read(r->err_fd, &e, sizeof(e));	/* EOF when exec succeeded */
+	close(r->err_fd);
+	r->err_fd = -1;
+	if (n == sizeof(e)) {
+		waitpid(r->child, NULL, 0);
+		r->child = 0;
+		return ftc_error(e, "cannot run '%s': %s", r->argv[0], strerror(e));
+	}
+	return 0;
+}
+
+static void kill_unstarted_child(struct record *r)
+{
+	if (r->go_fd >= 0) {
+		close(r->go_fd);	/* the child reads EOF and exits */
+		r->go_fd = -1;
+	}
+	if (r->child > 0)
+		waitpid(r->child, NULL, 0);
+	r->child = 0;
+}
+
+static int add_follow(struct record *r)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)r->child);
+	if (ftc_control_spec_opt(r->spec, 'P', pid) < 0)
+		return -1;
+	if (r->children && ftc_control_spec_opt(r->spec, FTC_OPT_EVENT_FORK, NULL) < 0)
+		return -1;
+	return 0;
+}
+
+static int setup_capture(struct record *r)
+{
+	const char *inst = ftc_control_spec_instance(r->spec);
+	int *cpus = NULL, n, ret = -1;
+
+	n = ftc_capture_cpus(inst, &cpus);
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		free(cpus);
+		return ftc_error(EINVAL, "tracing_cpumask selects no CPU: nothing to record");
+	}
+	r->w = ftc_writer_create(r->output, r->version, (enum ftc_compression)r->compression);
+	if (!r->w)
+		goto out;
+	if (r->max_kb)
+		ftc_writer_set_max(r->w, r->max_kb << 10);
+	if (ftc_writer_add_buffer(r->w, inst, n, cpus) < 0 || ftc_writer_start(r->w) < 0)
+		goto out;
+	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
+	if (!r->cap || ftc_capture_add(r->cap, 0, inst, n, cpus) < 0 ||
+	    ftc_capture_start(r->cap) < 0)
+		goto out;
+	ret = 0;
+out:
+	free(cpus);
+	return ret;
+}
+
+struct totals {
+	uint64_t events, lost;
+};
+
+static struct totals totals(struct record *r, char *percpu, size_t len)
+{
+	struct totals t = { 0, 0 };
+	size_t used = 0;
+
+	if (percpu)
+		percpu[0] = '\0';
+	for (int i = 0; i < ftc_capture_nslots(r->cap); i++) {
+		struct ftc_capture_cpu_stats s;
+
+		if (ftc_capture_cpu_stats(r->cap, i, &s) < 0)
+			continue;
+		t.events += s.events;
+		t.lost += s.lost;
+		if (percpu && used < len)
+			used += (size_t)snprintf(percpu + used, len - used, "%s%llu",
+						 i ? "/" : "", (unsigned long long)s.lost);
+	}
+	return t;
+}
+
+static void status_line(struct record *r, struct totals *prev, double *prev_t)
+{
+	char lost[256];
+	double now = elapsed(r);
+	struct totals t = totals(r, lost, sizeof(lost));
+	double rate = now > *prev_t ? (double)(t.events - prev->events) / (now - *prev_t) : 0;
+	bool tty = isatty(2);
+
+	/* Short captures stay quiet; a log gets a line every 10 seconds. */
+	if (now < 2 || (!tty && (long)now % 10))
+		goto out;
+	fprintf(stderr, "%s%6.0fs %10.0f events/s %9.1f MB written  lost per CPU: %s%s",
+		tty ? "\r" : "", now, rate, (double)ftc_writer_data_bytes(r->w) / 1e6, lost,
+		tty ? "   " : "\n");
+out:
+	*prev = t;
+	*prev_t = now;
+}
+
+/* Waits for the end: the command exits, the time is up, Ctrl-C, or an error. */
+static int wait_loop(struct record *r, int *child_status)
+{
+	struct totals prev = { 0, 0 };
+	double prev_t = 0, last_cp = 0;
+	/* A pidfd turns readable the moment the command exits: no polling lag. */
+	int pidfd = r->child > 0 ? (int)syscall(SYS_pidfd_open, r->child, 0) : -1;
+	int ret = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = pidfd, .events = POLLIN };
+		double now;
+
+		if (ftc_state_interrupted()) {
+			ret = 1;
+			break;
+		}
+		if (ftc_capture_failed(r->cap)) {
+			ret = -1;
+			break;
+		}
+		if (r->child > 0 && waitpid(r->child, child_status, WNOHANG) == r->child) {
+			r->child = 0;
+			break;
+		}
+		now = elapsed(r);
+		if (r->duration > 0 && now >= r->duration)
+			break;
+		if (now - last_cp >= 1) {
+			last_cp = now;
+			if (ftc_writer_checkpoint(r->w) < 0) {
+				ret = -1;
+				break;
+			}
+			if (!r->quiet)
+				status_line(r, &prev, &prev_t);
+		}
+		poll(&p, pidfd >= 0 ? 1 : 0, 100);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	if (!r->quiet && isatty(2) && elapsed(r) >= 2)
+		fputc('\n', stderr);
+	return ret;
+}
+
+static void summary(struct record *r)
+{
+	char lost[256];
+	struct totals t = totals(r, lost, sizeof(lost));
+
+	fprintf(stderr, "ftc record: %llu events, %llu lost (per CPU: %s), %.1f MB of trace "
+		"in %s, %.1f s\n", (unsigned long long)t.events, (unsigned long long)t.lost,
+		lost, (double)ftc_writer_data_bytes(r->w) / 1e6, r->output, elapsed(r));
+	if (t.lost)
+		fprintf(stderr, "ftc record: events were lost: a bigger buffer (-b KB) or fewer "
+			"events (-e, -f) keeps them\n");
+}
+
+/* Stops tracing, drains the readers and completes the file. */
+static int finish(struct record *r, bool failed)
+{
+	const char *inst = ftc_control_spec_instance(r->spec);
+	int ret = 0;
+
+	/* Quiet the buffer so the last drain ends (the journal restores it). */
+	if (ftc_knob_write(r->st, inst, "tracing_on", "0") < 0)
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	if (ftc_capture_stop(r->cap) < 0) {
+		if (!failed)	/* a reader's failure was reported already */
+			ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		ret = -1;
+	}
+	if (ftc_writer_finish(r->w) < 0) {
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		ret = -1;
+	}
+	if (!r->quiet)
+		summary(r);
+	return ret;
+}
+
+static int check_readers(struct record *r)
+{
+	char *who = NULL;
+	int n = ftc_capture_find_readers(ftc_control_spec_instance(r->spec), &who);
+
+	if (n > 0) {
+		ftc_cmd_error(&ftc_cmd_record, "another reader already drains this buffer and "
+			      "would take events from the capture:\n%sstop it, or record in a "
+			      "private instance (-B NAME)", who);
+		free(who);
+		return -1;
+	}
+	free(who);
+	return 0;
+}
+
+static int capture(struct record *r)
+{
+	const char *inst;
+	int child_status = 0, stop, ret = FTC_EXIT_OK;
+
+	if (r->argv && spawn(r) < 0)
+		goto fail_early;
+	if (r->follow && add_follow(r) < 0)
+		goto fail_early;
+	if (ftc_control_spec_apply(r->spec, r->st) < 0) {
+		int err = ftc_state_interrupted() ? EINTR : errno;
+
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		kill_unstarted_child(r);
+		return ftc_control_exit_status(err);
+	}
+	inst = ftc_control_spec_instance(r->spec);
+	if (setup_capture(r) < 0)
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &r->t0);
+	if (!r->user_no_tracing_on && ftc_knob_write(r->st, inst, "tracing_on", "1") < 0)
+		goto fail;
+	if (r->argv && release_child(r) < 0)
+		goto fail_started;
+	stop = wait_loop(r, &child_status);
+	if (stop < 0)
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_capture_failed(r->cap) ?
+			      ftc_capture_error(r->cap) : ftc_strerror());
+	if (finish(r, stop < 0) < 0 || stop < 0)
+		ret = FTC_EXIT_FAIL;
+	else if (stop > 0 && r->argv)
+		ret = FTC_EXIT_INTERRUPTED;
+	if (stop)
+		r->child = 0;	/* interrupted: do not wait for the command */
+	return ret;
+fail_started:
+	if (r->cap)
+		ftc_capture_stop(r->cap);
+	if (r->w)
+		ftc_writer_finish(r->w);
+fail:
+	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	kill_unstarted_child(r);
+	return FTC_EXIT_FAIL;
+fail_early:
+	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	kill_unstarted_child(r);
+	return FTC_EXIT_FAIL;
+}
+
+static int record_run(int argc, char **argv)
+{
+	struct record r = { .output = "trace.dat", .version = 7,
+			    .compression = FTC_COMPRESS_ZSTD, .go_fd = -1, .err_fd = -1 };
+	int ret;
+
+	r.spec = ftc_control_spec_new();
+	if (!r.spec) {
+		ftc_cmd_error(&ftc_cmd_record, "out of memory");
+		return FTC_EXIT_FAIL;
+	}
+	ret = ftc_options_parse(&ftc_cmd_record, argc, argv, record_opt, &r);
+	if (ret < 0) {
+		ftc_control_spec_free(r.spec);
+		return ftc_options_exit(ret);
+	}
+	if (ret < argc)
+		r.argv = argv + ret;
+	for (int i = 1; i < ret; i++)
+		if (!strcmp(argv[i], "--no-tracing-on"))
+			r.user_no_tracing_on = true;
+	if (r.version == 6 && r.compression_set && r.compression != FTC_COMPRESS_NONE) {
+		ftc_cmd_error(&ftc_cmd_record, "--file-version 6 has no compression: "
+			      "use --compression none or version 7");
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	if (r.version == 6)
+		r.compression = FTC_COMPRESS_NONE;
+	if (r.follow && !r.argv) {
+		ftc_cmd_error(&ftc_cmd_record, "-F and -c follow a command: give one after --");
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	if (r.all && r.argv) {
+		ftc_cmd_error(&ftc_cmd_record, "-a records until Ctrl-C or --duration; "
+			      "it takes no command");
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	/* Configure with tracing off; we turn it on once the readers run. */
+	if (ftc_control_spec_opt(r.spec, FTC_OPT_NO_TRACING_ON, NULL) < 0) {
+		ret = FTC_EXIT_FAIL;
+		goto out;
+	}
+	if (check_readers(&r) < 0) {
+		ret = FTC_EXIT_FAIL;
+		goto out;
+	}
+	r.st = ftc_state_new();
+	if (!r.st) {
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		ret = FTC_EXIT_FAIL;
+		goto out;
+	}
+	ftc_state_catch_signals();
+	ret = capture(&r);
+	ftc_capture_free(r.cap);
+	ftc_writer_free(r.w);
+	if (ftc_state_restore(r.st) < 0) {
+		ftc_cmd_error(&ftc_cmd_record, "restoring tracefs: %s", ftc_strerror());
+		if (ret == FTC_EXIT_OK)
+			ret = FTC_EXIT_FAIL;
+	}
+	ftc_state_free(r.st);
+	/* --duration ended the capture first: the command finishes on its own. */
+	if (r.child > 0)
+		waitpid(r.child, NULL, 0);
+out:
+	ftc_control_spec_free(r.spec);
+	return ret;
+}

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc report: print a trace.dat (v6/v7, trace-cmd's or ftc's) the way the
+ * kernel's trace file reads, or as JSON lines, or as statistics; with
+ * selection by filter, CPU, pid, comm, event, time window, first/last N.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "options.h"
+#include "ftc.h"
+#include "ftc-reader.h"
+
+enum {
+	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
+	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
+};
+
+static const struct ftc_option report_options[] = {
+	{ 'i', "input", "FILE", "the trace.dat to read (default: trace.dat, or the argument)", 0 },
+	{ 'F', "filter", "FILTER", "libtraceevent filter, e.g. 'sched_switch: prev_pid != 0' "
+	  "(repeatable)", 0 },
+	{ 'e', "event", "EVENT", "only EVENT (name or system:name, globs allowed; repeatable)", 0 },
+	{ 0, "cpu", "CPUS", "only these CPUs, e.g. 0-1,3", OPT_CPU },
+	{ 0, "pid", "PIDS", "only these pids, comma-separated", OPT_PID },
+	{ 0, "comm", "COMM", "only tasks with this command name (glob; repeatable)", OPT_COMM },
+	{ 0, "instance", "NAME", "only this instance (\"\" or top for the top buffer)",
+	  OPT_INSTANCE },
+	{ 0, "from", "SECONDS", "only records at or after this timestamp", OPT_FROM },
+	{ 0, "to", "SECONDS", "only records at or before this timestamp", OPT_TO },
+	{ 0, "first", "N", "print only the first N selected records", OPT_FIRST },
+	{ 0, "last", "N", "print only the last N selected records", OPT_LAST },
+	{ 'R', "raw", NULL, "print raw fields (name=value) instead of the print format", 0 },
+	{ 't', "ns", NULL, "print timestamps in nanoseconds", 0 },
+	{ 0, "stat", NULL, "print counts per CPU and per event, lost events, overruns, clock, "
+	  "instances", OPT_STAT },
+	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
+	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
+	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
+	{ 'N', "no-plugins", NULL, "do not load libtraceevent plugins", OPT_NO_PLUGINS },
+	FTC_HELP_OPTION,
+	{ 0 }
+};
+
+struct report {
+	const char *input;
+	char **filters, **events, **comms;
+	int nfilters, nevents, ncomms;
+	int *pids;
+	int npids;
+	uint64_t cpu_mask[16];
+	bool have_cpus, have_from, have_to, raw, ns, stat, json, no_header, no_graph;
+	bool no_plugins;
+	const char *instance;
+	unsigned long long from, to, first, last;
+	bool have_first, have_last;
+
+	struct ftc_reader *r;
+	struct tep_event_filter *filter;
+	int buffer_sel;
+};
+
+static int report_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_report = {
+	.name = "report",
+	.summary = "print a trace.dat (v6/v7) as text, JSON or statistics",
+	.synopsis = "[options] [FILE]",
+	.options = report_options,
+	.run = report_run,
+};
+
+static int push(char ***list, int *n, const char *s)
+{
+	char **l = realloc(*list, (size_t)(*n + 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	l[(*n)++] = (char *)s;
+	*list = l;
+	return 0;
+}
+
+static int parse_cpus(struct report *rp, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a >= 1024)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= 1024)
+				goto bad;
+		}
+		for (long c = a; c <= b; c++)
+			rp->cpu_mask[c / 64] |= 1ULL << (c % 64);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	rp->have_cpus = true;
+	return 0;
+bad:
+	ftc_cmd_error(&ftc_cmd_report, "bad CPU list '%s' (want e.g. 0-1,3)", arg);
+	return -1;
+}
+
+static int parse_pids(struct report *rp, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		int *n;
+
+		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ',')) {
+			ftc_cmd_error(&ftc_cmd_report, "bad pid list '%s' (want e.g. 1,42)", arg);
+			return -1;
+		}
+		n = realloc(rp->pids, (size_t)(rp->npids + 1) * sizeof(*n));
+		if (!n)
+			return -1;
+		rp->pids = n;
+		rp->pids[rp->npids++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* "SECONDS[.FRACTION]" to nanoseconds, without floating-point rounding. */
+static int parse_time(const char *arg, unsigned long long *ns)
+{
+	char *end;
+	unsigned long long sec = strtoull(arg, &end, 10), frac = 0, scale = 100000000ULL;
+
+	if (end == arg && *end != '.')
+		return -1;
+	if (*end == '.')
+		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
+			frac += (unsigned long long)(*end - '0') * scale;
+	if (*end)
+		return -1;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+static int report_opt(int id, const char *arg, void *ctx)
+{
+	struct report *rp = ctx;
+
+	switch (id) {
+	case 'i': rp->input = arg; return 0;
+	case 'F': return push(&rp->filters, &rp->nfilters, arg);
+	case 'e': return push(&rp->events, &rp->nevents, arg);
+	case OPT_COMM: return push(&rp->comms, &rp->ncomms, arg);
+	case OPT_CPU: return parse_cpus(rp, arg);
+	case OPT_PID: return parse_pids(rp, arg);
+	case OPT_INSTANCE: rp->instance = arg; return 0;
+	case 'R': rp->raw = true; return 0;
+	case 't': rp->ns = true; return 0;
+	case OPT_STAT: rp->stat = true; return 0;
+	case OPT_JSON: rp->json = true; return 0;
+	case OPT_NO_HEADER: rp->no_header = true; return 0;
+	case OPT_NO_GRAPH: rp->no_graph = true; return 0;
+	case OPT_NO_PLUGINS: rp->no_plugins = true; return 0;
+	case OPT_FROM:
+	case OPT_TO:
+		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0) {
+			ftc_cmd_error(&ftc_cmd_report, "bad time '%s' (want SECONDS[.FRACTION], "
+				      "as printed in the TIMESTAMP column)", arg);
+			return -1;
+		}
+		if (id == OPT_FROM)
+			rp->have_from = true;
+		else
+			rp->have_to = true;
+		return 0;
+	case OPT_FIRST:
+	case OPT_LAST:
+		if (ftc_parse_u64(arg, id == OPT_FIRST ? &rp->first : &rp->last) < 0) {
+			ftc_cmd_error(&ftc_cmd_report, "bad count '%s'", arg);
+			return -1;
+		}
+		if (id == OPT_FIRST)
+			rp->have_first = true;
+		else
+			rp->have_last = true;
+		return 0;
+	}
+	return 0;
+}
+
+static bool event_selected(struct report *rp, struct tep_event *ev)
+{
+	char full[512];
+
+	if (!rp->nevents)
+		return true;
+	if (!ev)
+		return false;
+	snprintf(full, sizeof(full), "%s:%s", ev->system, ev->name);
+	for (int i = 0; i < rp->nevents; i++)
+		if (!fnmatch(rp->events[i], ev->name, 0) || !fnmatch(rp->events[i], full, 0) ||
+		    !strcmp(rp->events[i], ev->system))
+			return true;
+	return false;
+}
+
+/* Every selection except the time window; 1 when the record is wanted. */
+static bool selected(struct report *rp, const struct ftc_merge_record *mr)
+{
+	struct tep_handle *tep = ftc_reader_tep(rp->r);
+	struct tep_record *rec = mr->rec;
+	struct tep_event *ev;
+	int pid;
+
+	if (rp->buffer_sel >= 0 && mr->buffer != rp->buffer_sel)
+		return false;
+	ev = ftc_reader_event(rp->r, rec);
+	if (!event_selected(rp, ev))
+		return false;
+	if (!rp->npids && !rp->ncomms && !rp->filter)
+		return true;
+	pid = tep_data_pid(tep, rec);
+	if (rp->npids) {
+		int i;
+
+		for (i = 0; i < rp->npids && rp->pids[i] != pid; i++)
+			;
+		if (i == rp->npids)
+			return false;
+	}
+	if (rp->ncomms) {
+		const char *comm = tep_data_comm_from_pid(tep, pid);
+		int i;
+
+		for (i = 0; i < rp->ncomms && fnmatch(rp->comms[i], comm, 0); i++)
+			;
+		if (i == rp->ncomms)
+			return false;
+	}
+	if (rp->filter && tep_filter_match(rp->filter, rec) != TEP_ERRNO__FILTER_MATCH)
+		return false;
+	return true;
+}
+
+static int setup_filter(struct report *rp)
+{
+	char err[256];
+
+	if (!rp->nfilters)
+		return 0;
+	rp->filter = tep_filter_alloc(ftc_reader_tep(rp->r));
+	if (!rp->filter)
+		return -1;
+	for (int i = 0; i < rp->nfilters; i++) {
+		enum tep_errno ret = tep_filter_add_filter_str(rp->filter, rp->filters[i]);
+
+		if (ret < 0) {
+			tep_filter_strerror(rp->filter, ret, err, sizeof(err));
+			ftc_cmd_error(&ftc_cmd_report, "bad filter '%s': %s", rp->filters[i], err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int find_instance(struct report *rp)
+{
+	const char *want = rp->instance;
+
+	rp->buffer_sel = -1;
+	if (!want)
+		return 0;
+	if (!strcmp(want, "top"))
+		want = "";
+	for (int i = 0; i < ftc_reader_nbuffers(rp->r); i++)
+		if (!strcmp(ftc_reader_buffer(rp->r, i)->name, want))
+			return rp->buffer_sel = i, 0;
+	ftc_cmd_error(&ftc_cmd_report, "%s has no instance '%s' ('ftc dump' lists them)",
+		      rp->input, rp->instance);
+	return -1;
+}
+
+/* --last N keeps the last N formatted records in a ring of strings. */
+struct ring {
+	char **lines;
+	size_t n, head, count;
+};
+
+static void ring_push(struct ring *rg, char *text)
+{
+	free(rg->lines[rg->head]);
+	rg->lines[rg->head] = text;
+	rg->head = (rg->head + 1) % rg->n;
+	if (rg->count < rg->n)
+		rg->count++;
+}
+
+static void ring_print(struct ring *rg, FILE *out)
+{
+	size_t start = (rg->head + rg->n - rg->count) % rg->n;
+
+	for (size_t i = 0; i < rg->count; i++) {
+		size_t k = (start + i) % rg->n;
+
+		fputs(rg->lines[k], out);
+		free(rg->lines[k]);
+		rg->lines[k] = NULL;
+	}
+}
+
+static unsigned int format_flags(struct report *rp)
+{
+	unsigned int fl = 0;
+	bool instances = false;
+
+	for (int i = 0; i < ftc_reader_nbuffers(rp->r); i++)
+		if (*ftc_reader_buffer(rp->r, i)->name && ftc_reader_buffer(rp->r, i)->ncpus)
+			instances = true;
+	if (rp->ns)
+		fl |= FTC_FMT_NS;
+	if (rp->raw)
+		fl |= FTC_FMT_RAW;
+	if (rp->json)
+		fl |= FTC_FMT_JSON;
+	if (rp->no_graph)
+		fl |= FTC_FMT_NO_GRAPH;
+	if (instances && rp->buffer_sel < 0)
+		fl |= FTC_FMT_INSTANCE;
+	return fl;
+}
+
+static int print_records(struct report *rp, struct ftc_merge *m)
+{
+	struct ftc_format *f;
+	struct ftc_merge_record mr;
+	struct ring rg = { 0 };
+	unsigned long long printed = 0;
+	FILE *mem = NULL;
+	char *buf = NULL;
+	size_t blen = 0;
+	int ret;
+
+	f = ftc_format_new(rp->r, stdout, format_flags(rp));
+	if (!f)
+		return -1;
+	ftc_format_set_merge(f, m);
+	if (!rp->no_header && !rp->json)
+		ftc_format_header(f, ftc_merge_guess_tracer(m, rp->r));
+	if (rp->have_last) {
+		if (!rp->last)
+			goto done;
+		rg.n = rp->last;
+		rg.lines = calloc(rg.n, sizeof(*rg.lines));
+		if (!rg.lines || !(mem = open_memstream(&buf, &blen)))
+			goto nomem;
+		ftc_format_free(f);
+		f = ftc_format_new(rp->r, mem, format_flags(rp));
+		if (!f)
+			goto nomem;
+		ftc_format_set_merge(f, m);
+	}
+	while ((ret = ftc_merge_next(m, &mr)) == 1) {
+		if (rp->have_from && mr.rec->ts < rp->from)
+			continue;
+		if (rp->have_to && mr.rec->ts > rp->to)
+			break;
+		if (!selected(rp, &mr))
+			continue;
+		if (rp->have_first && printed >= rp->first)
+			break;
+		ftc_format_record(f, &mr);
+		printed++;
+		if (mem) {
+			ftc_format_flush(f);
+			fflush(mem);
+			ring_push(&rg, strndup(buf, blen));
+			rewind(mem);
+			blen = 0;
+		}
+	}
+	ftc_format_flush(f);
+	if (mem)
+		ring_print(&rg, stdout);
+done:
+	ftc_format_free(f);
+	if (mem)
+		fclose(mem);
+	free(buf);
+	free(rg.lines);
+	return 0;
+nomem:
+	ftc_format_free(f);
+	if (mem)
+		fclose(mem);
+	free(buf);
+	free(rg.lines);
+	ftc_cmd_error(&ftc_cmd_report, "out of memory for --last %llu", rp->last);
+	return -1;
+}
+
+/* --stat: counts per event and per CPU, lost events, and the file's CPUSTAT. */
+struct ev_count {
+	char name[128];
+	unsigned long long n;
+};
+
+static int print_stat(struct report *rp, struct ftc_merge *m)
+{
+	struct ftc_reader *r = rp->r;
+	int nb = ftc_reader_nbuffers(r);
+	unsigned long long (*per_cpu)[2] = calloc((size_t)nb * 1024, sizeof(*per_cpu));
+	struct ev_count *evs = NULL;
+	int nevs = 0;
+	unsigned long long total = 0, lost_unknown = 0;
+	struct ftc_merge_record mr;
+
+	if (!per_cpu)
+		return -1;
+	while (ftc_merge_next(m, &mr) == 1) {
+		struct tep_event *ev;
+		const char *name;
+		int i;
+
+		if (rp->have_from && mr.rec->ts < rp->from)
+			continue;
+		if (rp->have_to && mr.rec->ts > rp->to)
+			break;
+		if (mr.missed > 0)
+			per_cpu[mr.buffer * 1024 + mr.cpu][1] += (unsigned long long)mr.missed;
+		else if (mr.missed < 0)
+			lost_unknown++;
+		if (!selected(rp, &mr))
+			continue;
+		ev = ftc_reader_event(r, mr.rec);
+		name = ev ? ev->name : "unknown";
+		total++;
+		if (mr.cpu >= 0 && mr.cpu < 1024)
+			per_cpu[mr.buffer * 1024 + mr.cpu][0]++;
+		for (i = 0; i < nevs && strcmp(evs[i].name, name); i++)
+			;
+		if (i == nevs) {
+			struct ev_count *n = realloc(evs, (size_t)(nevs + 1) * sizeof(*n));
+
+			if (!n)
+				break;
+			evs = n;
+			snprintf(evs[nevs].name, sizeof(evs[nevs].name), "%s", name);
+			evs[nevs++].n = 0;
+		}
+		evs[i].n++;
+	}
+	printf("file:       %s\nversion:    %d\ncompression: %s\nclock:      %s\n"
+	       "cpus:       %d\npage size:  %u\n", rp->input, ftc_reader_version(r),
+	       ftc_reader_compression(r), ftc_reader_clock(r), ftc_reader_ncpus(r),
+	       ftc_reader_page_size(r));
+	printf("instances:  %d\n", nb);
+	printf("records:    %llu\n\nevents:\n", total);
+	for (int i = 0; i < nevs; i++)
+		printf("  %-32s %llu\n", evs[i].name, evs[i].n);
+	printf("\n%-20s %4s %10s %10s %10s %10s %10s %10s\n", "instance", "cpu", "records",
+	       "lost", "entries", "overrun", "commit-ovr", "dropped");
+	for (int b = 0; b < nb; b++) {
+		const struct ftc_dat_buffer *buf = ftc_reader_buffer(r, b);
+
+		for (int c = 0; c < buf->ncpus; c++) {
+			const struct ftc_dat_cpu *cpu = &buf->cpus[c];
+			int idx = cpu->cpu >= 0 && cpu->cpu < 1024 ? cpu->cpu : 0;
+
+			printf("%-20s %4d %10llu %10llu %10lld %10lld %10lld %10lld\n",
+			       *buf->name ? buf->name : "(top)", cpu->cpu,
+			       per_cpu[b * 1024 + idx][0], per_cpu[b * 1024 + idx][1],
+			       cpu->entries, cpu->overrun, cpu->commit_overrun, cpu->dropped);
+		}
+	}
+	if (lost_unknown)
+		printf("\npages with an unknown number of lost events: %llu\n", lost_unknown);
+	free(per_cpu);
+	free(evs);
+	return 0;
+}
+
+static void free_report(struct report *rp)
+{
+	if (rp->filter)
+		tep_filter_free(rp->filter);
+	ftc_reader_close(rp->r);
+	free(rp->filters);
+	free(rp->events);
+	free(rp->comms);
+	free(rp->pids);
+}
+
+/* Plugins shipped next to the binary (./plugins) load as well as the system's. */
+static void set_plugin_dir(void)
+{
+	char exe[PATH_MAX], dir[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (getenv("FTC_PLUGIN_DIR") || n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(dir, sizeof(dir), "%s/plugins", exe);
+	if (access(dir, R_OK) == 0)
+		setenv("FTC_PLUGIN_DIR", dir, 0);
+}
+
+static int report_run(int argc, char **argv)
+{
+	struct report rp = { .input = NULL };
+	struct ftc_merge *m = NULL;
+	const char *warn;
+	int ret = ftc_options_parse(&ftc_cmd_report, argc, argv, report_opt, &rp);
+	int status = FTC_EXIT_FAIL;
+	unsigned int flags = 0;
+
+	if (ret < 0) {
+		free_report(&rp);
+		return ftc_options_exit(ret);
+	}
+	if (ret < argc && !rp.input)
+		rp.input = argv[ret++];
+	if (ret < argc) {
+		ftc_cmd_error(&ftc_cmd_report, "unexpected argument '%s'", argv[ret]);
+		free_report(&rp);
+		return FTC_EXIT_USAGE;
+	}
+	if (!rp.input)
+		rp.input = "trace.dat";
+	if (rp.json && rp.stat) {
+		ftc_cmd_error(&ftc_cmd_report, "--json and --stat do not go together");
+		free_report(&rp);
+		return FTC_EXIT_USAGE;
+	}
+	set_plugin_dir();
+	if (rp.nfilters)
+		flags |= FTC_READER_ALL_EVENTS;
+	if (rp.no_plugins)
+		flags |= FTC_READER_NO_PLUGINS;
+	rp.r = ftc_reader_open(rp.input, flags);
+	if (!rp.r) {
+		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+		goto out;
+	}
+	if (setup_filter(&rp) < 0 || find_instance(&rp) < 0) {
+		status = FTC_EXIT_USAGE;
+		goto out;
+	}
+	m = ftc_merge_open(rp.r, rp.have_cpus ? rp.cpu_mask : NULL);
+	if (!m) {
+		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+		goto out;
+	}
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if ((rp.stat ? print_stat(&rp, m) : print_records(&rp, m)) < 0)
+		goto out;
+	status = FTC_EXIT_OK;
+	fflush(stdout);
+	warn = ftc_reader_warnings(rp.r);
+	if (warn) {
+		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "
+			"printed:\n%s", warn);
+		status = FTC_EXIT_FAIL;
+	}
+out:
+	ftc_merge_close(m);
+	free_report(&rp);
+	return status;
+}

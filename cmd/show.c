@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc show: what the kernel has, as it says it: the trace buffer, the
+ * snapshot, the live trace_pipe, or any one setting file. Reads only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control-opts.h"
+#include "options.h"
+#include "ftc.h"
+#include "ftc-control.h"
+
+enum { SHOW_OPT_PIPE = 5000 };
+
+static const struct ftc_option show_options[] = {
+	FTC_HELP_OPTION,
+	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
+	{ 's', "snapshot", NULL, "show the snapshot buffer instead of trace", 's' },
+	{ 0, "pipe", NULL, "stream trace_pipe (consuming) until interrupted", SHOW_OPT_PIPE },
+	{ 'c', "cpu", "CPU", "only this CPU's buffer (per_cpu/cpuN/trace)", 'c' },
+	{ 0 }
+};
+
+struct show_ctx {
+	const char *instance;
+	bool snapshot, pipe;
+	long cpu;
+};
+
+static int show_opt(int id, const char *arg, void *arg_ctx)
+{
+	struct show_ctx *c = arg_ctx;
+	char *end;
+
+	switch (id) {
+	case 'B': c->instance = arg; break;
+	case 's': c->snapshot = true; break;
+	case SHOW_OPT_PIPE: c->pipe = true; break;
+	case 'c':
+		c->cpu = strtol(arg, &end, 10);
+		if (*end || c->cpu < 0) {
+			fprintf(stderr, "ftc show: -c '%s': not a CPU number\n", arg);
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+static int show_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_show = {
+	.name = "show",
+	.summary = "print the trace buffer, the snapshot, trace_pipe or one tracefs setting",
+	.synopsis = "[-B NAME] [-s | --pipe | -c CPU | FILE]",
+	.options = show_options,
+	.run = show_run,
+};
+
+static int copy_out(int fd)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n;
+
+		/* a signal that arrives between reads interrupts nothing */
+		if (ftc_state_interrupted()) {
+			errno = EINTR;
+			return -1;
+		}
+		n = read(fd, buf, sizeof(buf));
+
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR && !ftc_state_interrupted())
+				continue;
+			return -1;
+		}
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+			return -1;
+		if (fflush(stdout))
+			return -1;
+	}
+}
+
+static int show_file(const char *instance, const char *file, bool snapshot)
+{
+	char *path = ftc_tracefs_path(instance, file);
+	int fd, ret, err;
+
+	if (!path)
+		return FTC_EXIT_FAIL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		if (snapshot && err == ENOENT)
+			ftc_cmd_error(&ftc_cmd_show, "%s: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`",
+				      file);
+		else
+			ftc_cmd_error(&ftc_cmd_show, "%s: %s%s", path, strerror(err),
+				      err == ENOENT ? " (name a file of the instance, e.g. trace_clock)" : "");
+		free(path);
+		return ftc_control_exit_status(err);
+	}
+	ret = copy_out(fd);
+	err = errno;
+	close(fd);
+	if (ret < 0 && ftc_state_interrupted()) {
+		free(path);
+		return FTC_EXIT_INTERRUPTED;
+	}
+	if (ret < 0) {
+		ftc_cmd_error(&ftc_cmd_show, "%s: %s", path, strerror(err));
+		free(path);
+		return FTC_EXIT_FAIL;
+	}
+	free(path);
+	return FTC_EXIT_OK;
+}
+
+static int check_args(struct show_ctx *c, int argc, char **argv, int first)
+{
+	int modes = c->snapshot + c->pipe + (c->cpu >= 0) + (first < argc);
+
+	if (modes > 1) {
+		ftc_cmd_error(&ftc_cmd_show, "give one of -s, --pipe, -c CPU or FILE");
+		return -1;
+	}
+	if (argc - first > 1) {
+		ftc_cmd_error(&ftc_cmd_show, "one FILE at a time ('%s' is extra)", argv[first + 1]);
+		return -1;
+	}
+	if (first < argc && (argv[first][0] == '/' || strstr(argv[first], ".."))) {
+		ftc_cmd_error(&ftc_cmd_show, "FILE '%s': give a path inside the instance, such as trace_clock or events/sched/sched_switch/filter",
+			      argv[first]);
+		return -1;
+	}
+	return 0;
+}
+
+static int show_run(int argc, char **argv)
+{
+	struct show_ctx c = { .cpu = -1 };
+	int first = ftc_options_parse(&ftc_cmd_show, argc, argv, show_opt, &c);
+	char file[64];
+
+	if (first < 0)
+		return ftc_options_exit(first);
+	if (check_args(&c, argc, argv, first) < 0)
+		return FTC_EXIT_USAGE;
+	if (c.instance && !ftc_knob_exists(c.instance, "trace")) {
+		ftc_cmd_error(&ftc_cmd_show, "instance '%s' does not exist (see `ftc list`)",
+			      c.instance);
+		return FTC_EXIT_REFUSED;
+	}
+	ftc_state_catch_signals();
+	if (first < argc)
+		return show_file(c.instance, argv[first], false);
+	if (c.snapshot)
+		return show_file(c.instance, "snapshot", true);
+	if (c.pipe)
+		return show_file(c.instance, "trace_pipe", false);
+	if (c.cpu >= 0) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/trace", c.cpu);
+		return show_file(c.instance, file, false);
+	}
+	return show_file(c.instance, "trace", false);
+}

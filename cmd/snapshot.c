@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc snapshot: the snapshot buffer (trace-cmd's letters): take one, clear
+ * it, free it, allocate an empty one, or print it. Changing it is the
+ * command's purpose, so nothing is restored afterwards.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control-opts.h"
+#include "options.h"
+#include "ftc.h"
+#include "ftc-control.h"
+
+enum { SNAP_OPT_ALLOC = 5100, SNAP_OPT_CPU };
+
+static const struct ftc_option snapshot_options[] = {
+	FTC_HELP_OPTION,
+	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
+	{ 's', "take", NULL, "take a snapshot (allocating the buffer if needed)", 's' },
+	{ 'c', "clear", NULL, "empty the snapshot buffer, keep it allocated", 'c' },
+	{ 'f', "free", NULL, "free the snapshot buffer", 'f' },
+	{ 0, "alloc", NULL, "allocate an empty snapshot buffer", SNAP_OPT_ALLOC },
+	{ 0, "cpu", "CPU", "only this CPU's snapshot (per_cpu/cpuN/snapshot)", SNAP_OPT_CPU },
+	{ 0 }
+};
+
+struct snap_ctx {
+	const char *instance;
+	int op;		/* -1: print it */
+	int nops;
+	long cpu;
+};
+
+static int snapshot_opt(int id, const char *arg, void *arg_ctx)
+{
+	struct snap_ctx *c = arg_ctx;
+	char *end;
+
+	switch (id) {
+	case 'B': c->instance = arg; return 0;
+	case 's': c->op = FTC_SNAPSHOT_TAKE; break;
+	case 'c': c->op = FTC_SNAPSHOT_CLEAR; break;
+	case 'f': c->op = FTC_SNAPSHOT_FREE; break;
+	case SNAP_OPT_ALLOC: c->op = FTC_SNAPSHOT_ALLOC; break;
+	case SNAP_OPT_CPU:
+		c->cpu = strtol(arg, &end, 10);
+		if (*end || c->cpu < 0) {
+			fprintf(stderr, "ftc snapshot: --cpu '%s': not a CPU number\n", arg);
+			return -1;
+		}
+		return 0;
+	default: return 0;
+	}
+	c->nops++;
+	return 0;
+}
+
+static int snapshot_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_snapshot = {
+	.name = "snapshot",
+	.summary = "take, clear, free, allocate or print the snapshot buffer",
+	.synopsis = "[-B NAME] [--cpu CPU] [-s | -c | -f | --alloc]",
+	.options = snapshot_options,
+	.run = snapshot_run,
+};
+
+static int print_snapshot(const struct snap_ctx *c)
+{
+	char file[64] = "snapshot", *text;
+
+	if (c->cpu >= 0)
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/snapshot", c->cpu);
+	if (!ftc_knob_exists(c->instance, "snapshot")) {
+		ftc_cmd_error(&ftc_cmd_snapshot, "snapshot: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`");
+		return FTC_EXIT_REFUSED;
+	}
+	if (ftc_tracefs_read(c->instance, file, &text, NULL) < 0) {
+		ftc_cmd_error(&ftc_cmd_snapshot, "%s", ftc_strerror());
+		return ftc_control_exit_status(errno);
+	}
+	fputs(text, stdout);
+	free(text);
+	return FTC_EXIT_OK;
+}
+
+static int snapshot_run(int argc, char **argv)
+{
+	struct snap_ctx c = { NULL, -1, 0, -1 };
+	int ret = ftc_options_parse(&ftc_cmd_snapshot, argc, argv, snapshot_opt, &c);
+
+	if (ret < 0)
+		return ftc_options_exit(ret);
+	if (ret < argc || c.nops > 1) {
+		ftc_cmd_error(&ftc_cmd_snapshot, "give at most one of -s, -c, -f, --alloc%s%s",
+			      ret < argc ? "; unexpected " : "", ret < argc ? argv[ret] : "");
+		return FTC_EXIT_USAGE;
+	}
+	if (c.instance && !ftc_knob_exists(c.instance, "trace")) {
+		ftc_cmd_error(&ftc_cmd_snapshot, "instance '%s' does not exist (see `ftc list`)",
+			      c.instance);
+		return FTC_EXIT_REFUSED;
+	}
+	if (c.op < 0)
+		return print_snapshot(&c);
+	if (ftc_snapshot(c.instance, (int)c.cpu, c.op) < 0) {
+		ftc_cmd_error(&ftc_cmd_snapshot, "%s", ftc_strerror());
+		return ftc_control_exit_status(errno);
+	}
+	return FTC_EXIT_OK;
+}

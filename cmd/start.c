@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc start: configure tracing and leave it running. Its purpose is to
+ * leave knobs set, so a success keeps them; a failure or an interruption
+ * half-way puts back everything it had written.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "control-opts.h"
+#include "options.h"
+#include "ftc.h"
+#include "ftc-control.h"
+
+static const struct ftc_option start_options[] = {
+	FTC_HELP_OPTION,
+	{ 'q', "quiet", NULL, "do not list the knobs that were set", 'q' },
+	{ 0 }
+};
+
+struct start_ctx {
+	struct ftc_control_spec *spec;
+	bool quiet;
+};
+
+static int start_opt(int id, const char *arg, void *arg_ctx)
+{
+	struct start_ctx *c = arg_ctx;
+	int ret = ftc_control_spec_opt(c->spec, id, arg);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	if (id == 'q')
+		c->quiet = true;
+	return 0;
+}
+
+static int start_run(int argc, char **argv);
+
+const struct ftc_command ftc_cmd_start = {
+	.name = "start",
+	.summary = "configure tracing in tracefs and leave it running",
+	.synopsis = "[options]",
+	.options = start_options,
+	.shared_options = ftc_control_options,
+	.run = start_run,
+};
+
+static int start_apply(struct start_ctx *c)
+{
+	struct ftc_state *st = ftc_state_new();
+	int ret = FTC_EXIT_OK;
+
+	if (!st) {
+		ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
+		return FTC_EXIT_FAIL;
+	}
+	ftc_state_catch_signals();
+	if (ftc_control_spec_apply(c->spec, st) < 0) {
+		int err = ftc_state_interrupted() ? EINTR : errno;
+
+		ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
+		if (ftc_state_restore(st) < 0)
+			ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
+		ret = ftc_control_exit_status(err);
+	} else if (!c->quiet) {
+		ftc_state_print(st, stdout);
+	}
+	ftc_state_free(st);
+	return ret;
+}
+
+static int start_run(int argc, char **argv)
+{
+	struct start_ctx c = { ftc_control_spec_new(), false };
+	int ret;
+
+	if (!c.spec) {
+		ftc_cmd_error(&ftc_cmd_start, "out of memory");
+		return FTC_EXIT_FAIL;
+	}
+	ret = ftc_options_parse(&ftc_cmd_start, argc, argv, start_opt, &c);
+	if (ret < 0) {
+		ftc_control_spec_free(c.spec);
+		return ftc_options_exit(ret);
+	}
+	if (ret < argc) {
+		ftc_cmd_error(&ftc_cmd_start, "unexpected argument '%s': ftc start runs no command (use ftc record)",
+			      argv[ret]);
+		ftc_control_spec_free(c.spec);
+		return FTC_EXIT_USAGE;
+	}
+	ret = start_apply(&c);
+	ftc_control_spec_free(c.spec);
+	return ret;
+}

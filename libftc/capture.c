@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Per-CPU readers of trace_pipe_raw. Why this shape:
+ * - poll() on trace_pipe_raw returns when the CPU's buffer is
+ *   buffer_percent full, so a reader sleeps until there is a batch worth
+ *   taking instead of waking every millisecond;
+ * - splice() hands out only full sub-buffers (read() would also hand out
+ *   the half-filled page the kernel is writing, wasting a page of file
+ *   per wake-up), so pages move kernel -> pipe -> our buffer -> writer;
+ * - at stop, read() without blocking takes the partial pages too; they
+ *   are zero-padded to a page, as trace-cmd's readers expect;
+ * - one thread per CPU compresses its own chunks, in parallel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "ftc.h"
+#include "ftc-capture.h"
+
+#define BATCH_PAGES	64	/* pages moved per splice round */
+#define BUSY_MS		2	/* re-look interval while data flows */
+#define READER_NICE	-10	/* readers must win against the traced load */
+#define MISSED_EVENTS	(1ULL << 31)
+#define MISSED_STORED	(1ULL << 30)
+#define COMMIT_MASK	((1ULL << 27) - 1)
+
+struct stats0 {
+	uint64_t read, overrun, dropped;
+};
+
+struct cslot {
+	struct ftc_capture *cap;
+	char *instance;
+	int buf, idx, cpu;
+	int fd;
+	int pipefd[2];
+	pthread_t thread;
+	bool running;
+	char *pages;
+	_Atomic uint64_t npages, missed, missed_pages;
+	struct stats0 start;
+	uint64_t limit;		/* drain: stop after this many pages (0: never) */
+	int err;
+	char errmsg[512];
+};
+
+struct ftc_capture {
+	struct ftc_writer *w;
+	unsigned int page;
+	unsigned int wake_ms;
+	int stop_fd;
+	bool snapshot;
+	struct cslot *slots;
+	int nslots;
+	atomic_bool failed;
+	char errmsg[512];
+	pthread_mutex_t lock;
+};
+
+int ftc_capture_subbuf_size(const char *instance)
+{
+	char *v;
+	int kb;
+
+	if (ftc_tracefs_read(instance, "buffer_subbuf_size_kb", &v, NULL) < 0)
+		return (int)sysconf(_SC_PAGESIZE);
+	kb = atoi(v);
+	free(v);
+	return kb > 0 ? kb * 1024 : (int)sysconf(_SC_PAGESIZE);
+}
+
+static uint64_t stat_field(const char *text, const char *name)
+{
+	const char *p = strstr(text, name);
+
+	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+static int read_stats(const char *instance, int cpu, struct stats0 *s)
+{
+	char file[64], *text;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	if (ftc_tracefs_read(instance, file, &text, NULL) < 0)
+		return -1;
+	/* "entries" comes first, so every field we want follows a newline. */
+	s->read = stat_field(text, "\nread events: ");
+	s->overrun = stat_field(text, "\noverrun: ");
+	s->dropped = stat_field(text, "\ndropped events: ");
+	free(text);
+	return 0;
+}
+
+struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usecs)
+{
+	struct ftc_capture *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	c->w = w;
+	c->page = ftc_writer_page_size(w);
+	c->wake_ms = wake_usecs ? (wake_usecs + 999) / 1000 : 1000;
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	pthread_mutex_init(&c->lock, NULL);
+	if (c->stop_fd < 0) {
+		ftc_error(errno, "eventfd: %s", strerror(errno));
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static int open_slot(struct ftc_capture *c, struct cslot *s)
+{
+	char file[64], *path;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/%s", s->cpu,
+		 c->snapshot ? "snapshot_raw" : "trace_pipe_raw");
+	path = ftc_tracefs_path(s->instance, file);
+	if (!path)
+		return -1;
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0) {
+		ftc_error(errno, "%s: %s%s", path, strerror(errno),
+			  c->snapshot && errno == ENOENT ?
+			  " (this kernel has no snapshot buffer: CONFIG_TRACER_SNAPSHOT)" : "");
+		free(path);
+		return -1;
+	}
+	free(path);
+	if (pipe2(s->pipefd, O_CLOEXEC) < 0)
+		return ftc_error(errno, "pipe: %s", strerror(errno));
+	/* A bigger pipe moves a whole batch per splice; best effort. */
+	fcntl(s->pipefd[0], F_SETPIPE_SZ, BATCH_PAGES * c->page);
+	s->pages = malloc((size_t)BATCH_PAGES * c->page);
+	if (!s->pages)
+		return ftc_error(ENOMEM, "out of memory");
+	read_stats(s->instance, s->cpu, &s->start);
+	return 0;
+}
+
+int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
+		    int ncpus, const int *cpus)
+{
+	int sub = ftc_capture_subbuf_size(instance);
+	struct cslot *ns;
+
+	if (sub != (int)c->page)
+		return ftc_error(EINVAL, "%s: sub-buffers of %d KB: trace.dat readers such as "
+				 "trace-cmd 3.1 need %u KB (write %u to buffer_subbuf_size_kb, "
+				 "or --subbuf-size %u)",
+				 instance && *instance ? instance : "top-level buffer",
+				 sub / 1024, c->page / 1024, c->page / 1024, c->page / 1024);
+	ns = realloc(c->slots, sizeof(*ns) * (size_t)(c->nslots + ncpus));
+	if (!ns)
+		return ftc_error(ENOMEM, "out of memory");
+	c->slots = ns;
+	for (int i = 0; i < ncpus; i++) {
+		struct cslot *s = &ns[c->nslots];
+
+		memset(s, 0, sizeof(*s));
+		s->cap = c;
+		s->fd = s->pipefd[0] = s->pipefd[1] = -1;
+		s->buf = buf_index;
+		s->idx = i;
+		s->cpu = cpus[i];
+		s->instance = strdup(instance ? instance : "");
+		c->nslots++;
+		if (!s->instance)
+			return ftc_error(ENOMEM, "out of memory");
+		if (open_slot(c, s) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void count_lost(struct cslot *s, const char *page)
+{
+	uint64_t commit;
+
+	memcpy(&commit, page + 8, 8);
+	if (!(commit & MISSED_EVENTS))
+		return;
+	atomic_fetch_add(&s->missed_pages, 1);
+	if (commit & MISSED_STORED) {
+		uint64_t len = commit & COMMIT_MASK, n;
+
+		if (16 + len + 8 <= s->cap->page) {
+			memcpy(&n, page + 16 + len, 8);
+			atomic_fetch_add(&s->missed, n);
+		}
+	}
+}
+
+static int give(struct cslot *s, size_t len)
+{
+	for (size_t off = 0; off < len; off += s->cap->page)
+		count_lost(s, s->pages + off);
+	if (ftc_writer_add_pages(s->cap->w, s->buf, s->idx, s->pages, len) < 0)
+		return -1;
+	atomic_fetch_add(&s->npages, len / s->cap->page);
+	return 0;
+}
+
+/* Moves every full sub-buffer there is now; returns pages moved or -1. */
+static long splice_round(struct cslot *s)
+{
+	size_t batch = (size_t)BATCH_PAGES * s->cap->page;
+	long total = 0;
+
+	for (;;) {
+		ssize_t n;
+
+		if (s->limit && atomic_load(&s->npages) >= s->limit)
+			return total;
+		n = splice(s->fd, NULL, s->pipefd[1], NULL, batch,
+				   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+		size_t got = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return total;
+		if (n < 0)
+			return ftc_error(errno, "splice from cpu%d/trace_pipe_raw: %s",
+					 s->cpu, strerror(errno));
+		if (n == 0)
+			return total;
+		while (got < (size_t)n) {
+			ssize_t r = read(s->pipefd[0], s->pages + got, (size_t)n - got);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return ftc_error(errno ? errno : EIO, "reading the splice pipe: %s",
+						 strerror(errno));
+			got += (size_t)r;
+		}
+		if (give(s, got) < 0)
+			return -1;
+		total += (long)(got / s->cap->page);
+	}
+}
+
+/* The last pages, partial ones included, zero-padded. */
+static int flush_partial(struct cslot *s)
+{
+	unsigned int page = s->cap->page;
+	int fl = fcntl(s->fd, F_GETFL);
+
+	if (splice_round(s) < 0)
+		return -1;
+	fcntl(s->fd, F_SETFL, fl | O_NONBLOCK);
+	for (;;) {
+		ssize_t r;
+
+		if (s->limit && atomic_load(&s->npages) >= s->limit)
+			break;
+		r = read(s->fd, s->pages, page);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if ((size_t)r < page)
+			memset(s->pages + r, 0, page - (size_t)r);
+		if (give(s, page) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void slot_fail(struct cslot *s)
+{
+	struct ftc_capture *c = s->cap;
+
+	s->err = errno ? errno : EIO;
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s", ftc_strerror());
+	pthread_mutex_lock(&c->lock);
+	if (!atomic_load(&c->failed))
+		snprintf(c->errmsg, sizeof(c->errmsg), "%s", s->errmsg);
+	atomic_store(&c->failed, true);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void *reader(void *arg)
+{
+	struct cslot *s = arg;
+	struct ftc_capture *c = s->cap;
+	struct pollfd p[2] = { { .fd = s->fd, .events = POLLIN },
+			       { .fd = c->stop_fd, .events = POLLIN } };
+
+	int timeout = (int)c->wake_ms;
+
+	/*
+	 * A reader that waits behind the workload for the CPU lets the ring
+	 * buffer overflow; it runs briefly and sleeps, so raising it (when
+	 * allowed: root) costs the workload little. Best effort.
+	 */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
+	while (!atomic_load(&c->failed)) {
+		int r = poll(p, 2, timeout);
+		long n;
+
+		if (r < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			break;
+		n = splice_round(s);
+		if (n < 0) {
+			slot_fail(s);
+			return NULL;
+		}
+		/*
+		 * While pages flow, also look every BUSY_MS: a reader the
+		 * scheduler delays past the second half of the buffer loses
+		 * events. Idle, only the kernel's buffer_percent wake-up (or
+		 * the long timeout) wakes us.
+		 */
+		timeout = n > 0 && BUSY_MS < c->wake_ms ? BUSY_MS : (int)c->wake_ms;
+		/* Readable but no full page (buffer_percent 0): do not spin. */
+		if (n == 0 && r > 0 && (p[0].revents & POLLIN))
+			usleep((BUSY_MS < c->wake_ms ? BUSY_MS : c->wake_ms) * 1000u);
+	}
+	if (!atomic_load(&c->failed) && flush_partial(s) < 0)
+		slot_fail(s);
+	return NULL;
+}
+
+int ftc_capture_start(struct ftc_capture *c)
+{
+	sigset_t all, old;
+	int ret = 0;
+
+	/* Signals go to the main thread, which restores tracefs. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < c->nslots; i++) {
+		int err = pthread_create(&c->slots[i].thread, NULL, reader, &c->slots[i]);
+
+		if (err) {
+			ret = ftc_error(err, "cannot start a reader thread: %s", strerror(err));
+			break;
+		}
+		c->slots[i].running = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+bool ftc_capture_failed(struct ftc_capture *c)
+{
+	return atomic_load(&c->failed);
+}
+
+const char *ftc_capture_error(struct ftc_capture *c)
+{
+	return c->errmsg;
+}
+
+int ftc_capture_stop(struct ftc_capture *c)
+{
+	uint64_t one = 1;
+
+	if (write(c->stop_fd, &one, 8) < 0)
+		return ftc_error(errno, "waking the readers: %s", strerror(errno));
+	for (int i = 0; i < c->nslots; i++)
+		if (c->slots[i].running) {
+			pthread_join(c->slots[i].thread, NULL);
+			c->slots[i].running = false;
+		}
+	if (atomic_load(&c->failed))
+		return ftc_error(EIO, "%s", c->errmsg);
+	return 0;
+}
+
+void ftc_capture_use_snapshot(struct ftc_capture *c)
+{
+	c->snapshot = true;
+}
+
+/*
+ * While tracing goes on, "until empty" may never come: take at most twice
+ * what the buffer holds, which is everything that was there when we began.
+ */
+static uint64_t drain_limit(struct cslot *s)
+{
+	char file[64], *v;
+	uint64_t kb;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", s->cpu);
+	if (ftc_tracefs_read(s->instance, file, &v, NULL) < 0)
+		return 0;
+	kb = strtoull(v, NULL, 10);
+	free(v);
+	return kb ? 2 * (kb * 1024 / s->cap->page) + 16 : 0;
+}
+
+int ftc_capture_drain(struct ftc_capture *c)
+{
+	for (int i = 0; i < c->nslots; i++) {
+		c->slots[i].limit = drain_limit(&c->slots[i]);
+		if (flush_partial(&c->slots[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ftc_capture_nslots(const struct ftc_capture *c)
+{
+	return c->nslots;
+}
+
+int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
+			  struct ftc_capture_cpu_stats *out)
+{
+	struct cslot *s;
+	struct stats0 now = { 0 };
+	uint64_t lost;
+
+	if (slot < 0 || slot >= c->nslots)
+		return ftc_error(EINVAL, "no CPU slot %d", slot);
+	s = &c->slots[slot];
+	read_stats(s->instance, s->cpu, &now);
+	memset(out, 0, sizeof(*out));
+	out->instance = s->instance;
+	out->cpu = s->cpu;
+	out->pages = atomic_load(&s->npages);
+	out->events = now.read - s->start.read;
+	lost = (now.overrun - s->start.overrun) + (now.dropped - s->start.dropped);
+	out->lost = lost > atomic_load(&s->missed) ? lost : atomic_load(&s->missed);
+	out->lost_pages = atomic_load(&s->missed_pages);
+	return 0;
+}
+
+void ftc_capture_free(struct ftc_capture *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nslots; i++) {
+		struct cslot *s = &c->slots[i];
+
+		if (s->running) {
+			uint64_t one = 1;
+
+			if (write(c->stop_fd, &one, 8) < 0)
+				break;
+			pthread_join(s->thread, NULL);
+		}
+		if (s->fd >= 0)
+			close(s->fd);
+		if (s->pipefd[0] >= 0)
+			close(s->pipefd[0]);
+		if (s->pipefd[1] >= 0)
+			close(s->pipefd[1]);
+		free(s->pages);
+		free(s->instance);
+	}
+	close(c->stop_fd);
+	pthread_mutex_destroy(&c->lock);
+	free(c->slots);
+	free(c);
+}
+
+/* CPUs that tracing_cpumask lets through, among those the kernel knows. */
+int ftc_capture_cpus(const char *instance, int **cpus)
+{
+	int n = get_nprocs_conf(), count = 0;
+	char *mask, *hex;
+	int *out;
+
+	if (ftc_tracefs_read(instance, "tracing_cpumask", &mask, NULL) < 0)
+		return -1;
+	out = calloc((size_t)n, sizeof(*out));
+	if (!out) {
+		free(mask);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	/* "ff" or "00000000,000000ff": the last hex digit is CPUs 0-3. */
+	hex = mask + strcspn(mask, "\n");
+	for (int bit = 0; hex > mask && bit < n;) {
+		char ch = *--hex;
+		int v;
+
+		if (ch == ',' || ch == '\n')
+			continue;
+		v = ch >= 'a' ? ch - 'a' + 10 : ch >= 'A' ? ch - 'A' + 10 : ch - '0';
+		for (int i = 0; i < 4 && bit < n; i++, bit++)
+			if ((v >> i) & 1)
+				out[count++] = bit;
+	}
+	free(mask);
+	*cpus = out;
+	return count;
+}

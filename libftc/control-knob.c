@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reading and writing one tracefs knob, with errors a user can act on: the
+ * file, the value, the kernel's reason, and the kernel's own error_log entry
+ * when it left one (event filters and triggers do).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <tracefs.h>
+
+#include "ftc.h"
+#include "ftc-control.h"
+#include "control.h"
+
+bool ftc_errno_refused(int err)
+{
+	return err == EPERM || err == EACCES || err == ENOENT || err == ENODEV ||
+	       err == EOPNOTSUPP;
+}
+
+bool ftc_knob_exists(const char *instance, const char *file)
+{
+	char *path = ftc_tracefs_path(instance, file);
+	struct stat sb;
+	bool ok;
+
+	if (!path)
+		return false;
+	ok = stat(path, &sb) == 0;
+	free(path);
+	return ok;
+}
+
+int ftc_knob_read(const char *instance, const char *file, char **value)
+{
+	size_t len;
+
+	if (ftc_tracefs_read(instance, file, value, &len) < 0)
+		return -1;
+	while (len && (*value)[len - 1] == '\n')
+		(*value)[--len] = '\0';
+	return 0;
+}
+
+char *ftc_error_log_last(const char *instance)
+{
+	struct tracefs_instance *ti = NULL;
+	char *last;
+
+	if (instance && *instance) {
+		ti = tracefs_instance_alloc(NULL, instance);
+		if (!ti)
+			return NULL;
+	}
+	last = tracefs_error_last(ti);
+	tracefs_instance_free(ti);
+	if (last && !*last) {
+		free(last);
+		last = NULL;
+	}
+	return last;
+}
+
+static bool is_function_knob(const char *file)
+{
+	return !strncmp(file, "set_ftrace_", 11) || !strncmp(file, "set_graph_", 10) ||
+	       !strcmp(file, "max_graph_depth") || !strcmp(file, "available_filter_functions");
+}
+
+/* What the errno means for this file, in the user's terms. */
+static const char *reason_hint(const char *file, const char *value, int err)
+{
+	bool func_tracer = !strcmp(file, "current_tracer") && value &&
+			   !strncmp(value, "function", 8);
+
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		if (is_function_knob(file))
+			return "this kernel refuses function filtering (lockdown?); run `ftc check`";
+		if (func_tracer)
+			return "this kernel refuses the function tracers (lockdown?); run `ftc check`";
+		return "the kernel refuses this knob (lockdown, or not root?); run `ftc check`";
+	case ENOENT:
+	case ENODEV:
+		return "absent: this kernel lacks the feature; run `ftc check`";
+	case EINVAL:
+		if (!strcmp(file, "current_tracer"))
+			return "not an available tracer (see `ftc list` or available_tracers)";
+		if (!strcmp(file, "trace_clock"))
+			return "not an available clock (see trace_clock)";
+		if (is_function_knob(file))
+			return "no traceable function matches (see available_filter_functions)";
+		return "the kernel rejected the value";
+	case EEXIST:
+		return "already set (remove it first with '!')";
+	case EBUSY:
+		return "busy (a reader or another tracer holds it)";
+	default:
+		return NULL;
+	}
+}
+
+bool ftc_str_ends(const char *file, const char *suffix)
+{
+	size_t n = strlen(file), m = strlen(suffix);
+
+	return n >= m && !strcmp(file + n - m, suffix);
+}
+
+static bool logs_errors(const char *file)
+{
+	return ftc_str_ends(file, "/filter") || ftc_str_ends(file, "/trigger");
+}
+
+int ftc_lines_each(char *text, int (*fn)(const char *line, void *ctx), void *ctx)
+{
+	char *save = NULL;
+
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		int ret;
+
+		if (!*l || *l == '#')
+			continue;
+		ret = fn(l, ctx);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int ftc_str_addline(char **buf, const char *line)
+{
+	size_t old = *buf ? strlen(*buf) : 0, add = strlen(line);
+	char *p = realloc(*buf, old + add + 2);
+
+	if (!p)
+		return ftc_error(ENOMEM, "out of memory");
+	memcpy(p + old, line, add);
+	p[old + add] = '\n';
+	p[old + add + 1] = '\0';
+	*buf = p;
+	return 0;
+}
+
+/*
+ * The value goes out newline-terminated: list files such as
+ * set_ftrace_filter only act on (and report errors for) a word when its
+ * end is seen; an unterminated last word is applied at close, where the
+ * kernel drops errors and, for function commands, the command itself.
+ */
+static int write_all(int fd, const char *value)
+{
+	size_t len = strlen(value), off = 0;
+	char *buf;
+
+	/* A write of nothing still tells list files to truncate. */
+	if (!len)
+		return 0;
+	buf = malloc(len + 2);
+	if (!buf)
+		return -1;
+	memcpy(buf, value, len + 1);
+	if (buf[len - 1] != '\n') {
+		buf[len++] = '\n';
+		buf[len] = '\0';
+	}
+	while (off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			free(buf);
+			errno = err;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	free(buf);
+	return 0;
+}
+
+int ftc_knob_fail(const char *instance, const char *file, const char *value,
+		  int err, const char *before, bool reading)
+{
+	const char *hint = reason_hint(file, value, err);
+	/* only a write that saved the log's last entry before can tell a new
+	 * entry (about it) from an old one */
+	char *log = !reading && before && logs_errors(file) ? ftc_error_log_last(instance) : NULL;
+	char where[256];
+
+	if (instance && *instance)
+		snprintf(where, sizeof(where), "instances/%s/%s", instance, file);
+	else
+		snprintf(where, sizeof(where), "%s", file);
+	if (log && !strcmp(log, before)) {
+		free(log);	/* an old entry, not about this write */
+		log = NULL;
+	}
+	ftc_error(err, "%s: cannot %s%s%s: %s%s%s%s%s", where,
+		  reading ? (value ? "save its value before writing '" : "read it") : "write '",
+		  value ? value : "", value ? "'" : "",
+		  strerror(err), hint ? ": " : "", hint ? hint : "",
+		  log ? "\nkernel error_log:\n" : "", log ? log : "");
+	free(log);
+	return -1;
+}
+
+int ftc_knob_set(const char *instance, const char *file, const char *value, bool append)
+{
+	char *path = ftc_tracefs_path(instance, file);
+	char *before = NULL;
+	int fd, err = 0;
+
+	if (!path)
+		return -1;
+	/* "" when the log is empty, so that any entry after the write is new */
+	if (logs_errors(file)) {
+		before = ftc_error_log_last(instance);
+		if (!before)
+			before = strdup("");
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
+	if (fd < 0 || write_all(fd, value) < 0)
+		err = errno;
+	/* list files apply at close: its error counts too */
+	if (fd >= 0 && close(fd) < 0 && !err)
+		err = errno;
+	free(path);
+	if (err)
+		ftc_knob_fail(instance, file, value, err, before, false);
+	free(before);
+	return err ? -1 : 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal helpers shared by libftc's control files (not installed). */
+#ifndef FTC_CONTROL_INTERNAL_H
+#define FTC_CONTROL_INTERNAL_H
+
+#include <stdbool.h>
+
+/* Sets the error for a failed read or write of a knob: the file (with its
+ * instance), the value, strerror(err) and what it means here. Returns -1. */
+int ftc_knob_fail(const char *instance, const char *file, const char *value, int err,
+		  const char *before_log, bool reading);
+
+/* Splits text into lines in place; skips empty lines and '#' comments.
+ * Calls fn for each; stops when it returns < 0 and returns that. */
+int ftc_lines_each(char *text, int (*fn)(const char *line, void *ctx), void *ctx);
+
+/* Appends "line\n" to a growing string; -1 on ENOMEM. */
+int ftc_str_addline(char **buf, const char *line);
+
+/* True when file ends with suffix. */
+bool ftc_str_ends(const char *file, const char *suffix);
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The function and function_graph tracers' layouts, as the kernel prints
+ * them:
+ *   function:        func <-parent
+ *   function_graph:  an entry directly followed (same CPU) by its exit is
+ *                    folded into one leaf line "func();" with its duration;
+ *                    otherwise "func() {" ... "}" nested by depth.
+ * Folding looks one record ahead on the same CPU (through the merge), so
+ * the output order stays the timestamp order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "reader.h"
+
+static bool field_u64(struct tep_event *ev, struct tep_record *rec, const char *name,
+		      unsigned long long *v)
+{
+	struct tep_format_field *fd = tep_find_field(ev, name);
+
+	if (!fd || fd->offset + fd->size > rec->size)
+		return false;
+	return tep_read_number_field(fd, rec->data, v) == 0;
+}
+
+static void print_func(struct ftc_format *f, unsigned long long addr)
+{
+	const char *name = tep_find_function(f->r->tep, addr);
+
+	if (name)
+		trace_seq_puts(&f->seq, name);
+	else
+		trace_seq_printf(&f->seq, "0x%llx", addr);
+}
+
+/* The kernel's duration column: a mark for long calls, then "N.NNN us". */
+void ftc_graph_duration(struct trace_seq *s, unsigned long long ns)
+{
+	static const struct { unsigned long long min; char mark; } marks[] = {
+		{ 1000000000ULL, '$' }, { 100000000ULL, '@' }, { 10000000ULL, '*' },
+		{ 1000000ULL, '#' }, { 100000ULL, '!' }, { 10000ULL, '+' },
+	};
+	char num[32];
+	char mark = ' ';
+	int len;
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].min) {
+			mark = marks[i].mark;
+			break;
+		}
+	len = snprintf(num, sizeof(num), "%llu", ns / 1000);
+	/* At most 7 digits in all, as the kernel prints it. */
+	if (len < 7) {
+		char frac[4];
+		int keep = 7 - len > 3 ? 3 : 7 - len;
+
+		snprintf(frac, sizeof(frac), "%03llu", ns % 1000);
+		len += snprintf(num + len, sizeof(num) - (size_t)len, ".%.*s", keep, frac);
+	}
+	trace_seq_printf(s, "%c %s us ", mark, num);
+	for (int i = len; i < 8; i++)
+		trace_seq_putc(s, ' ');
+}
+
+static void graph_prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
+			 struct tep_record *rec, struct tep_event *ev)
+{
+	ftc_format_prefix(f, mr, rec, ev);
+	trace_seq_printf(&f->seq, ": %s: ", ev->name);
+}
+
+static void indent(struct ftc_format *f, unsigned long long depth)
+{
+	trace_seq_printf(&f->seq, "|  %*s", (int)(depth > 64 ? 128 : depth * 2), "");
+}
+
+static bool is_exit_of(struct ftc_format *f, struct tep_record *next, unsigned long long func,
+		       unsigned long long depth, int pid, unsigned long long *dur,
+		       unsigned long long entry_ts)
+{
+	struct tep_event *ev;
+	unsigned long long nf, nd, ct, rt;
+
+	if (next->size < 8)
+		return false;
+	ev = ftc_reader_event(f->r, next);
+	if (!ev || strcmp(ev->name, "funcgraph_exit") || strcmp(ev->system, "ftrace"))
+		return false;
+	if (!field_u64(ev, next, "func", &nf) || !field_u64(ev, next, "depth", &nd) ||
+	    nf != func || nd != depth || tep_data_pid(f->r->tep, next) != pid)
+		return false;
+	if (field_u64(ev, next, "calltime", &ct) && field_u64(ev, next, "rettime", &rt) &&
+	    rt >= ct)
+		*dur = rt - ct;
+	else
+		*dur = next->ts >= entry_ts ? next->ts - entry_ts : 0;
+	return true;
+}
+
+static int graph_entry(struct ftc_format *f, const struct ftc_merge_record *mr,
+		       struct tep_record *rec, struct tep_event *ev)
+{
+	unsigned long long func, depth, dur = 0;
+	struct tep_record next;
+	bool leaf = false;
+
+	if (!field_u64(ev, rec, "func", &func) || !field_u64(ev, rec, "depth", &depth))
+		return 0;
+	if (f->peek && f->peek(f->peek_ctx, &next) == 1) {
+		/* next points into the reader's window, which stays put until skip. */
+		leaf = is_exit_of(f, &next, func, depth, tep_data_pid(f->r->tep, rec), &dur,
+				  rec->ts);
+	}
+	graph_prefix(f, mr, rec, ev);
+	if (leaf) {
+		f->skip(f->peek_ctx);
+		ftc_graph_duration(&f->seq, dur);
+		indent(f, depth);
+		print_func(f, func);
+		trace_seq_puts(&f->seq, "();\n");
+	} else {
+		trace_seq_printf(&f->seq, "%14s", "");
+		indent(f, depth);
+		print_func(f, func);
+		trace_seq_puts(&f->seq, "() {\n");
+	}
+	return 1;
+}
+
+static int graph_exit(struct ftc_format *f, const struct ftc_merge_record *mr,
+		      struct tep_record *rec, struct tep_event *ev)
+{
+	unsigned long long depth, ct, rt;
+
+	if (!field_u64(ev, rec, "depth", &depth))
+		return 0;
+	graph_prefix(f, mr, rec, ev);
+	if (field_u64(ev, rec, "calltime", &ct) && field_u64(ev, rec, "rettime", &rt) && rt >= ct)
+		ftc_graph_duration(&f->seq, rt - ct);
+	else
+		trace_seq_printf(&f->seq, "%14s", "");
+	indent(f, depth);
+	trace_seq_puts(&f->seq, "}\n");
+	return 1;
+}
+
+static int function_line(struct ftc_format *f, const struct ftc_merge_record *mr,
+			 struct tep_record *rec, struct tep_event *ev)
+{
+	unsigned long long ip, parent;
+
+	if (!field_u64(ev, rec, "ip", &ip) || !field_u64(ev, rec, "parent_ip", &parent))
+		return 0;
+	ftc_format_prefix(f, mr, rec, ev);
+	trace_seq_puts(&f->seq, ": ");
+	print_func(f, ip);
+	trace_seq_puts(&f->seq, " <-");
+	print_func(f, parent);
+	trace_seq_putc(&f->seq, '\n');
+	return 1;
+}
+
+int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
+		     struct tep_record *rec, struct tep_event *ev)
+{
+	/* Cheap test first: this runs for every record. */
+	if (!ev || !ev->system || ev->system[0] != 'f' || strcmp(ev->system, "ftrace") ||
+	    (f->flags & FTC_FMT_RAW))
+		return 0;
+	if (!strcmp(ev->name, "funcgraph_entry"))
+		return graph_entry(f, mr, rec, ev);
+	if (!strcmp(ev->name, "funcgraph_exit"))
+		return graph_exit(f, mr, rec, ev);
+	if (!strcmp(ev->name, "function"))
+		return function_line(f, mr, rec, ev);
+	return 0;
+}
+
+void ftc_graph_flush(struct ftc_format *f)
+{
+}
+
+void ftc_graph_free(struct ftc_format *f)
+{
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Records as the kernel's trace file shows them:
+ *   TASK-PID [CPU] flags TIMESTAMP: event: fields
+ * The fields come from the event's print format through libtraceevent (and
+ * its plugins); the rest of the line is laid out here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "reader.h"
+
+/* Output is gathered in f->outbuf and written in large blocks. */
+#define OUT_CAP		(256 * 1024)
+
+struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags)
+{
+	struct ftc_format *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	f->r = r;
+	f->out = out;
+	f->flags = flags;
+	f->scratch_cap = (size_t)r->page_size + FTC_SCRATCH_SLACK;
+	f->scratch = calloc(1, f->scratch_cap);
+	f->flags_off = f->preempt_off = -1;
+	if (!f->scratch) {
+		free(f);
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	f->outbuf = malloc(OUT_CAP);
+	f->out_cap = f->outbuf ? OUT_CAP : 0;
+	trace_seq_init(&f->seq);
+	return f;
+}
+
+void ftc_format_free(struct ftc_format *f)
+{
+	if (!f)
+		return;
+	ftc_graph_free(f);
+	ftc_format_flush(f);
+	free(f->outbuf);
+	trace_seq_destroy(&f->seq);
+	free(f->scratch);
+	free(f);
+}
+
+static int merge_peek(void *ctx, struct tep_record *next)
+{
+	return ftc_merge_peek_same_cpu(ctx, next);
+}
+
+static void merge_skip(void *ctx)
+{
+	ftc_merge_skip_peeked(ctx);
+}
+
+void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m)
+{
+	f->peek = m ? merge_peek : NULL;
+	f->skip = m ? merge_skip : NULL;
+	f->peek_ctx = m;
+}
+
+void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
+			    struct tep_record *copy)
+{
+	size_t n = rec->size > 0 ? (size_t)rec->size : 0;
+
+	if (n > f->scratch_cap - FTC_SCRATCH_SLACK)
+		n = f->scratch_cap - FTC_SCRATCH_SLACK;
+	/* Only the bytes the last record left need clearing. */
+	if (f->scratch_used > (int)n)
+		memset(f->scratch + n, 0, (size_t)f->scratch_used - n);
+	memcpy(f->scratch, rec->data, n);
+	f->scratch_used = (int)n;
+	*copy = *rec;
+	copy->data = f->scratch;
+	copy->size = (int)n;
+}
+
+void ftc_format_time(struct ftc_format *f, unsigned long long ts)
+{
+	if (f->flags & FTC_FMT_NS)
+		trace_seq_printf(&f->seq, "%5llu.%09llu", ts / 1000000000ULL,
+				 ts % 1000000000ULL);
+	else
+		trace_seq_printf(&f->seq, "%5llu.%06llu", ts / 1000000000ULL,
+				 (ts % 1000000000ULL) / 1000);
+}
+
+const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec)
+{
+	struct tep_event *ev = ftc_reader_event(r, rec);
+
+	return ev ? ev->name : "unknown";
+}
+
+static const char *comm_of(struct ftc_format *f, int pid)
+{
+	unsigned int k = (unsigned int)pid & 1023;
+
+	/* tep looks comms up with a bsearch; a trace has few tasks. */
+	if (f->comm_cache[k].comm && f->comm_cache[k].pid == pid &&
+	    f->comm_cache[k].gen == f->comm_gen)
+		return f->comm_cache[k].comm;
+	f->comm_cache[k].pid = pid;
+	f->comm_cache[k].gen = f->comm_gen;
+	f->comm_cache[k].comm = tep_data_comm_from_pid(f->r->tep, pid);
+	return f->comm_cache[k].comm;
+}
+
+static void find_common_offsets(struct ftc_format *f, struct tep_event *ev)
+{
+	struct tep_format_field *fl = tep_find_common_field(ev, "common_flags");
+	struct tep_format_field *pc = tep_find_common_field(ev, "common_preempt_count");
+
+	f->flags_off = fl && fl->size == 1 ? fl->offset : -2;
+	f->preempt_off = pc && pc->size == 1 ? pc->offset : -2;
+}
+
+/* The latency columns depend only on the flags and preempt-count bytes. */
+static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
+			      struct tep_event *ev)
+{
+	const unsigned char *d = rec->data;
+	struct trace_seq s;
+	unsigned int k;
+	int key;
+
+	if (f->flags_off == -1 && ev)
+		find_common_offsets(f, ev);
+	if (f->flags_off < 0 || f->preempt_off < 0 || rec->size < 8) {
+		key = -1;
+		k = 0;
+	} else {
+		key = d[f->flags_off] << 8 | d[f->preempt_off];
+		k = (unsigned int)(key ^ (key >> 6)) & 1023;
+		if (f->lat_cache[k].key == key + 1)
+			return f->lat_cache[k].text;
+	}
+	trace_seq_init(&s);
+	tep_print_event(f->r->tep, &s, rec, "%s", TEP_PRINT_LATENCY);
+	trace_seq_terminate(&s);
+	snprintf(f->lat_cache[k].text, sizeof(f->lat_cache[k].text), "%s", s.buffer);
+	f->lat_cache[k].key = key >= 0 ? key + 1 : 0;
+	trace_seq_destroy(&s);
+	return f->lat_cache[k].text;
+}
+
+static char *put_uint(char *p, unsigned long long v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (; width > n; width--)
+		*p++ = pad;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+
+static void out_flush(struct ftc_format *f)
+{
+	if (f->out_len)
+		fwrite(f->outbuf, 1, f->out_len, f->out);
+	f->out_len = 0;
+}
+
+/* Room for n more bytes; NULL only when out of memory (the text is dropped). */
+static char *out_room(struct ftc_format *f, size_t n)
+{
+	if (f->out_len + n > f->out_cap)
+		out_flush(f);
+	if (n > f->out_cap) {
+		char *b = realloc(f->outbuf, n);
+
+		if (!b)
+			return NULL;
+		f->outbuf = b;
+		f->out_cap = n;
+	}
+	return f->outbuf + f->out_len;
+}
+
+static void out_put(struct ftc_format *f, const char *s, size_t n)
+{
+	char *p = out_room(f, n);
+
+	if (p) {
+		memcpy(p, s, n);
+		f->out_len += n;
+	}
+}
+
+/* Moves what the slow paths printed into f->seq to the output. */
+static void out_seq(struct ftc_format *f)
+{
+	if (f->seq.len)
+		out_put(f, f->seq.buffer, (size_t)f->seq.len);
+	trace_seq_reset(&f->seq);
+}
+
+/* "[inst: ]COMM-PID [CPU] flags TIMESTAMP" into dst (room: name + 128). */
+static size_t prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
+		     struct tep_record *rec, struct tep_event *ev, char *dst)
+{
+	const char *bname = f->r->buffers[mr->buffer].name;
+	int pid = tep_data_pid(f->r->tep, rec);
+	const char *comm = comm_of(f, pid);
+	const char *lat = latency_of(f, rec, ev);
+	size_t clen = strlen(comm), llen = strlen(lat);
+	char *p = dst, *start;
+
+	if ((f->flags & FTC_FMT_INSTANCE) && *bname) {
+		size_t n = strlen(bname);
+
+		memcpy(p, bname, n);
+		p += n;
+		*p++ = ':';
+		*p++ = ' ';
+	}
+	if (clen > 40)
+		clen = 40;
+	for (size_t i = clen; i < 16; i++)
+		*p++ = ' ';
+	memcpy(p, comm, clen);
+	p += clen;
+	*p++ = '-';
+	if (pid < 0) {
+		*p++ = '-';
+		pid = -pid;
+	}
+	start = p;
+	p = put_uint(p, (unsigned int)pid, 0, ' ');
+	while (p - start < 7)
+		*p++ = ' ';
+	memcpy(p, " [", 2);
+	p = put_uint(p + 2, (unsigned int)mr->cpu, 3, '0');
+	memcpy(p, "] ", 2);
+	p += 2;
+	if (llen > 11)
+		llen = 11;
+	memcpy(p, lat, llen);
+	p += llen;
+	*p++ = ' ';
+	p = put_uint(p, rec->ts / 1000000000ULL, 5, ' ');
+	*p++ = '.';
+	if (f->flags & FTC_FMT_NS)
+		p = put_uint(p, rec->ts % 1000000000ULL, 9, '0');
+	else
+		p = put_uint(p, (rec->ts % 1000000000ULL) / 1000, 6, '0');
+	return (size_t)(p - dst);
+}
+
+static size_t prefix_room(struct ftc_format *f, const struct ftc_merge_record *mr)
+{
+	return strlen(f->r->buffers[mr->buffer].name) + 128;
+}
+
+void ftc_format_prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
+		       struct tep_record *rec, struct tep_event *ev)
+{
+	char *buf = malloc(prefix_room(f, mr));
+	size_t n;
+
+	if (!buf)
+		return;
+	n = prefix(f, mr, rec, ev, buf);
+	buf[n] = '\0';
+	trace_seq_puts(&f->seq, buf);
+	free(buf);
+}
+
+void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
+		     struct tep_record *rec, struct tep_event *ev)
+{
+	size_t nlen = ev ? strlen(ev->name) : 0;
+	char *p = out_room(f, prefix_room(f, mr) + nlen + 4);
+	int len;
+
+	if (!p)
+		return;
+	f->out_len += prefix(f, mr, rec, ev, p);
+	if (!ev) {
+		trace_seq_printf(&f->seq, ": [unknown event %d, %d bytes]\n",
+				 f->r->tep ? tep_data_type(f->r->tep, rec) : -1, rec->size);
+		out_seq(f);
+		return;
+	}
+	p = f->outbuf + f->out_len;
+	memcpy(p, ": ", 2);
+	memcpy(p + 2, ev->name, nlen);
+	memcpy(p + 2 + nlen, ": ", 2);
+	f->out_len += nlen + 4;
+	trace_seq_reset(&f->seq);
+	tep_print_event(f->r->tep, &f->seq, rec, "%s",
+			(f->flags & FTC_FMT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	/* trace_marker text ends with its own newline: one line per record. */
+	len = f->seq.len;
+	while (len && f->seq.buffer[len - 1] == '\n')
+		len--;
+	p = out_room(f, (size_t)len + 1);
+	if (p) {
+		memcpy(p, f->seq.buffer, (size_t)len);
+		p[len] = '\n';
+		f->out_len += (size_t)len + 1;
+	}
+	trace_seq_reset(&f->seq);
+}
+
+static void lost_marker(struct ftc_format *f, const struct ftc_merge_record *mr)
+{
+	const char *bname = f->r->buffers[mr->buffer].name;
+
+	if (f->flags & FTC_FMT_JSON) {
+		ftc_format_json_lost(f, mr);
+		return;
+	}
+	if ((f->flags & FTC_FMT_INSTANCE) && *bname)
+		trace_seq_printf(&f->seq, "%s: ", bname);
+	if (mr->missed > 0)
+		trace_seq_printf(&f->seq, "CPU:%d [%lld EVENTS DROPPED]\n", mr->cpu, mr->missed);
+	else
+		trace_seq_printf(&f->seq, "CPU:%d [EVENTS DROPPED]\n", mr->cpu);
+}
+
+int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
+{
+	struct tep_record rec;
+	struct tep_event *ev;
+
+	ftc_format_safe_record(f, mr->rec, &rec);
+	ev = ftc_reader_event(f->r, &rec);
+
+	if (mr->missed)
+		lost_marker(f, mr);
+	out_seq(f);
+	if (f->flags & FTC_FMT_JSON)
+		ftc_format_json(f, mr, &rec, ev);
+	else if ((f->flags & FTC_FMT_NO_GRAPH) || !ftc_graph_record(f, mr, &rec, ev))
+		ftc_format_line(f, mr, &rec, ev);
+	/*
+	 * Plugin handlers (sched_switch's) register comms as they print, which
+	 * can replace the strings the cache points at: start it afresh.
+	 */
+	if (ev && ev->handler)
+		f->comm_gen++;
+	out_seq(f);
+	return 0;
+}
+
+void ftc_format_flush(struct ftc_format *f)
+{
+	ftc_graph_flush(f);
+	out_seq(f);
+	out_flush(f);
+}
+
+static long long sum_stat(struct ftc_reader *r, int which)
+{
+	long long sum = 0;
+
+	for (int b = 0; b < r->nbuffers; b++)
+		for (int c = 0; c < r->buffers[b].ncpus; c++) {
+			const struct ftc_dat_cpu *cpu = &r->buffers[b].cpus[c];
+			long long v = which ? cpu->overrun : cpu->entries;
+
+			/* A capture reads the buffer: what it read was in the buffer too. */
+			if (!which && cpu->read_events > 0)
+				v = (v > 0 ? v : 0) + cpu->read_events;
+			if (v > 0)
+				sum += v;
+		}
+	return sum;
+}
+
+void ftc_format_header(struct ftc_format *f, const char *tracer)
+{
+	long long entries = sum_stat(f->r, 0), overrun = sum_stat(f->r, 1);
+
+	if (f->flags & FTC_FMT_JSON)
+		return;
+	fprintf(f->out, "# tracer: %s\n#\n", tracer);
+	fprintf(f->out, "# entries-in-buffer/entries-written: %lld/%lld   #P:%d\n#\n",
+		entries, entries + overrun, ftc_reader_ncpus(f->r));
+	fputs("#                                _-----=> irqs-off/BH-disabled\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| / _-=> migrate-disable\n"
+	      "#                              |||| /     delay\n"
+	      "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   |||||     |         |\n", f->out);
+}
+
+static int guess_one(struct tep_record *rec, void *ctx)
+{
+	void **c = ctx;
+	struct ftc_reader *r = c[0];
+	const char *name = ftc_record_event_name(r, rec);
+
+	if (!strcmp(name, "funcgraph_entry") || !strcmp(name, "funcgraph_exit")) {
+		c[1] = "function_graph";
+		return 1;
+	}
+	if (!strcmp(name, "function"))
+		c[1] = "function";
+	return 0;
+}
+
+const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r)
+{
+	void *ctx[2] = { r, (void *)"nop" };
+
+	ftc_merge_peek_events(m, guess_one, ctx);
+	return ctx[1];
+}

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libftc control: writing tracefs knobs with a journal that can undo them.
+ *
+ * Every write goes through the journal (struct ftc_state): the old value is
+ * saved before the new one is written, and ftc_state_restore() writes the
+ * old values back newest first, each with the inverse its kind of knob needs
+ * (a trigger is removed with "!trigger", a list file is rewritten with
+ * truncation, trace_clock gets the bracketed name back, an event filter
+ * "none" becomes "0", an instance we created is removed).
+ *
+ * instance NULL or "" is the top-level buffer; file is relative to the
+ * instance's directory ("trace_clock", "events/sched/sched_switch/filter").
+ */
+#ifndef FTC_CONTROL_H
+#define FTC_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The state journal. */
+struct ftc_state;
+struct ftc_state *ftc_state_new(void);
+/* Saves the old value first, then writes (truncating). */
+int ftc_knob_write(struct ftc_state *st, const char *instance, const char *file,
+		   const char *value);
+/* Same, but appends (list files such as set_event, set_ftrace_filter). */
+int ftc_knob_append(struct ftc_state *st, const char *instance, const char *file,
+		    const char *value);
+/* Saves a knob that another write is about to change indirectly (a system
+ * filter changes every event's filter), so that restore puts it back. */
+int ftc_knob_save(struct ftc_state *st, const char *instance, const char *file);
+/* Creates the instance when it does not exist; journaled so that restore
+ * removes it again. Returns 1 when created, 0 when it already existed. */
+int ftc_instance_create(struct ftc_state *st, const char *instance);
+/* Undoes every write, newest first; keeps going past failures and returns
+ * -1 with the first failure's message. The journal is empty afterwards. */
+int ftc_state_restore(struct ftc_state *st);
+void ftc_state_free(struct ftc_state *st);
+size_t ftc_state_count(const struct ftc_state *st);
+/* One line per journaled write: "[instance] file: value". */
+void ftc_state_print(const struct ftc_state *st, FILE *f);
+
+/* Restore on SIGINT/SIGTERM: the handlers only set a flag (and interrupt
+ * blocking reads); commands call ftc_state_restore() on their way out. */
+void ftc_state_catch_signals(void);
+int ftc_state_interrupted(void);
+
+/* Events. spec: "sys", "sys:event", "event", "all", with globs in either
+ * part ("sched:*", "*:sched_switch", "sched:sched_w*"). ftc_events_resolve
+ * lists the matching "sys:event" names (free with tracefs_list_free) and
+ * returns their count; a spec that matches nothing is an error (ENOENT).
+ * The others return -1 with the kernel's reason (and error_log entry). */
+int ftc_events_resolve(const char *spec, char ***matches);
+int ftc_event_enable(struct ftc_state *st, const char *instance, const char *spec);
+/* Filter and triggers first, then enabling. A spec that names one event
+ * fails with the kernel's error; a glob or system enables those of its
+ * events that took the filter and every trigger (the ones that have the
+ * fields), and fails only when none did. Returns the count enabled. */
+int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec,
+		    const char *filter, char *const *triggers, size_t ntrig);
+
+/* Tracer and function filters. ftc_set_tracer checks available_tracers
+ * first (absent: ENOENT). ftc_set_functions writes patterns into file
+ * (set_ftrace_filter, set_ftrace_notrace, set_graph_function,
+ * set_graph_notrace): the first replaces the list, the others add to it;
+ * globs and "func:mod:module" go to the kernel, regexes are expanded.
+ * ftc_func_trigger adds "func:cmd[:N]" (or removes "!func:cmd"). */
+int ftc_set_tracer(struct ftc_state *st, const char *instance, const char *tracer);
+bool ftc_is_regex(const char *pattern);
+int ftc_set_functions(struct ftc_state *st, const char *instance, const char *file,
+		      char *const *patterns, size_t n);
+int ftc_func_trigger(struct ftc_state *st, const char *instance, const char *spec);
+int ftc_set_max_graph_depth(struct ftc_state *st, const char *instance,
+			    unsigned long long depth);
+
+/* Buffers, clock, CPU mask, options ("OPT" or "noOPT"), PID files
+ * (set_event_pid, set_ftrace_pid: the first PID replaces the list). */
+int ftc_set_clock(struct ftc_state *st, const char *instance, const char *clock);
+int ftc_set_buffer_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
+int ftc_set_subbuf_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
+int ftc_set_cpumask(struct ftc_state *st, const char *instance, const char *mask);
+int ftc_set_option(struct ftc_state *st, const char *instance, const char *option);
+int ftc_set_pids(struct ftc_state *st, const char *instance, const char *file,
+		 char *const *pids, size_t n);
+
+/* Plain knob access, not journaled. ftc_knob_read trims the trailing
+ * newline. ftc_knob_set writes (append or truncate); on failure the message
+ * names the file, the value and the kernel's reason, with the instance's
+ * error_log entry when the kernel left one. */
+int ftc_knob_read(const char *instance, const char *file, char **value);
+int ftc_knob_set(const char *instance, const char *file, const char *value, bool append);
+bool ftc_knob_exists(const char *instance, const char *file);
+/* True for errors that mean "the kernel refuses or lacks this" (exit 3). */
+bool ftc_errno_refused(int err);
+
+/* The kernel's last error_log entry of the instance (with its caret line),
+ * or NULL when there is none. Free it. */
+char *ftc_error_log_last(const char *instance);
+
+/* Trigger lines as the kernel reads them back ("traceoff:count=3 if x > 1",
+ * "stacktrace:unlimited", "vfs_read:traceon:count=5") turned into what adds
+ * them again ("traceoff:3 if x > 1") and what removes them ("!traceoff").
+ * func selects function triggers (set_ftrace_filter). Free the result. */
+char *ftc_trigger_readd(const char *line, bool func);
+char *ftc_trigger_removal(const char *line, bool func);
+/* True when a set_ftrace_filter line is a function trigger, not a filter. */
+bool ftc_is_func_trigger(const char *line);
+
+/* Returns tracefs (or one instance) to the kernel's defaults. Knobs the
+ * kernel refuses are reported through report() and skipped. Returns the
+ * number of knobs that could not be reset, or -1 when nothing could be done. */
+typedef void (*ftc_reset_report_fn)(const char *file, const char *why, void *ctx);
+int ftc_reset(const char *instance, ftc_reset_report_fn report, void *ctx);
+
+/* Snapshot buffer: take (allocate if needed, then swap), allocate (an
+ * empty one), clear, free. cpu < 0 is every CPU. */
+enum ftc_snapshot_op {
+	FTC_SNAPSHOT_FREE,
+	FTC_SNAPSHOT_TAKE,
+	FTC_SNAPSHOT_CLEAR,
+	FTC_SNAPSHOT_ALLOC,
+};
+int ftc_snapshot(const char *instance, int cpu, enum ftc_snapshot_op op);
+
+/* Empties the ring buffer of the instance (writes nothing else). */
+int ftc_buffer_clear(const char *instance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

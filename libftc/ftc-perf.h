@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The perf_event_open bridge: event names to perf_event_attr, event lists
+ * opened per task or per CPU, counting with time_enabled/time_running
+ * scaling, the mmap ring-buffer reader for sampling, and symbolization.
+ *
+ * Data path: parse names (ftc_perf_evlist_add) -> set the target
+ * (ftc_perf_evlist_target) -> open (ftc_perf_evlist_open) -> enable ->
+ * read (ftc_perf_evlist_read) or drain the ring (ftc_perf_ring_*).
+ */
+#ifndef FTC_PERF_H
+#define FTC_PERF_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ftc_perf_kind {
+	FTC_PERF_HARDWARE,
+	FTC_PERF_SOFTWARE,
+	FTC_PERF_CACHE,
+	FTC_PERF_RAW,
+	FTC_PERF_TRACEPOINT,
+};
+
+/* Why an event shows no count. */
+enum ftc_perf_state {
+	FTC_PERF_OK,
+	FTC_PERF_UNSUPPORTED,	/* the kernel or PMU refused to open it */
+	FTC_PERF_NOT_COUNTED,	/* opened, but never scheduled on a counter */
+};
+
+struct ftc_perf_event {
+	char *name;		/* as the user wrote it, e.g. "cycles:u" */
+	enum ftc_perf_kind kind;
+	struct perf_event_attr attr;
+	int leader;		/* index of its group leader (itself when alone) */
+	int *fds;		/* ncpus * npids, -1 where not open */
+	int open_errno;		/* first refusal, 0 when every slot opened */
+};
+
+struct ftc_perf_evlist {
+	struct ftc_perf_event *ev;
+	int n;
+	int *cpus;		/* cpu of each cpu slot; a single -1 per task */
+	int ncpus;
+	pid_t *pids;		/* task of each pid slot; a single -1 per CPU */
+	int npids;
+};
+
+/* One reading: raw value and the times the kernel reports for scaling. */
+struct ftc_perf_count {
+	uint64_t val;
+	uint64_t ena;
+	uint64_t run;
+};
+
+/*
+ * Resolves one event name without modifiers' or globs' expansion, e.g.
+ * "page-faults", "L1-dcache-load-misses", "r01c2", "sched:sched_switch",
+ * each with optional ":ukh" modifiers. Returns 0, or -1 with EINVAL
+ * (unknown name or modifier) or ENOENT (no such tracepoint).
+ */
+int ftc_perf_event_resolve(const char *name, struct perf_event_attr *attr,
+			   enum ftc_perf_kind *kind);
+
+/*
+ * Adds a comma-separated list of events, with groups "{a,b}" (and a
+ * modifier after the brace applying to each member) and tracepoint globs
+ * ("syscalls:sys_enter_*"). Returns the number of events added or -1.
+ */
+int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec);
+void ftc_perf_evlist_free(struct ftc_perf_evlist *l);
+
+/*
+ * Where to count: pids (each thread) with cpu -1, or cpus with pid -1.
+ * ftc_perf_pid_threads lists the threads of a process from /proc.
+ * ftc_perf_parse_cpus parses "0-3,5"; NULL means every online CPU.
+ */
+int ftc_perf_evlist_target(struct ftc_perf_evlist *l, const pid_t *pids, int npids,
+			   const int *cpus, int ncpus);
+int ftc_perf_pid_threads(pid_t pid, pid_t **tids);
+int ftc_perf_parse_cpus(const char *list, int **cpus);
+
+/* Flags of ftc_perf_evlist_open. */
+#define FTC_PERF_ENABLE_ON_EXEC	0x1	/* start counting at the target's exec */
+#define FTC_PERF_INHERIT	0x2	/* count the target's future children */
+
+/*
+ * Opens every event at every slot. An event the kernel refuses keeps
+ * fds at -1 and open_errno set: the caller shows it as unsupported.
+ * Returns the number of events that opened (0 is not an error), or -1.
+ */
+int ftc_perf_evlist_open(struct ftc_perf_evlist *l, unsigned int flags);
+void ftc_perf_evlist_close(struct ftc_perf_evlist *l);
+int ftc_perf_evlist_enable(struct ftc_perf_evlist *l, bool on);
+
+/*
+ * Reads event i summed over pid slots, at one cpu slot (cpu_slot >= 0)
+ * or over all of them (cpu_slot < 0).
+ */
+int ftc_perf_evlist_read(const struct ftc_perf_evlist *l, int i, int cpu_slot,
+			 struct ftc_perf_count *out);
+enum ftc_perf_state ftc_perf_evlist_state(const struct ftc_perf_evlist *l, int i,
+					  const struct ftc_perf_count *c);
+
+/* Value scaled by ena/run when the counter was multiplexed. */
+double ftc_perf_count_scaled(const struct ftc_perf_count *c);
+/* Percentage of the enabled time the counter ran (100 when never enabled). */
+double ftc_perf_count_running_pct(const struct ftc_perf_count *c);
+/* c = a - b, for interval deltas. */
+void ftc_perf_count_sub(struct ftc_perf_count *c, const struct ftc_perf_count *a,
+			const struct ftc_perf_count *b);
+
+/* The name of a clock event ("task-clock", "cpu-clock") counts nanoseconds. */
+bool ftc_perf_event_is_clock(const struct ftc_perf_event *e);
+bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, uint64_t config);
+
+/* Prints the symbolic event names, one a line, for `ftc stat --list`. */
+void ftc_perf_list_symbolic(FILE *f);
+
+/* The mmap ring buffer of one sampling event (perf-ring.c). */
+struct ftc_perf_ring {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	size_t data_size;
+	size_t map_size;
+	unsigned char *bounce;	/* a record that wraps, made flat */
+	size_t bounce_size;
+};
+typedef int (*ftc_perf_record_fn)(const struct perf_event_header *h, void *ctx);
+
+/* Maps 1 + data_pages (a power of two) pages of an opened sampling fd. */
+int ftc_perf_ring_map(struct ftc_perf_ring *r, int fd, size_t data_pages);
+void ftc_perf_ring_unmap(struct ftc_perf_ring *r);
+/* Calls fn on every record the kernel wrote since the last drain; a
+ * negative return of fn stops. Returns the number of records or -1. */
+int ftc_perf_ring_drain(struct ftc_perf_ring *r, ftc_perf_record_fn fn, void *ctx);
+
+/* A PERF_RECORD_SAMPLE, parsed; ips points into the record. */
+struct ftc_perf_sample {
+	uint64_t id, ip, addr, time, period;
+	uint32_t pid, tid, cpu;
+	uint64_t nr;
+	const uint64_t *ips;
+};
+int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t sample_type,
+			  struct ftc_perf_sample *s);
+
+/*
+ * A command forked and held before exec, so counters open on its pid first.
+ * spawn forks; start releases it to exec (fails with the exec's errno);
+ * reap waits and keeps its status and rusage.
+ */
+struct ftc_perf_workload {
+	pid_t pid;		/* 0 once reaped */
+	int go_fd, err_fd;
+	int pidfd;		/* readable when it exits; -1 on kernels without pidfd */
+	const char *argv0;
+	int status;
+	struct rusage ru;
+};
+int ftc_perf_workload_spawn(struct ftc_perf_workload *w, char **argv);
+int ftc_perf_workload_start(struct ftc_perf_workload *w);
+void ftc_perf_workload_reap(struct ftc_perf_workload *w);
+/* Whether it has exited (without reaping it): for kernels without pidfd. */
+bool ftc_perf_workload_exited(const struct ftc_perf_workload *w);
+void ftc_perf_workload_kill(struct ftc_perf_workload *w);
+/* Exit status, or 128 + signal, as a shell reports it. */
+int ftc_perf_workload_exit_code(const struct ftc_perf_workload *w);
+
+/*
+ * Symbolization (symbols.c). Kernel addresses from kallsyms; user ones by
+ * file and file offset (ip - map start + map pgoff), through libdwfl with
+ * the standard debug-file search (build-id, .gnu_debuglink, /usr/lib/debug).
+ * A NULL name means unknown: show the dso and the offset instead.
+ */
+struct ftc_symbols;
+struct ftc_symbols *ftc_symbols_new(void);
+void ftc_symbols_free(struct ftc_symbols *s);
+/* path NULL reads /proc/kallsyms. Returns the number of text symbols. */
+int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path);
+const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off);
+const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t file_off,
+			     uint64_t *sym_off);
+/* The file's build-id in hex, into hex[size]; NULL when it has none. */
+const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex, size_t size);
+
+/*
+ * A profile in memory (perf-profile.c): samples and the process state
+ * (names, executable mappings) that the COMM, MMAP2 and FORK records
+ * carried, so symbolization works after the processes are gone.
+ */
+struct ftc_perf_map {
+	uint64_t start, len, pgoff;
+	char *file;
+};
+
+struct ftc_perf_proc {
+	uint32_t pid;
+	char comm[16];
+	struct ftc_perf_map *maps;
+	size_t nmaps;
+};
+
+struct ftc_perf_profile_sample {
+	uint32_t pid, tid, cpu;
+	uint16_t misc;		/* the record's cpumode: kernel or user ip */
+	uint32_t nr;		/* addresses at ips[at..]: the callchain, or just ip */
+	size_t at;
+	uint64_t time, period;
+};
+
+struct ftc_perf_profile {
+	uint64_t sample_type;	/* set before adding records */
+	struct ftc_perf_proc *procs;
+	size_t nprocs;
+	struct ftc_perf_profile_sample *samples;
+	size_t nsamples, cap_samples;
+	uint64_t *ips;
+	size_t nips, cap_ips;
+	uint64_t lost;		/* samples the kernel dropped (LOST records) */
+};
+
+/* One resolved frame. A symbol that could not be found is "dso+0xoffset". */
+struct ftc_perf_frame {
+	char sym[256];
+	const char *dso;	/* base name, "[kernel.kallsyms]" or "[unknown]" */
+	bool kernel;
+};
+
+/* An ftc_perf_record_fn: ctx is the profile. */
+int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx);
+void ftc_perf_profile_free(struct ftc_perf_profile *p);
+/* Adds every live process's name and code mappings from /proc, for
+ * system-wide sampling of processes that started earlier. */
+int ftc_perf_profile_synthesize(struct ftc_perf_profile *p);
+const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid);
+/* Sample i's frames, leaf first. Returns how many were written. */
+int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
+			    struct ftc_perf_frame *frames, int max);
+
+/* Sampling (perf-sample.c): one event, a ring per CPU, into a profile. */
+struct ftc_perf_sample_opts {
+	unsigned long long freq;	/* samples per second (default 4000) ... */
+	unsigned long long period;	/* ... or one sample every period events */
+	bool callchain;
+	size_t pages;			/* data pages per ring, a power of two (64) */
+	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
+};
+
+struct ftc_perf_sampler {
+	struct ftc_perf_evlist l;
+	struct ftc_perf_ring *rings;
+	int nrings;
+	struct ftc_perf_profile profile;
+	char note[256];		/* set when the event fell back to cpu-clock */
+};
+
+/* event NULL samples cpu-clock. The caller frees s->profile. */
+int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
+			  const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
+			  const int *cpus, int ncpus);
+const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s);
+/* Waits for data (or extra_fd readable, then returns 1), drains every ring. */
+int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_ms);
+int ftc_perf_sampler_drain(struct ftc_perf_sampler *s);
+void ftc_perf_sampler_close(struct ftc_perf_sampler *s);
+
+/* A tally of strings with self and children counts (perf-tally.c). */
+struct ftc_perf_tally_entry {
+	uint64_t self, children;
+	char key[];
+};
+enum ftc_perf_tally_order { FTC_PERF_BY_CHILDREN, FTC_PERF_BY_SELF, FTC_PERF_BY_KEY };
+struct ftc_perf_tally;
+struct ftc_perf_tally *ftc_perf_tally_new(void);
+void ftc_perf_tally_free(struct ftc_perf_tally *t);
+int ftc_perf_tally_add(struct ftc_perf_tally *t, const char *key, uint64_t self,
+		       uint64_t children);
+/* An array (free it; the entries stay the tally's) of every entry, sorted. */
+struct ftc_perf_tally_entry **ftc_perf_tally_sorted(struct ftc_perf_tally *t,
+						    enum ftc_perf_tally_order order, size_t *n);
+
+/*
+ * Draws folded stacks ("a;b;c" keys with self counts, as from a tally) as
+ * an SVG flame graph: root at the bottom, width by samples, one tooltip
+ * per frame. Frames named "..._[k]" are kernel frames, in another hue.
+ */
+int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const char *title);
+
+/*
+ * Perf records as ftrace events (perf-ftrace.c), for an extra buffer in
+ * trace.dat: formats of system "ftc_perf" in tracefs's syntax, with ids
+ * base_id + enum value, and a packer into ring-buffer sub-buffers (one
+ * packer per CPU; flush gets each full page). Timestamps are perf's, in ns.
+ */
+#define FTC_PERF_FTRACE_SYSTEM "ftc_perf"
+enum ftc_perf_fevent {
+	FTC_PERF_EV_SAMPLE,
+	FTC_PERF_EV_COMM,
+	FTC_PERF_EV_MMAP,
+	FTC_PERF_EV_LOST,
+	FTC_PERF_EV_COUNTER,
+	FTC_PERF_EV_COUNT
+};
+const char *ftc_perf_ftrace_name(enum ftc_perf_fevent e);
+/* The "format" file text of event e with this id; free it. */
+char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id);
+
+typedef int (*ftc_perf_page_fn)(const void *page, size_t size, void *ctx);
+struct ftc_perf_pager {
+	unsigned char *page;
+	size_t page_size, used;		/* used: bytes of events after the header */
+	uint64_t page_ts, last_ts;
+	int base_id;
+	ftc_perf_page_fn flush;
+	void *ctx;
+	uint64_t events, pages;
+};
+int ftc_perf_pager_init(struct ftc_perf_pager *p, size_t page_size, int base_id,
+			ftc_perf_page_fn flush, void *ctx);
+int ftc_perf_pager_add_sample(struct ftc_perf_pager *p, const struct ftc_perf_sample *s);
+int ftc_perf_pager_add_comm(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid, uint32_t tid,
+			    const char *comm);
+int ftc_perf_pager_add_mmap(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid,
+			    const struct ftc_perf_map *m);
+int ftc_perf_pager_add_lost(struct ftc_perf_pager *p, uint64_t ts, uint64_t lost);
+int ftc_perf_pager_add_counter(struct ftc_perf_pager *p, uint64_t ts, const char *name,
+			       const struct ftc_perf_count *c);
+/* The first of FTC_PERF_EV_COUNT ids above every kernel event id. */
+int ftc_perf_ftrace_base_id(void);
+/* Makes attr stamp records with the same clock as this trace clock. */
+int ftc_perf_clock_for_trace(const char *trace_clock, struct perf_event_attr *attr);
+/* Hands the partly filled page to flush (at the end of a capture). */
+int ftc_perf_pager_flush(struct ftc_perf_pager *p);
+void ftc_perf_pager_free(struct ftc_perf_pager *p);
+
+/* Running mean and variance (Welford), for stat -r. */
+struct ftc_perf_stats {
+	double n, mean, m2;
+};
+void ftc_perf_stats_add(struct ftc_perf_stats *s, double v);
+/* Standard deviation of the mean, relative to the mean, in percent. */
+double ftc_perf_stats_rel_stddev(const struct ftc_perf_stats *s);
+double ftc_perf_stats_stddev_mean(const struct ftc_perf_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Reading trace.dat (v6 and v7, uncompressed, zlib or zstd) with bounded
+ * memory: metadata is parsed on open, event data is read one small window
+ * per CPU at a time and merged across CPUs and instances by timestamp.
+ *
+ * Every length and offset is validated; errors name the file, the section
+ * and the file offset. Damage in one CPU's data stops that CPU only, after
+ * the records before the damage were delivered.
+ */
+#ifndef FTC_READER_H
+#define FTC_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tep_handle;
+struct tep_record;
+struct tep_event;
+struct ftc_reader;
+
+/* One v7 section (v6 files list their metadata blocks the same way). */
+struct ftc_dat_section {
+	uint16_t id;
+	uint16_t flags;
+	const char *description;	/* "" when none */
+	uint64_t offset;		/* of the 16-byte header (v6: of the block) */
+	uint64_t size;			/* bytes after the header, as stored */
+	uint64_t usize;			/* uncompressed size, 0 when unknown */
+};
+
+struct ftc_dat_opt {
+	uint16_t id;
+	uint32_t size;
+	uint64_t offset;		/* file offset of the data */
+	const unsigned char *data;	/* a copy, size bytes plus a NUL */
+};
+
+struct ftc_dat_cpu {
+	int cpu;
+	uint64_t offset;		/* v7 compressed: of the chunk count */
+	uint64_t size;
+	/* Statistics from CPUSTAT, -1 when absent. */
+	long long entries, overrun, commit_overrun, dropped, read_events;
+};
+
+struct ftc_dat_buffer {
+	char *name;			/* "" for the top-level buffer */
+	char *clock;
+	uint32_t page_size;
+	int ncpus;
+	struct ftc_dat_cpu *cpus;
+	uint64_t section_offset;
+	bool compressed;
+};
+
+enum ftc_reader_flags {
+	FTC_READER_NO_PLUGINS	= 1 << 0,	/* do not load libtraceevent plugins */
+	FTC_READER_ALL_EVENTS	= 1 << 1,	/* parse every event format on open */
+	FTC_READER_METADATA	= 1 << 2,	/* metadata only: no tep (ftc dump) */
+};
+
+struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
+void ftc_reader_close(struct ftc_reader *r);
+
+/* Metadata. */
+struct tep_handle *ftc_reader_tep(struct ftc_reader *r);
+int ftc_reader_version(struct ftc_reader *r);
+const char *ftc_reader_compression(struct ftc_reader *r);	/* "none", "zstd", "zlib" */
+const char *ftc_reader_compression_version(struct ftc_reader *r);
+bool ftc_reader_big_endian(struct ftc_reader *r);
+int ftc_reader_long_size(struct ftc_reader *r);
+uint32_t ftc_reader_page_size(struct ftc_reader *r);
+uint64_t ftc_reader_file_size(struct ftc_reader *r);
+int ftc_reader_ncpus(struct ftc_reader *r);	/* CPUCOUNT, or the largest buffer */
+int ftc_reader_nbuffers(struct ftc_reader *r);
+const struct ftc_dat_buffer *ftc_reader_buffer(struct ftc_reader *r, int i);
+int ftc_reader_nsections(struct ftc_reader *r);
+const struct ftc_dat_section *ftc_reader_section(struct ftc_reader *r, int i);
+int ftc_reader_noptions(struct ftc_reader *r);
+const struct ftc_dat_opt *ftc_reader_option(struct ftc_reader *r, int i);
+const char *ftc_option_name(unsigned int id);
+const char *ftc_section_name(unsigned int id);
+/* The selected clock ("local" when the file does not say). */
+const char *ftc_reader_clock(struct ftc_reader *r);
+/* The text of an option, NULL when absent (first one of that id). */
+const char *ftc_reader_option_text(struct ftc_reader *r, unsigned int id);
+/* Parses every event format (for filters on event names). */
+int ftc_reader_parse_all_events(struct ftc_reader *r);
+/* The event of a record, parsing its format on first use; NULL if unknown. */
+struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec);
+/*
+ * Warnings about damage met so far (truncation, corrupt pages), one per
+ * line; NULL when none. Readers keep going past damage where they can.
+ */
+const char *ftc_reader_warnings(struct ftc_reader *r);
+
+/* Merged iteration over every CPU of every buffer, by timestamp. */
+struct ftc_merge;
+
+struct ftc_merge_record {
+	struct tep_record *rec;		/* valid until the next ftc_merge_next */
+	int buffer;			/* index for ftc_reader_buffer() */
+	int cpu;
+	long long missed;		/* events lost before this one: >0 count, -1 unknown */
+};
+
+/* cpus: NULL for all, else a mask of wanted CPUs (bit n = CPU n, n < 1024). */
+struct ftc_merge *ftc_merge_open(struct ftc_reader *r, const uint64_t *cpu_mask);
+/* 1 with a record, 0 at the end, -1 on an error that stops everything. */
+int ftc_merge_next(struct ftc_merge *m, struct ftc_merge_record *out);
+void ftc_merge_close(struct ftc_merge *m);
+/* The next record on the CPU of the one last returned, if in the same page. */
+int ftc_merge_peek_same_cpu(struct ftc_merge *m, struct tep_record *next);
+/* Consumes that peeked record. */
+void ftc_merge_skip_peeked(struct ftc_merge *m);
+/* Peeks the head of every CPU (before the first ftc_merge_next). */
+int ftc_merge_peek_events(struct ftc_merge *m, int (*fn)(struct tep_record *rec, void *ctx),
+			  void *ctx);
+
+/* Output of records (format*.c): the ftrace text layout, or JSON lines. */
+struct ftc_format;
+
+enum ftc_format_flags {
+	FTC_FMT_NS		= 1 << 0,	/* nanosecond timestamps */
+	FTC_FMT_RAW		= 1 << 1,	/* fields as name=value, no print format */
+	FTC_FMT_JSON		= 1 << 2,	/* one JSON object per line */
+	FTC_FMT_NO_GRAPH	= 1 << 3,	/* do not fold function_graph entry/exit */
+	FTC_FMT_INSTANCE	= 1 << 4,	/* prefix records with "instance: " */
+};
+
+struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);
+void ftc_format_free(struct ftc_format *f);
+/* Lets function_graph output fold entry+exit pairs by looking ahead in m. */
+void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m);
+/* The kernel's trace header: tracer, entries, #P and the column legend. */
+void ftc_format_header(struct ftc_format *f, const char *tracer);
+/* Prints a record, preceded by its lost-events marker if any. */
+int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr);
+/* Prints what is still held back (function_graph entries waiting for an exit). */
+void ftc_format_flush(struct ftc_format *f);
+/* "function_graph", "function" or "nop", from the events at the head of m. */
+const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r);
+/* The event name of a record ("unknown" if its format is missing). */
+const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The trace.dat writer: a file that trace-cmd 3.1 reads (version 7 with
+ * zstd, zlib or no compression, or version 6), written while the capture
+ * runs. Each CPU of each buffer owns a region of the file that its pages
+ * are appended to as they arrive; the index that makes the file readable
+ * (BUFFER options, strings) is rewritten at every checkpoint, so a file
+ * cut short by SIGKILL or a full disk still holds every completed chunk.
+ * See the layout comment in writer.c.
+ */
+#ifndef FTC_WRITER_H
+#define FTC_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ftc_compression {
+	FTC_COMPRESS_NONE,
+	FTC_COMPRESS_ZLIB,
+	FTC_COMPRESS_ZSTD,
+};
+
+/* "none", "zlib", "zstd" -> the enum; -1 for anything else. */
+int ftc_compression_parse(const char *name);
+const char *ftc_compression_name(enum ftc_compression c);
+
+struct ftc_writer;
+
+/*
+ * Creates FILE (truncating it). version is 6 or 7; v6 has no compression.
+ * Nothing is read from tracefs yet.
+ */
+struct ftc_writer *ftc_writer_create(const char *path, int version,
+				     enum ftc_compression comp);
+
+/*
+ * Declares a buffer before ftc_writer_start(): instance NULL or "" is the
+ * top-level buffer; cpus lists the CPU numbers that will be written.
+ * Returns the buffer's index (0, 1, ...) or -1.
+ */
+int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
+			  int ncpus, const int *cpus);
+
+/*
+ * Keeps at most about `bytes` of trace per CPU in the file, the newest
+ * (the region is used as two halves in turn). Call before start.
+ */
+int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes);
+
+/*
+ * Reads the metadata from tracefs and /proc (header_page, formats,
+ * kallsyms, printk formats, cmdlines, uname, clocks), lays the file out
+ * and writes its head and a first, empty index. Afterwards the file is
+ * readable at any time.
+ */
+int ftc_writer_start(struct ftc_writer *w);
+
+/* The page size of the file: the unit of ftc_writer_add_pages(). */
+unsigned int ftc_writer_page_size(const struct ftc_writer *w);
+
+/*
+ * Appends len bytes (whole pages) of raw ring-buffer sub-buffers of one
+ * CPU (the index in the cpus array given to ftc_writer_add_buffer()).
+ * Threads may call this at once for different CPUs, never for the same one.
+ */
+int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
+			 const void *data, size_t len);
+
+/* Makes everything appended so far readable (rewrites the index). */
+int ftc_writer_checkpoint(struct ftc_writer *w);
+
+/* Bytes of trace data written to the file so far (after compression). */
+uint64_t ftc_writer_data_bytes(struct ftc_writer *w);
+
+/*
+ * Finishes the file: last partial chunks, the final saved_cmdlines and
+ * per-CPU stats, then closes the gaps between the CPU regions and writes
+ * the final index. The file is complete even if this fails half-way
+ * (it then keeps the gaps, which cost no disk space).
+ */
+int ftc_writer_finish(struct ftc_writer *w);
+
+void ftc_writer_free(struct ftc_writer *w);
+
+/*
+ * Finishes a v7 file that ftc left unfinished (SIGKILL, crash): removes
+ * the gaps between the CPU regions and rewrites the index from what the
+ * file holds. *changed tells whether there was anything to do.
+ */
+int ftc_writer_repair(const char *path, int *changed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

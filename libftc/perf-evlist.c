@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Event lists: "-e" specs with groups and tracepoint globs turned into
+ * events, then opened per task or per CPU with perf_event_open.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ftc.h"
+#include "ftc-perf.h"
+
+static int push_event(struct ftc_perf_evlist *l, const char *name, int leader)
+{
+	struct ftc_perf_event *ev, *e;
+
+	ev = realloc(l->ev, (size_t)(l->n + 1) * sizeof(*ev));
+	if (!ev)
+		return ftc_error(ENOMEM, "out of memory");
+	l->ev = ev;
+	e = &ev[l->n];
+	memset(e, 0, sizeof(*e));
+	if (ftc_perf_event_resolve(name, &e->attr, &e->kind) < 0)
+		return -1;
+	e->name = strdup(name);
+	if (!e->name)
+		return ftc_error(ENOMEM, "out of memory");
+	e->leader = leader < 0 ? l->n : leader;
+	l->n++;
+	return 0;
+}
+
+static bool has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/* "sys*:ev*[:mods]" -> every matching tracepoint, sorted by name. */
+static int push_glob(struct ftc_perf_evlist *l, const char *name, int *leader)
+{
+	char *copy = strdup(name), *colon, *mods, *pattern = NULL;
+	const char *top = ftc_tracefs_dir();
+	glob_t g = { 0 };
+	int ret = -1, added = 0;
+
+	if (!copy)
+		return ftc_error(ENOMEM, "out of memory");
+	colon = strchr(copy, ':');
+	if (!colon || !top) {
+		ftc_error(EINVAL, "'%s': globs match tracepoints only, as system:event", name);
+		goto out;
+	}
+	*colon = '\0';
+	mods = strchr(colon + 1, ':');
+	if (mods)
+		*mods++ = '\0';
+	if (asprintf(&pattern, "%s/events/%s/%s/id", top, copy, colon + 1) < 0) {
+		pattern = NULL;
+		ftc_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		ftc_error(ENOENT, "no tracepoint matches '%s' (looked for %s)", name, pattern);
+		goto out;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		/* .../events/SYS/EVT/id: take SYS and EVT back from the path. */
+		char *p = g.gl_pathv[i], *evt, *sys, full[512];
+
+		*strrchr(p, '/') = '\0';
+		evt = strrchr(p, '/');
+		*evt++ = '\0';
+		sys = strrchr(p, '/') + 1;
+		snprintf(full, sizeof(full), "%s:%s%s%s", sys, evt, mods ? ":" : "",
+			 mods ? mods : "");
+		if (push_event(l, full, *leader) < 0)
+			goto out;
+		if (*leader == -2)	/* the first member of a group leads it */
+			*leader = l->n - 1;
+		added++;
+	}
+	ret = added;
+out:
+	globfree(&g);
+	free(pattern);
+	free(copy);
+	return ret;
+}
+
+static int push_name(struct ftc_perf_evlist *l, const char *name, int *leader)
+{
+	int lead = *leader == -2 ? -1 : *leader;
+
+	if (!*name)
+		return ftc_error(EINVAL, "empty event name in the event list");
+	if (has_glob(name))
+		return push_glob(l, name, leader);
+	if (push_event(l, name, lead) < 0)
+		return -1;
+	if (*leader == -2)
+		*leader = l->n - 1;
+	return 1;
+}
+
+/* A group member with the group's modifiers appended: "a" + "u" -> "a:u". */
+static char *member_name(const char *m, size_t len, const char *mods)
+{
+	const char *colon = memrchr(m, ':', len);
+	bool has_mods = colon && colon + 1 < m + len &&
+		strspn(colon + 1, "ukhp") == (size_t)(m + len - colon - 1);
+	char *s;
+
+	if (!mods || !*mods)
+		return strndup(m, len);
+	if (asprintf(&s, "%.*s%s%s", (int)len, m, has_mods ? "" : ":", mods) < 0)
+		return NULL;
+	return s;
+}
+
+static int push_group(struct ftc_perf_evlist *l, const char *body, size_t len, const char *mods)
+{
+	int leader = -2, added = 0;
+	const char *p = body, *end = body + len;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		size_t n = comma ? (size_t)(comma - p) : (size_t)(end - p);
+		char *name = member_name(p, n, mods);
+		int ret;
+
+		if (!name)
+			return ftc_error(ENOMEM, "out of memory");
+		ret = push_name(l, name, &leader);
+		free(name);
+		if (ret < 0)
+			return -1;
+		added += ret;
+		p += n + 1;
+	}
+	return added;
+}
+
+int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec)
+{
+	const char *p = spec;
+	int added = 0, ret;
+
+	while (*p) {
+		size_t n = strcspn(p, ",{");
+		char *name, *mods = NULL;
+
+		if (*p == '{') {
+			const char *close = strchr(p, '}');
+			size_t mlen;
+
+			if (!close)
+				return ftc_error(EINVAL, "unclosed '{' in event list '%s'", spec);
+			mlen = *(close + 1) == ':' ? strcspn(close + 2, ",") : 0;
+			if (mlen)
+				mods = strndup(close + 2, mlen);
+			ret = push_group(l, p + 1, (size_t)(close - p - 1), mods);
+			free(mods);
+			p = close + 1 + (mlen ? mlen + 1 : 0);
+		} else {
+			int leader = -1;
+
+			if (p[n] == '{')
+				return ftc_error(EINVAL, "'{' inside an event name in '%s'", spec);
+			name = strndup(p, n);
+			if (!name)
+				return ftc_error(ENOMEM, "out of memory");
+			ret = push_name(l, name, &leader);
+			free(name);
+			p += n;
+		}
+		if (ret < 0)
+			return -1;
+		added += ret;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return ftc_error(EINVAL, "expected ',' at '%s' in event list '%s'", p, spec);
+	}
+	if (!added)
+		return ftc_error(EINVAL, "empty event list");
+	return added;
+}
+
+static void close_fds(struct ftc_perf_event *e, int slots)
+{
+	if (!e->fds)
+		return;
+	for (int s = 0; s < slots; s++)
+		if (e->fds[s] >= 0)
+			close(e->fds[s]);
+	free(e->fds);
+	e->fds = NULL;
+}
+
+void ftc_perf_evlist_close(struct ftc_perf_evlist *l)
+{
+	for (int i = 0; i < l->n; i++)
+		close_fds(&l->ev[i], l->ncpus * l->npids);
+}
+
+void ftc_perf_evlist_free(struct ftc_perf_evlist *l)
+{
+	ftc_perf_evlist_close(l);
+	for (int i = 0; i < l->n; i++)
+		free(l->ev[i].name);
+	free(l->ev);
+	free(l->cpus);
+	free(l->pids);
+	memset(l, 0, sizeof(*l));
+}
+
+int ftc_perf_evlist_target(struct ftc_perf_evlist *l, const pid_t *pids, int npids,
+			   const int *cpus, int ncpus)
+{
+	static const pid_t any_pid = -1;
+	static const int any_cpu = -1;
+
+	if (!npids) {
+		pids = &any_pid;
+		npids = 1;
+	}
+	if (!ncpus) {
+		cpus = &any_cpu;
+		ncpus = 1;
+	}
+	free(l->pids);
+	free(l->cpus);
+	l->pids = malloc((size_t)npids * sizeof(*pids));
+	l->cpus = malloc((size_t)ncpus * sizeof(*cpus));
+	if (!l->pids || !l->cpus)
+		return ftc_error(ENOMEM, "out of memory");
+	memcpy(l->pids, pids, (size_t)npids * sizeof(*pids));
+	memcpy(l->cpus, cpus, (size_t)ncpus * sizeof(*cpus));
+	l->npids = npids;
+	l->ncpus = ncpus;
+	return 0;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static void prepare_attr(struct ftc_perf_event *e, bool is_leader, unsigned int flags)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* Only a leader carries disabled/enable_on_exec: members follow it. */
+	a->disabled = is_leader;
+	a->enable_on_exec = is_leader && (flags & FTC_PERF_ENABLE_ON_EXEC);
+	a->inherit = !!(flags & FTC_PERF_INHERIT);
+}
+
+static int open_event(struct ftc_perf_evlist *l, int i, unsigned int flags)
+{
+	struct ftc_perf_event *e = &l->ev[i];
+	struct ftc_perf_event *lead = &l->ev[e->leader];
+	int slots = l->ncpus * l->npids;
+
+	e->fds = malloc((size_t)slots * sizeof(int));
+	if (!e->fds)
+		return ftc_error(ENOMEM, "out of memory");
+	for (int s = 0; s < slots; s++)
+		e->fds[s] = -1;
+	e->open_errno = 0;
+	prepare_attr(e, e->leader == i, flags);
+	for (int c = 0; c < l->ncpus; c++) {
+		for (int p = 0; p < l->npids; p++) {
+			int s = c * l->npids + p;
+			int group_fd = e->leader == i ? -1 : lead->fds[s];
+
+			if (e->leader != i && group_fd < 0) {
+				e->open_errno = lead->open_errno ? lead->open_errno : EBADF;
+				break;
+			}
+			e->fds[s] = sys_perf_event_open(&e->attr, l->pids[p], l->cpus[c],
+							group_fd, PERF_FLAG_FD_CLOEXEC);
+			if (e->fds[s] < 0) {
+				e->open_errno = errno;
+				break;
+			}
+		}
+		if (e->open_errno)
+			break;
+	}
+	/* Out of descriptors or target gone: the run itself is wrong, not the event. */
+	if (e->open_errno == EMFILE || e->open_errno == ENFILE || e->open_errno == ESRCH) {
+		int err = e->open_errno;
+
+		close_fds(e, slots);
+		if (err == ESRCH)
+			return ftc_error(err, "cannot count '%s': the process is gone", e->name);
+		return ftc_error(err, "cannot open '%s': out of file descriptors (%d events x %d "
+				 "CPUs x %d threads); raise 'ulimit -n' or count fewer events",
+				 e->name, l->n, l->ncpus, l->npids);
+	}
+	/* Half a count is worse than none: an event counts everywhere or not at all. */
+	if (e->open_errno) {
+		for (int s = 0; s < slots; s++)
+			if (e->fds[s] >= 0) {
+				close(e->fds[s]);
+				e->fds[s] = -1;
+			}
+		return 0;
+	}
+	return 1;
+}
+
+int ftc_perf_evlist_open(struct ftc_perf_evlist *l, unsigned int flags)
+{
+	int opened = 0;
+
+	if (!l->ncpus || !l->npids) {
+		if (ftc_perf_evlist_target(l, NULL, 0, NULL, 0) < 0)
+			return -1;
+	}
+	for (int i = 0; i < l->n; i++) {
+		int ret = open_event(l, i, flags);
+
+		if (ret < 0) {
+			ftc_perf_evlist_close(l);
+			return -1;
+		}
+		opened += ret;
+	}
+	return opened;
+}
+
+int ftc_perf_evlist_enable(struct ftc_perf_evlist *l, bool on)
+{
+	int slots = l->ncpus * l->npids;
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+
+	for (int i = 0; i < l->n; i++) {
+		if (l->ev[i].leader != i || !l->ev[i].fds)
+			continue;
+		for (int s = 0; s < slots; s++)
+			if (l->ev[i].fds[s] >= 0 &&
+			    ioctl(l->ev[i].fds[s], req, PERF_IOC_FLAG_GROUP) < 0)
+				return ftc_error(errno, "cannot %s event '%s': %s",
+						 on ? "enable" : "disable", l->ev[i].name,
+						 strerror(errno));
+	}
+	return 0;
+}
+
+static int read_fd(int fd, const char *name, struct ftc_perf_count *c)
+{
+	uint64_t buf[3];
+
+	if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		return ftc_error(errno ? errno : EIO, "cannot read counter '%s': %s", name,
+				 strerror(errno ? errno : EIO));
+	c->val += buf[0];
+	c->ena += buf[1];
+	c->run += buf[2];
+	return 0;
+}
+
+int ftc_perf_evlist_read(const struct ftc_perf_evlist *l, int i, int cpu_slot,
+			 struct ftc_perf_count *out)
+{
+	const struct ftc_perf_event *e = &l->ev[i];
+	int c0 = cpu_slot < 0 ? 0 : cpu_slot;
+	int c1 = cpu_slot < 0 ? l->ncpus : cpu_slot + 1;
+
+	memset(out, 0, sizeof(*out));
+	if (!e->fds || e->open_errno)
+		return 0;
+	for (int c = c0; c < c1; c++)
+		for (int p = 0; p < l->npids; p++)
+			if (read_fd(e->fds[c * l->npids + p], e->name, out) < 0)
+				return -1;
+	return 0;
+}
+
+enum ftc_perf_state ftc_perf_evlist_state(const struct ftc_perf_evlist *l, int i,
+					  const struct ftc_perf_count *c)
+{
+	/* Decided at open time: still valid after the descriptors closed. */
+	if (l->ev[i].open_errno)
+		return FTC_PERF_UNSUPPORTED;
+	/* Per-task times advance only while the task runs: no run time, no count. */
+	if (!c->run)
+		return FTC_PERF_NOT_COUNTED;
+	return FTC_PERF_OK;
+}

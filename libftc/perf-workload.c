@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A command started held: forked, waiting on a pipe, so that counters can
+ * be opened on its pid before it calls exec (and enable_on_exec starts
+ * them exactly there), then released.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ftc.h"
+#include "ftc-perf.h"
+
+int ftc_perf_workload_spawn(struct ftc_perf_workload *w, char **argv)
+{
+	int go[2], err[2];
+
+	memset(w, 0, sizeof(*w));
+	w->go_fd = w->err_fd = w->pidfd = -1;
+	w->argv0 = argv[0];
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return ftc_error(errno, "pipe: %s", strerror(errno));
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		close(go[0]);
+		close(go[1]);
+		return ftc_error(errno, "pipe: %s", strerror(errno));
+	}
+	w->pid = fork();
+	if (w->pid < 0)
+		return ftc_error(errno, "fork: %s", strerror(errno));
+	if (w->pid == 0) {
+		char c;
+		int e;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	w->go_fd = go[1];
+	w->err_fd = err[0];
+	w->pidfd = (int)syscall(SYS_pidfd_open, w->pid, 0);
+	return 0;
+}
+
+int ftc_perf_workload_start(struct ftc_perf_workload *w)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(w->go_fd, "g", 1) != 1)
+		return ftc_error(errno, "cannot start '%s': %s", w->argv0, strerror(errno));
+	close(w->go_fd);
+	w->go_fd = -1;
+	/* The error pipe closes on a successful exec, or carries its errno. */
+	n = read(w->err_fd, &e, sizeof(e));
+	close(w->err_fd);
+	w->err_fd = -1;
+	if (n == (ssize_t)sizeof(e))
+		return ftc_error(e, "cannot run '%s': %s", w->argv0, strerror(e));
+	return 0;
+}
+
+bool ftc_perf_workload_exited(const struct ftc_perf_workload *w)
+{
+	siginfo_t info = { 0 };
+
+	/* WNOWAIT: look without reaping, so reap still gets status and rusage. */
+	if (!w->pid || waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return !w->pid;
+	return info.si_pid == w->pid;
+}
+
+void ftc_perf_workload_reap(struct ftc_perf_workload *w)
+{
+	if (w->go_fd >= 0)
+		close(w->go_fd);
+	if (w->err_fd >= 0)
+		close(w->err_fd);
+	w->go_fd = w->err_fd = -1;
+	if (!w->pid)
+		return;
+	while (wait4(w->pid, &w->status, 0, &w->ru) < 0 && errno == EINTR)
+		;
+	if (w->pidfd >= 0)
+		close(w->pidfd);
+	w->pidfd = -1;
+	w->pid = 0;
+}
+
+void ftc_perf_workload_kill(struct ftc_perf_workload *w)
+{
+	if (w->pid)
+		kill(w->pid, SIGKILL);
+	ftc_perf_workload_reap(w);
+}
+
+int ftc_perf_workload_exit_code(const struct ftc_perf_workload *w)
+{
+	if (WIFEXITED(w->status))
+		return WEXITSTATUS(w->status);
+	if (WIFSIGNALED(w->status))
+		return 128 + WTERMSIG(w->status);
+	return 1;
+}

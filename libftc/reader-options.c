@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Options common to v6 and v7: the lists of options, sections and buffers,
+ * and what options mean for reading (BUFFER, CPUCOUNT, clocks, CPUSTAT,
+ * timestamp corrections).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftc.h"
+#include "reader.h"
+#include "tracedat-format.h"
+
+static const char *const option_names[] = {
+	"DONE", "DATE", "CPUSTAT", "BUFFER", "TRACECLOCK", "UNAME", "HOOK", "OFFSET",
+	"CPUCOUNT", "VERSION", "PROCMAPS", "TRACEID", "TIME_SHIFT", "GUEST", "TSC2NSEC",
+	"STRINGS", "HEADER_INFO", "FTRACE_EVENTS", "EVENT_FORMATS", "KALLSYMS", "PRINTK",
+	"CMDLINES", "BUFFER_TEXT", "BTF_FILE", "LAST_BOOT_INFO", "MODULES_FILE",
+};
+
+const char *ftc_option_name(unsigned int id)
+{
+	return id < sizeof(option_names) / sizeof(option_names[0]) ? option_names[id] : "UNKNOWN";
+}
+
+const char *ftc_section_name(unsigned int id)
+{
+	switch (id) {
+	case FTC_OPT_DONE: return "options";
+	case FTC_OPT_BUFFER: return "buffer";
+	case FTC_OPT_STRINGS: return "strings";
+	case FTC_OPT_HEADER_INFO: return "headers";
+	case FTC_OPT_FTRACE_EVENTS: return "ftrace events";
+	case FTC_OPT_EVENT_FORMATS: return "event formats";
+	case FTC_OPT_KALLSYMS: return "kallsyms";
+	case FTC_OPT_PRINTK: return "printk";
+	case FTC_OPT_CMDLINES: return "command lines";
+	case FTC_OPT_BUFFER_TEXT: return "buffer text";
+	default: return ftc_option_name(id);
+	}
+}
+
+int ftc_add_option(struct ftc_reader *r, uint16_t id, uint32_t size, uint64_t off,
+		   const void *data)
+{
+	struct ftc_dat_opt *o;
+	unsigned char *copy;
+
+	if (r->noptions >= FTC_MAX_OPTIONS)
+		return ftc_error(EINVAL, "%s: more than %d options", r->path, FTC_MAX_OPTIONS);
+	if (!(r->noptions & (r->noptions + 1)) || !r->options) {
+		o = realloc(r->options, (size_t)(r->noptions * 2 + 2) * sizeof(*o));
+		if (!o)
+			return ftc_error(ENOMEM, "out of memory");
+		r->options = o;
+	}
+	copy = malloc((size_t)size + 1);
+	if (!copy)
+		return ftc_error(ENOMEM, "out of memory");
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	o = &r->options[r->noptions++];
+	o->id = id;
+	o->size = size;
+	o->offset = off;
+	o->data = copy;
+	return 0;
+}
+
+int ftc_add_section(struct ftc_reader *r, uint16_t id, uint16_t flags, const char *desc,
+		    uint64_t off, uint64_t size, uint64_t usize)
+{
+	struct ftc_dat_section *s;
+
+	if (r->nsections >= FTC_MAX_SECTIONS)
+		return ftc_error(EINVAL, "%s: more than %d sections", r->path, FTC_MAX_SECTIONS);
+	if (!(r->nsections & (r->nsections + 1)) || !r->sections) {
+		s = realloc(r->sections, (size_t)(r->nsections * 2 + 2) * sizeof(*s));
+		if (!s)
+			return ftc_error(ENOMEM, "out of memory");
+		r->sections = s;
+	}
+	s = &r->sections[r->nsections++];
+	s->id = id;
+	s->flags = flags;
+	s->description = desc ? desc : "";
+	s->offset = off;
+	s->size = size;
+	s->usize = usize;
+	return 0;
+}
+
+struct ftc_dat_buffer *ftc_add_buffer(struct ftc_reader *r, const char *name)
+{
+	struct ftc_dat_buffer *b;
+
+	if (r->nbuffers >= 4096) {
+		ftc_error(EINVAL, "%s: too many buffers", r->path);
+		return NULL;
+	}
+	b = realloc(r->buffers, (size_t)(r->nbuffers + 1) * sizeof(*b));
+	if (!b) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	r->buffers = b;
+	b = &b[r->nbuffers++];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	b->page_size = r->page_size;
+	if (!b->name) {
+		r->nbuffers--;
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	return b;
+}
+
+/* v7 BUFFER: u64 offset, name, clock, u32 page size, u32 n, n x (u32, u64, u64). */
+static int v7_buffer(struct ftc_reader *r, const struct ftc_dat_opt *o)
+{
+	const unsigned char *p = o->data, *end = o->data + o->size;
+	const char *name, *clock;
+	struct ftc_dat_buffer *b;
+	uint32_t n;
+
+	if (o->size < 8 + 2 + 8)
+		goto bad;
+	name = (const char *)p + 8;
+	p = memchr(name, '\0', (size_t)(end - (const unsigned char *)name));
+	if (!p)
+		goto bad;
+	clock = (const char *)++p;
+	p = memchr(clock, '\0', (size_t)(end - p));
+	if (!p || end - ++p < 8)
+		goto bad;
+	n = ftc_rd32(r, p + 4);
+	if (n > FTC_MAX_CPUS || (uint64_t)(end - p - 8) < (uint64_t)n * 20)
+		goto bad;
+	b = ftc_add_buffer(r, name);
+	if (!b || !(b->clock = strdup(clock)) || !(b->cpus = calloc((size_t)n + 1, sizeof(*b->cpus))))
+		return ftc_error(ENOMEM, "out of memory");
+	b->section_offset = ftc_rd64(r, o->data);
+	b->page_size = ftc_rd32(r, p);
+	b->ncpus = (int)n;
+	p += 8;
+	for (uint32_t i = 0; i < n; i++, p += 20) {
+		b->cpus[i].cpu = (int)ftc_rd32(r, p);
+		b->cpus[i].offset = ftc_rd64(r, p + 4);
+		b->cpus[i].size = ftc_rd64(r, p + 12);
+		b->cpus[i].entries = b->cpus[i].overrun = b->cpus[i].commit_overrun = -1;
+		b->cpus[i].dropped = b->cpus[i].read_events = -1;
+	}
+	return 0;
+bad:
+	ftc_reader_warn(r, "%s: BUFFER option at offset %llu (%u bytes) is malformed; its "
+			"buffer is skipped", r->path, (unsigned long long)o->offset, o->size);
+	return 0;
+}
+
+static void buffer_compressed(struct ftc_reader *r, struct ftc_dat_buffer *b)
+{
+	unsigned char h[16];
+
+	if (r->version != 7 || !r->comp)
+		return;
+	for (int i = 0; i < r->nsections; i++)
+		if (r->sections[i].offset == b->section_offset) {
+			b->compressed = r->sections[i].flags & FTC_SEC_COMPRESSED;
+			return;
+		}
+	if (ftc_pread_all(r, h, 16, b->section_offset, "buffer section header") == 0 &&
+	    ftc_rd16(r, h) == FTC_OPT_BUFFER)
+		b->compressed = ftc_rd16(r, h + 2) & FTC_SEC_COMPRESSED;
+	else
+		ftc_reader_warn(r, "%s: buffer '%s' points at offset %llu, which holds no buffer "
+				"section", r->path, b->name, (unsigned long long)b->section_offset);
+}
+
+/* Keeps CPU data inside the file: a truncated file reads up to its end. */
+static void clamp_cpus(struct ftc_reader *r, struct ftc_dat_buffer *b)
+{
+	uint64_t extra = b->compressed ? 4 : 0;
+
+	for (int i = 0; i < b->ncpus; i++) {
+		struct ftc_dat_cpu *c = &b->cpus[i];
+
+		if (!c->size)
+			continue;
+		if (c->offset > r->file_size || r->file_size - c->offset < extra) {
+			ftc_reader_warn(r, "%s: buffer '%s' CPU %d data at offset %llu lies beyond "
+					"the end of the file (%llu bytes): truncated file",
+					r->path, b->name, c->cpu, (unsigned long long)c->offset,
+					(unsigned long long)r->file_size);
+			c->size = 0;
+		} else if (c->size > r->file_size - c->offset - extra) {
+			ftc_reader_warn(r, "%s: buffer '%s' CPU %d data at offset %llu is cut at "
+					"%llu of %llu bytes: truncated file; reading what is there",
+					r->path, b->name, c->cpu, (unsigned long long)c->offset,
+					(unsigned long long)(r->file_size - c->offset - extra),
+					(unsigned long long)c->size);
+			c->size = r->file_size - c->offset - extra;
+		}
+	}
+}
+
+static char *bracketed(const char *text)
+{
+	const char *a = strchr(text, '['), *z = a ? strchr(a, ']') : NULL;
+
+	if (!a || !z)
+		return strdup(text);
+	return strndup(a + 1, (size_t)(z - a - 1));
+}
+
+static long long stat_field(const char *text, const char *name)
+{
+	const char *p = strstr(text, name);
+
+	return p ? strtoll(p + strlen(name), NULL, 10) : -1;
+}
+
+static void apply_cpustat(struct ftc_reader *r, const char *text, const char **buffer)
+{
+	const char *p = strstr(text, "Buffer: ");
+	long long cpu;
+
+	if (p) {
+		*buffer = p + 8;	/* name ends at the newline, compared below */
+		return;
+	}
+	cpu = stat_field(text, "CPU: ");
+	for (int i = 0; i < r->nbuffers; i++) {
+		struct ftc_dat_buffer *b = &r->buffers[i];
+		size_t len = strlen(b->name);
+
+		if (strncmp(*buffer, b->name, len) || ((*buffer)[len] && (*buffer)[len] != '\n'))
+			continue;
+		for (int j = 0; j < b->ncpus; j++) {
+			struct ftc_dat_cpu *c = &b->cpus[j];
+
+			if (c->cpu != cpu)
+				continue;
+			c->entries = stat_field(text, "\nentries: ");
+			c->overrun = stat_field(text, "\noverrun: ");
+			c->commit_overrun = stat_field(text, "\ncommit overrun: ");
+			c->dropped = stat_field(text, "\ndropped events: ");
+			c->read_events = stat_field(text, "\nread events: ");
+		}
+		return;
+	}
+}
+
+/* v7 indexes a buffer's data in an option written after it: say when it is gone. */
+static void orphan_buffers(struct ftc_reader *r)
+{
+	for (int i = 0; i < r->nsections; i++) {
+		const struct ftc_dat_section *s = &r->sections[i];
+		int b;
+
+		if (s->id != FTC_OPT_BUFFER)
+			continue;
+		for (b = 0; b < r->nbuffers && r->buffers[b].section_offset != s->offset; b++)
+			;
+		if (b == r->nbuffers)
+			ftc_reader_warn(r, "%s: buffer section at offset %llu (\"%s\") has no BUFFER "
+					"option: the file was cut before its last options section, "
+					"so its events cannot be located", r->path,
+					(unsigned long long)s->offset, s->description);
+	}
+}
+
+int ftc_apply_options(struct ftc_reader *r)
+{
+	const char *cur_buffer = "";
+
+	for (int i = 0; i < r->noptions; i++) {
+		const struct ftc_dat_opt *o = &r->options[i];
+		const char *text = (const char *)o->data;
+
+		switch (o->id) {
+		case FTC_OPT_BUFFER:
+			if (r->version == 7 && v7_buffer(r, o) < 0)
+				return -1;
+			break;
+		case FTC_OPT_CPUCOUNT:
+			if (o->size >= 4 && !r->ncpus && ftc_rd32(r, o->data) <= FTC_MAX_CPUS)
+				r->ncpus = (int)ftc_rd32(r, o->data);
+			break;
+		case FTC_OPT_TRACECLOCK:
+			free(r->clock);
+			r->clock = bracketed(text);
+			break;
+		case FTC_OPT_OFFSET:
+			r->ts_offset = strtoll(text, NULL, 0);
+			break;
+		case FTC_OPT_TSC2NSEC:
+			if (o->size >= 16) {
+				r->tsc_mult = ftc_rd32(r, o->data);
+				r->tsc_shift = ftc_rd32(r, o->data + 4);
+				r->tsc_offset = (long long)ftc_rd64(r, o->data + 8);
+				if (r->tsc_shift > 63)
+					r->tsc_mult = 0;
+			}
+			break;
+		}
+	}
+	for (int i = 0; i < r->nbuffers; i++) {
+		struct ftc_dat_buffer *b = &r->buffers[i];
+
+		if (b->clock && strchr(b->clock, '[')) {
+			char *c = bracketed(b->clock);
+
+			free(b->clock);
+			b->clock = c;
+		}
+		buffer_compressed(r, b);
+		clamp_cpus(r, b);
+	}
+	orphan_buffers(r);
+	for (int i = 0; i < r->noptions; i++)
+		if (r->options[i].id == FTC_OPT_CPUSTAT)
+			apply_cpustat(r, (const char *)r->options[i].data, &cur_buffer);
+	return 0;
+}

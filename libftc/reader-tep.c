@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Feeds the metadata payloads (identical in v6 and v7) to libtraceevent.
+ * Event formats are indexed on open and parsed on first use: a file holds
+ * some 1500 formats of which a trace uses a handful, and kallsyms (several
+ * megabytes) is loaded only when an event that prints symbols shows up.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "reader.h"
+
+#define FTC_MAX_EVENT_ID	(1 << 20)
+
+int ftc_tep_init(struct ftc_reader *r)
+{
+	const char *dir = getenv("FTC_PLUGIN_DIR");
+
+	r->tep = tep_alloc();
+	if (!r->tep)
+		return ftc_error(ENOMEM, "out of memory for libtraceevent");
+	tep_set_file_bigendian(r->tep, r->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(r->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(r->tep, r->long_size);
+	tep_set_page_size(r->tep, (int)r->page_size);
+	if (!(r->flags & FTC_READER_NO_PLUGINS)) {
+		/* libtraceevent also reads TRACEEVENT_PLUGIN_DIR besides the system's. */
+		if (dir && *dir)
+			setenv("TRACEEVENT_PLUGIN_DIR", dir, 0);
+		r->plugins = tep_load_plugins(r->tep);
+	}
+	return 0;
+}
+
+static void cur_mem(struct ftc_cur *c, struct ftc_reader *r, const char *buf, size_t len,
+		    const char *what, uint64_t base)
+{
+	memset(c, 0, sizeof(*c));
+	c->r = r;
+	c->mem = buf;
+	c->end = len;
+	c->what = what;
+	c->base = base;
+}
+
+int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_cur c;
+	char tag[12];
+	uint64_t size;
+
+	cur_mem(&c, r, buf, len, "header info", 0);
+	if (ftc_cur_read(&c, tag, 12) < 0)
+		return -1;
+	if (memcmp(tag, "header_page", 12))
+		return ftc_cur_err(&c, "expected \"header_page\"");
+	if (ftc_cur_u64(&c, &size) < 0)
+		return -1;
+	if (size > c.end - c.pos)
+		return ftc_cur_err(&c, "header_page size %llu exceeds the section",
+				   (unsigned long long)size);
+	if (r->tep && tep_parse_header_page(r->tep, buf + c.pos, size, r->long_size) < 0)
+		return ftc_cur_err(&c, "libtraceevent cannot parse header_page");
+	/* header_event only describes the fixed ring-buffer event layout. */
+	return 0;
+}
+
+static int index_format(struct ftc_reader *r, const char *system, const char *text,
+			size_t len)
+{
+	struct ftc_fmt_index *f;
+	const char *p = memmem(text, len, "\nID: ", 5);
+	long id;
+
+	if (!p)
+		return 0;	/* a format without an ID cannot appear in data */
+	id = strtol(p + 5, NULL, 10);
+	if (id < 0 || id >= FTC_MAX_EVENT_ID)
+		return 0;
+	if (!(r->nfmts & (r->nfmts + 1)) || !r->fmts) {
+		f = realloc(r->fmts, (size_t)(r->nfmts * 2 + 2) * sizeof(*f));
+		if (!f)
+			return ftc_error(ENOMEM, "out of memory");
+		r->fmts = f;
+	}
+	f = &r->fmts[r->nfmts++];
+	memset(f, 0, sizeof(*f));
+	f->id = (int)id;
+	f->system = system;
+	f->text = text;
+	f->len = len;
+	f->needs_syms = (!strcmp(system, "ftrace") && !memmem(text, len, "name: print\n", 12)) ||
+			memmem(text, len, "%ps", 3) || memmem(text, len, "%pS", 3) ||
+			memmem(text, len, "%pB", 3) || memmem(text, len, "%pf", 3) ||
+			memmem(text, len, "%pF", 3);
+	if (id > r->max_id)
+		r->max_id = (int)id;
+	return 0;
+}
+
+static int build_id_map(struct ftc_reader *r)
+{
+	free(r->ev_by_id);
+	r->ev_by_id = NULL;
+	free(r->fmt_by_id);
+	r->fmt_by_id = calloc((size_t)r->max_id + 1, sizeof(int));
+	if (!r->fmt_by_id)
+		return ftc_error(ENOMEM, "out of memory");
+	for (int i = 0; i < r->nfmts; i++)
+		r->fmt_by_id[r->fmts[i].id] = i + 1;
+	return 0;
+}
+
+static int parse_fmt(struct ftc_reader *r, struct ftc_fmt_index *f)
+{
+	if (f->parsed)
+		return 0;
+	f->parsed = true;
+	if (!r->tep)
+		return 0;
+	if (tep_parse_event(r->tep, f->text, f->len, f->system) != 0) {
+		ftc_reader_warn(r, "%s: libtraceevent cannot parse the format of event id %d "
+				"(system %s); its records print raw", r->path, f->id, f->system);
+		return -1;
+	}
+	return 0;
+}
+
+/* A list of u64 size + format text; system NULL means "ftrace". */
+static int index_list(struct ftc_reader *r, struct ftc_cur *c, const char *system,
+		      uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t size;
+
+		if (ftc_cur_u64(c, &size) < 0)
+			return -1;
+		if (size > c->end - c->pos)
+			return ftc_cur_err(c, "format %u of system %s has size %llu, beyond the "
+					   "section", i, system, (unsigned long long)size);
+		if (index_format(r, system, c->mem + c->pos, size) < 0)
+			return -1;
+		c->pos += size;
+	}
+	return 0;
+}
+
+int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_cur c;
+	uint32_t count;
+	int first = r->nfmts;
+
+	free(r->ftrace_formats);
+	r->ftrace_formats = buf;
+	cur_mem(&c, r, buf, len, "ftrace event formats", 0);
+	if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, "ftrace", count) < 0)
+		return -1;
+	/* Parsed now: they are few, and tep learns the common fields from them. */
+	for (int i = first; i < r->nfmts; i++)
+		parse_fmt(r, &r->fmts[i]);
+	return build_id_map(r);
+}
+
+int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_cur c;
+	uint32_t nsys;
+
+	free(r->formats);
+	r->formats = buf;
+	cur_mem(&c, r, buf, len, "event formats", 0);
+	if (ftc_cur_u32(&c, &nsys) < 0)
+		return -1;
+	for (uint32_t s = 0; s < nsys; s++) {
+		const char *sys = buf + c.pos;
+		const char *nul = memchr(sys, '\0', c.end - c.pos);
+		uint32_t count;
+
+		if (!nul || nul == sys)
+			return ftc_cur_err(&c, "system name %u is empty or not terminated", s);
+		c.pos += (size_t)(nul - sys) + 1;
+		if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, sys, count) < 0)
+			return -1;
+	}
+	if (build_id_map(r) < 0)
+		return -1;
+	/* tep needs one parsed event to know where common_type is. */
+	if (r->tep && !tep_get_first_event(r->tep) && r->nfmts)
+		parse_fmt(r, &r->fmts[0]);
+	return 0;
+}
+
+int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_cur c;
+	uint32_t size;
+	int ret = 0;
+
+	cur_mem(&c, r, buf, len, "printk formats", 0);
+	if (ftc_cur_u32(&c, &size) < 0)
+		ret = -1;
+	else if (size > c.end - c.pos)
+		ret = ftc_cur_err(&c, "size %u exceeds the section", size);
+	else if (size && r->tep) {
+		buf[c.pos + size] = '\0';	/* buf has room: a NUL follows each payload */
+		tep_parse_printk_formats(r->tep, buf + c.pos);
+	}
+	free(buf);
+	return ret;
+}
+
+int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_cur c;
+	uint64_t size;
+	int ret = 0;
+
+	cur_mem(&c, r, buf, len, "command lines", 0);
+	if (ftc_cur_u64(&c, &size) < 0)
+		ret = -1;
+	else if (size > c.end - c.pos)
+		ret = ftc_cur_err(&c, "size %llu exceeds the section", (unsigned long long)size);
+	else if (size && r->tep) {
+		buf[c.pos + size] = '\0';
+		tep_parse_saved_cmdlines(r->tep, buf + c.pos);
+	}
+	free(buf);
+	return ret;
+}
+
+int ftc_reader_parse_all_events(struct ftc_reader *r)
+{
+	for (int i = 0; i < r->nfmts; i++)
+		parse_fmt(r, &r->fmts[i]);
+	for (int i = 0; i < r->nfmts; i++)
+		if (r->fmts[i].needs_syms)
+			return ftc_load_kallsyms(r);
+	return 0;
+}
+
+struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
+{
+	struct tep_event *ev;
+	int id;
+
+	if (!r->tep || rec->size < 8)
+		return NULL;
+	id = tep_data_type(r->tep, rec);
+	if (id < 0 || id > r->max_id || !r->fmt_by_id || !r->fmt_by_id[id])
+		return tep_find_event(r->tep, id);
+	if (r->ev_by_id && r->ev_by_id[id])
+		return r->ev_by_id[id];
+	struct ftc_fmt_index *f = &r->fmts[r->fmt_by_id[id] - 1];
+
+	if (!f->parsed)
+		parse_fmt(r, f);
+	if (f->needs_syms && r->kallsyms_state == 0)
+		ftc_load_kallsyms(r);
+	ev = tep_find_event(r->tep, id);
+	if (!r->ev_by_id)
+		r->ev_by_id = calloc((size_t)r->max_id + 1, sizeof(*r->ev_by_id));
+	if (r->ev_by_id)
+		r->ev_by_id[id] = ev;
+	return ev;
+}
+
+#ifdef __SANITIZE_ADDRESS__
+/*
+ * libtraceevent 1.7 leaks a few bytes in tep_parse_event() on some real
+ * format files (and on malformed ones). That is its bug, not ours: keep
+ * LeakSanitizer quiet about it in ASan builds, and about nothing else.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:tep_parse_event\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+#endif

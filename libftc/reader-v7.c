@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trace.dat v7: a chain of sections after the file header. The chain is
+ * walked once to list the sections and gather the STRINGS; the options
+ * sections form a linked list from the header; options point at the
+ * metadata sections and the BUFFER sections.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftc.h"
+#include "reader.h"
+#include "tracedat-format.h"
+
+#define SEC_HDR 16
+
+struct sec_hdr {
+	uint16_t id, flags;
+	int32_t desc;
+	uint64_t size;
+};
+
+static int read_hdr(struct ftc_reader *r, uint64_t off, struct sec_hdr *h)
+{
+	unsigned char b[SEC_HDR];
+
+	if (ftc_pread_all(r, b, SEC_HDR, off, "section header") < 0)
+		return -1;
+	h->id = ftc_rd16(r, b);
+	h->flags = ftc_rd16(r, b + 2);
+	h->desc = (int32_t)ftc_rd32(r, b + 4);
+	h->size = ftc_rd64(r, b + 8);
+	if (h->size > r->file_size - off - SEC_HDR)
+		return ftc_error(EINVAL, "%s: %s section at offset %llu claims %llu bytes but "
+				 "only %llu remain (truncated file?)", r->path,
+				 ftc_section_name(h->id), (unsigned long long)off,
+				 (unsigned long long)h->size,
+				 (unsigned long long)(r->file_size - off - SEC_HDR));
+	return 0;
+}
+
+/* The payload of a compressed section: u32 csize, u32 usize, one blob. */
+static int load_compressed(struct ftc_reader *r, uint64_t off, const struct sec_hdr *h,
+			   char **out, size_t *len)
+{
+	unsigned char b[8];
+	uint32_t csize, usize;
+	char *cbuf, *ubuf;
+	const char *what = ftc_section_name(h->id);
+
+	if (h->size < 8)
+		return ftc_error(EINVAL, "%s: compressed %s section at offset %llu is only %llu "
+				 "bytes", r->path, what, (unsigned long long)off,
+				 (unsigned long long)h->size);
+	if (ftc_pread_all(r, b, 8, off + SEC_HDR, what) < 0)
+		return -1;
+	csize = ftc_rd32(r, b);
+	usize = ftc_rd32(r, b + 4);
+	if ((uint64_t)csize + 8 > h->size || usize > FTC_MAX_META_SIZE)
+		return ftc_error(EINVAL, "%s: %s section at offset %llu: compressed size %u or "
+				 "uncompressed size %u is out of range (section has %llu bytes)",
+				 r->path, what, (unsigned long long)off, csize, usize,
+				 (unsigned long long)h->size);
+	cbuf = malloc(csize ? csize : 1);
+	ubuf = malloc((size_t)usize + 1);
+	if (!cbuf || !ubuf) {
+		free(cbuf);
+		free(ubuf);
+		return ftc_error(ENOMEM, "%s: out of memory for the %s section", r->path, what);
+	}
+	if (ftc_pread_all(r, cbuf, csize, off + SEC_HDR + 8, what) < 0 ||
+	    ftc_decompress(r, cbuf, csize, ubuf, usize, what, off) < 0) {
+		free(cbuf);
+		free(ubuf);
+		return -1;
+	}
+	free(cbuf);
+	ubuf[usize] = '\0';
+	*out = ubuf;
+	*len = usize;
+	return 0;
+}
+
+int ftc_v7_section_load(struct ftc_reader *r, uint64_t off, uint16_t want_id,
+			char **out, size_t *len)
+{
+	struct sec_hdr h;
+	char *buf;
+
+	if (off < SEC_HDR || off >= r->file_size)
+		return ftc_error(EINVAL, "%s: the %s section offset %llu is outside the file "
+				 "(%llu bytes)", r->path, ftc_section_name(want_id),
+				 (unsigned long long)off, (unsigned long long)r->file_size);
+	if (read_hdr(r, off, &h) < 0)
+		return -1;
+	if (h.id != want_id)
+		return ftc_error(EINVAL, "%s: expected a %s section at offset %llu, found id %u",
+				 r->path, ftc_section_name(want_id), (unsigned long long)off, h.id);
+	if (h.flags & FTC_SEC_COMPRESSED)
+		return load_compressed(r, off, &h, out, len);
+	if (h.size > FTC_MAX_META_SIZE)
+		return ftc_error(EINVAL, "%s: %s section at offset %llu is too large (%llu)",
+				 r->path, ftc_section_name(h.id), (unsigned long long)off,
+				 (unsigned long long)h.size);
+	buf = malloc(h.size + 1);
+	if (!buf)
+		return ftc_error(ENOMEM, "%s: out of memory", r->path);
+	if (ftc_pread_all(r, buf, h.size, off + SEC_HDR, ftc_section_name(h.id)) < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[h.size] = '\0';
+	*out = buf;
+	*len = h.size;
+	return 0;
+}
+
+static int add_strings(struct ftc_reader *r, uint64_t off)
+{
+	char *buf, *s;
+	size_t len;
+
+	if (ftc_v7_section_load(r, off, FTC_OPT_STRINGS, &buf, &len) < 0)
+		return -1;
+	s = realloc(r->strings, r->strings_len + len + 1);
+	if (!s) {
+		free(buf);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	memcpy(s + r->strings_len, buf, len);
+	s[r->strings_len + len] = '\0';
+	r->strings = s;
+	r->strings_len += len;
+	free(buf);
+	return 0;
+}
+
+/* Lists every section; a broken chain is a warning: what precedes it stays usable. */
+static void walk_chain(struct ftc_reader *r, uint64_t pos, int32_t *descs)
+{
+	while (pos < r->file_size && r->nsections < FTC_MAX_SECTIONS) {
+		struct sec_hdr h = { 0 };
+
+		if (read_hdr(r, pos, &h) < 0) {
+			ftc_reader_warn(r, "%s", ftc_strerror());
+			/* A cut section is still listed, with the size it claims. */
+			if (h.size > r->file_size - pos - SEC_HDR && pos + SEC_HDR <= r->file_size) {
+				descs[r->nsections] = h.desc;
+				ftc_add_section(r, h.id, h.flags, NULL, pos, h.size, 0);
+			}
+			return;
+		}
+		descs[r->nsections] = h.desc;
+		if (ftc_add_section(r, h.id, h.flags, NULL, pos, h.size, 0) < 0)
+			return;
+		if (h.id == FTC_OPT_STRINGS && add_strings(r, pos) < 0)
+			ftc_reader_warn(r, "%s", ftc_strerror());
+		pos += SEC_HDR + h.size;
+	}
+}
+
+static void name_sections(struct ftc_reader *r, const int32_t *descs)
+{
+	for (int i = 0; i < r->nsections; i++) {
+		int32_t d = descs[i];
+
+		if (d >= 0 && r->strings && (size_t)d < r->strings_len)
+			r->sections[i].description = r->strings + d;
+		else
+			r->sections[i].description = "";
+	}
+}
+
+/* One options section: options until DONE, whose payload links the next. */
+static int read_options_section(struct ftc_reader *r, uint64_t off, uint64_t *next)
+{
+	struct ftc_cur c = { .r = r, .what = "options", .base = off };
+	char *buf;
+	size_t len;
+	int ret = -1;
+
+	*next = 0;
+	if (ftc_v7_section_load(r, off, FTC_OPT_DONE, &buf, &len) < 0)
+		return -1;
+	c.mem = buf;
+	c.end = len;
+	for (;;) {
+		uint16_t id;
+		uint32_t size;
+
+		if (ftc_cur_u16(&c, &id) < 0 || ftc_cur_u32(&c, &size) < 0)
+			goto out;
+		if (size > c.end - c.pos) {
+			ftc_cur_err(&c, "option %u (%s) has size %u, beyond the section", id,
+				    ftc_option_name(id), size);
+			goto out;
+		}
+		if (id == FTC_OPT_DONE) {
+			if (size >= 8)
+				*next = ftc_rd64(r, buf + c.pos);
+			break;
+		}
+		if (ftc_add_option(r, id, size, off + SEC_HDR + c.pos, buf + c.pos) < 0)
+			goto out;
+		c.pos += size;
+	}
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+static int read_header_strings(struct ftc_reader *r, uint64_t *pos, uint64_t *opt_off)
+{
+	struct ftc_cur c = { .r = r, .pos = *pos, .end = r->file_size,
+			     .what = "compression header" };
+
+	if (ftc_cur_str(&c, &r->comp_name, 64) < 0 || ftc_cur_str(&c, &r->comp_version, 64) < 0 ||
+	    ftc_cur_u64(&c, opt_off) < 0)
+		return -1;
+	if (!strcmp(r->comp_name, "zstd"))
+		r->comp = 2;
+	else if (!strcmp(r->comp_name, "zlib"))
+		r->comp = 1;
+	else if (strcmp(r->comp_name, "none") && strcmp(r->comp_name, ""))
+		return ftc_error(ENOTSUP, "%s: compression '%s' is not supported (ftc reads zstd "
+				 "and zlib)", r->path, r->comp_name);
+	*pos = c.pos;
+	return 0;
+}
+
+static int load_meta(struct ftc_reader *r, uint16_t id, uint64_t off,
+		     int (*fn)(struct ftc_reader *, char *, size_t))
+{
+	char *buf;
+	size_t len;
+
+	if (ftc_v7_section_load(r, off, id, &buf, &len) < 0)
+		return -1;
+	return fn(r, buf, len);
+}
+
+static int header_done(struct ftc_reader *r, char *buf, size_t len)
+{
+	int ret = ftc_tep_header(r, buf, len);
+
+	free(buf);
+	return ret;
+}
+
+/* The metadata sections named by the options, fed to libtraceevent. */
+static int read_metadata(struct ftc_reader *r)
+{
+	for (int i = 0; i < r->noptions; i++) {
+		const struct ftc_dat_opt *o = &r->options[i];
+		uint64_t off;
+		int ret = 0;
+
+		if (o->id < FTC_OPT_HEADER_INFO || o->id > FTC_OPT_CMDLINES)
+			continue;
+		if (o->size < 8)
+			return ftc_error(EINVAL, "%s: %s option at offset %llu is %u bytes, want 8",
+					 r->path, ftc_option_name(o->id),
+					 (unsigned long long)o->offset, o->size);
+		off = ftc_rd64(r, o->data);
+		if (o->id == FTC_OPT_KALLSYMS) {
+			r->kallsyms_off = off;
+			continue;
+		}
+		if (!r->tep)
+			continue;
+		switch (o->id) {
+		case FTC_OPT_HEADER_INFO:
+			ret = load_meta(r, o->id, off, header_done);
+			break;
+		case FTC_OPT_FTRACE_EVENTS:
+			ret = load_meta(r, o->id, off, ftc_tep_ftrace_events);
+			break;
+		case FTC_OPT_EVENT_FORMATS:
+			ret = load_meta(r, o->id, off, ftc_tep_event_formats);
+			break;
+		case FTC_OPT_PRINTK:
+			ret = load_meta(r, o->id, off, ftc_tep_printk);
+			break;
+		case FTC_OPT_CMDLINES:
+			ret = load_meta(r, o->id, off, ftc_tep_cmdlines);
+			break;
+		}
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
+{
+	uint64_t opt_off, next;
+	int32_t *descs = calloc(FTC_MAX_SECTIONS, sizeof(*descs));
+	uint64_t *visited = calloc(FTC_MAX_SECTIONS, sizeof(*visited));
+	int n = 0, ret = -1;
+
+	if (!descs || !visited) {
+		free(descs);
+		free(visited);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	if (read_header_strings(r, &pos, &opt_off) < 0)
+		goto out;
+	walk_chain(r, pos, descs);
+	name_sections(r, descs);
+	if (read_options_section(r, opt_off, &next) < 0)
+		goto out;
+	/* Later options sections follow the buffers: damage there loses only them. */
+	while (next && n < FTC_MAX_SECTIONS) {
+		/* A link back to a section already read would loop (or repeat options). */
+		for (int i = 0; i < n; i++)
+			if (visited[i] == next)
+				next = 0;
+		if (next == opt_off)
+			next = 0;
+		if (!next) {
+			ftc_reader_warn(r, "%s: the options sections link in a loop; stopped",
+					r->path);
+			break;
+		}
+		visited[n++] = next;
+		if (read_options_section(r, next, &next) < 0) {
+			ftc_reader_warn(r, "%s", ftc_strerror());
+			break;
+		}
+	}
+	ret = read_metadata(r);
+out:
+	free(descs);
+	free(visited);
+	return ret;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal to the trace.dat reader: shared by reader*.c and merge.c. */
+#ifndef FTC_READER_INTERNAL_H
+#define FTC_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ftc-reader.h"
+
+/* Upper bounds that keep a corrupt size from turning into a huge allocation. */
+#define FTC_MAX_META_SIZE	(512ULL << 20)
+#define FTC_MAX_CHUNK_SIZE	(64U << 20)
+#define FTC_MAX_CPUS		1024
+#define FTC_MAX_SECTIONS	4096
+#define FTC_MAX_OPTIONS		65536
+
+/* An indexed event format, parsed into tep on first use. */
+struct ftc_fmt_index {
+	int id;
+	const char *system;		/* points into the reader's format text */
+	const char *text;
+	size_t len;
+	bool parsed;
+	bool needs_syms;
+};
+
+/* Reads bounded bytes from the file or from a decompressed section. */
+struct ftc_cur {
+	struct ftc_reader *r;
+	const char *mem;		/* NULL: read the file with pread */
+	uint64_t pos, end;		/* in the file or in mem */
+	uint64_t base;			/* file offset of the section (for messages) */
+	const char *what;		/* section name for messages */
+};
+
+struct ftc_reader {
+	char *path;
+	int fd;
+	uint64_t file_size;
+	unsigned int flags;
+	int version;
+	bool big_endian;
+	int long_size;
+	uint32_t page_size;
+	char *comp_name, *comp_version;
+	int comp;			/* 0 none, 1 zlib, 2 zstd */
+	int ncpus;
+
+	struct ftc_dat_section *sections;
+	int nsections;
+	char *strings;			/* concatenated STRINGS sections */
+	size_t strings_len;
+	struct ftc_dat_opt *options;
+	int noptions;
+	struct ftc_dat_buffer *buffers;
+	int nbuffers;
+	char *clock;
+
+	struct tep_handle *tep;
+	void *plugins;
+	char *formats;			/* kept for lazy parsing */
+	char *ftrace_formats;
+	struct ftc_fmt_index *fmts;
+	int nfmts;
+	int *fmt_by_id;			/* id -> index + 1, 0 none */
+	struct tep_event **ev_by_id;	/* parsed events by id (tep bsearches) */
+	int max_id;
+	uint64_t kallsyms_off;		/* where kallsyms is, for a lazy load */
+	struct ftc_syms *syms;		/* reader-syms.c */
+	int kallsyms_state;		/* 0 not loaded, 1 loaded, -1 absent */
+	long long ts_offset;		/* OFFSET option */
+	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC option, mult 0 = none */
+	long long tsc_offset;
+
+	char *warnings;
+	size_t warnings_len;
+	/* Read-ahead for the v6 metadata walk, which reads many small fields. */
+	char *cache;
+	uint64_t cache_off;
+	size_t cache_len;
+};
+
+/* Byte order helpers, file order to host. */
+uint16_t ftc_rd16(struct ftc_reader *r, const void *p);
+uint32_t ftc_rd32(struct ftc_reader *r, const void *p);
+uint64_t ftc_rd64(struct ftc_reader *r, const void *p);
+
+int ftc_cur_read(struct ftc_cur *c, void *dst, size_t n);
+int ftc_cur_u16(struct ftc_cur *c, uint16_t *v);
+int ftc_cur_u32(struct ftc_cur *c, uint32_t *v);
+int ftc_cur_u64(struct ftc_cur *c, uint64_t *v);
+/* A NUL-terminated string of at most max bytes, malloc'ed. */
+int ftc_cur_str(struct ftc_cur *c, char **out, size_t max);
+/* n bytes into a malloc'ed buffer with a NUL appended. */
+int ftc_cur_blob(struct ftc_cur *c, uint64_t n, char **out);
+int ftc_cur_err(struct ftc_cur *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int ftc_pread_all(struct ftc_reader *r, void *dst, size_t n, uint64_t off, const char *what);
+
+/* Decompression (reader-decomp.c). Returns 0 or -1 with an error naming what. */
+int ftc_decompress(struct ftc_reader *r, const void *src, size_t slen, void *dst,
+		   size_t dlen, const char *what, uint64_t off);
+
+/* v7 (reader-v7.c) and v6 (reader-v6.c) metadata. */
+int ftc_read_v7(struct ftc_reader *r, uint64_t pos);
+int ftc_read_v6(struct ftc_reader *r, uint64_t pos);
+/* Loads a v7 section's payload, decompressed when flagged; NUL appended. */
+int ftc_v7_section_load(struct ftc_reader *r, uint64_t off, uint16_t want_id,
+			char **out, size_t *len);
+
+/* Options shared by both versions (reader-options.c). */
+int ftc_add_option(struct ftc_reader *r, uint16_t id, uint32_t size, uint64_t off,
+		   const void *data);
+int ftc_apply_options(struct ftc_reader *r);
+int ftc_add_section(struct ftc_reader *r, uint16_t id, uint16_t flags, const char *desc,
+		    uint64_t off, uint64_t size, uint64_t usize);
+struct ftc_dat_buffer *ftc_add_buffer(struct ftc_reader *r, const char *name);
+
+/* tep setup from the metadata payloads (reader-tep.c). */
+int ftc_tep_init(struct ftc_reader *r);
+int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len);
+int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len);
+int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
+int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len);
+int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len);
+int ftc_load_kallsyms(struct ftc_reader *r);
+void ftc_syms_free(struct ftc_syms *s);
+
+void ftc_reader_warn(struct ftc_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One CPU of one buffer: a window of pages (or one decompressed chunk). */
+struct kbuffer;
+struct ftc_stream {
+	struct ftc_reader *r;
+	int buffer, cpu;
+	const char *bname;
+	bool compressed;
+	uint32_t psize;
+	int hdr_size;			/* sub-buffer header: u64 ts + commit */
+	int commit_size;
+	uint64_t pos, end;		/* next page, or next chunk header, in the file */
+	uint32_t chunks_left;
+	char *win;			/* pages, followed by one zeroed page */
+	size_t win_cap, win_len, win_off;
+	uint64_t win_file_off;		/* file offset of win (of the chunk if compressed) */
+	char *cbuf;
+	size_t cbuf_cap;
+	struct kbuffer *kbuf;
+	bool page_loaded, first_in_page;
+	size_t page_valid;		/* bytes of the current page really in the file */
+	long long missed;
+	struct tep_record *rec;
+	bool done;
+};
+
+int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int cpu_index);
+/* 1 with s->rec set, 0 at the end of this CPU, -1 when damage stops it. */
+int ftc_stream_advance(struct ftc_stream *s);
+void ftc_stream_release(struct ftc_stream *s);
+int ftc_stream_peek(struct ftc_stream *s, struct tep_record *next);
+void ftc_stream_skip(struct ftc_stream *s);
+
+/* The formatter (format*.c). */
+#include <traceevent/trace-seq.h>
+#define FTC_SCRATCH_SLACK	(1U << 17)	/* covers any u16 offset + u16 length */
+struct ftc_format {
+	struct ftc_reader *r;
+	FILE *out;
+	unsigned int flags;
+	struct trace_seq seq;
+	char *outbuf;
+	size_t out_len, out_cap;
+	char *scratch;			/* a record copy followed by zeros */
+	size_t scratch_cap;
+	int scratch_used;
+	/* Memos of what libtraceevent printed: comm by pid, latency by flags. */
+	struct { int pid; unsigned int gen; const char *comm; } comm_cache[1024];
+	unsigned int comm_gen;		/* bumped when a plugin may register comms */
+	struct { int key; char text[12]; } lat_cache[1024];
+	int flags_off, preempt_off;	/* -1 until known */
+	/* One record of look-ahead on the current CPU, for function_graph. */
+	int (*peek)(void *ctx, struct tep_record *next);
+	void (*skip)(void *ctx);
+	void *peek_ctx;
+};
+
+/* Copies rec into f->scratch so printing never reads past the record. */
+void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
+			    struct tep_record *copy);
+void ftc_format_time(struct ftc_format *f, unsigned long long ts);
+/* Appends "[inst: ]COMM-PID [CPU] flags TIMESTAMP" to f->seq. */
+void ftc_format_prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
+		       struct tep_record *rec, struct tep_event *ev);
+void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
+		     struct tep_record *rec, struct tep_event *ev);
+int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
+		    struct tep_record *rec, struct tep_event *ev);
+void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *mr);
+/* 1 when the graph code printed (or held back) the record. */
+int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
+		     struct tep_record *rec, struct tep_event *ev);
+void ftc_graph_flush(struct ftc_format *f);
+void ftc_graph_free(struct ftc_format *f);
+void ftc_graph_duration(struct trace_seq *s, unsigned long long ns);
+
+#endif

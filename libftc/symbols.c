@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Symbolization of sampled addresses: kernel addresses through kallsyms,
+ * user addresses through libdwfl, which finds the symbol table in the file
+ * itself or in its separate debug file (build-id, .gnu_debuglink,
+ * /usr/lib/debug) and falls back to .dynsym. Callers turn a miss into
+ * dso+offset, so a stripped binary still says where its time went.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elfutils/libdwfl.h>
+
+#include "ftc.h"
+#include "ftc-perf.h"
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+struct load_seg {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct dso {
+	char *path;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;	/* NULL when the file could not be read */
+	GElf_Addr bias;
+	struct load_seg *segs;
+	size_t nsegs;
+};
+
+struct ftc_symbols {
+	struct ksym *ksyms;
+	size_t nksyms;
+	struct dso *dsos;
+	size_t ndsos;
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct ftc_symbols *ftc_symbols_new(void)
+{
+	struct ftc_symbols *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		ftc_error(ENOMEM, "out of memory");
+	return s;
+}
+
+void ftc_symbols_free(struct ftc_symbols *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nksyms; i++)
+		free(s->ksyms[i].name);
+	for (size_t i = 0; i < s->ndsos; i++) {
+		if (s->dsos[i].dwfl)
+			dwfl_end(s->dsos[i].dwfl);
+		free(s->dsos[i].path);
+		free(s->dsos[i].segs);
+	}
+	free(s->ksyms);
+	free(s->dsos);
+	free(s);
+}
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const char *name)
+{
+	if (s->nksyms == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 65536;
+		struct ksym *k = realloc(s->ksyms, ncap * sizeof(*k));
+
+		if (!k)
+			return ftc_error(ENOMEM, "out of memory");
+		s->ksyms = k;
+		*cap = ncap;
+	}
+	s->ksyms[s->nksyms].addr = addr;
+	s->ksyms[s->nksyms].name = strdup(name);
+	if (!s->ksyms[s->nksyms].name)
+		return ftc_error(ENOMEM, "out of memory");
+	s->nksyms++;
+	return 0;
+}
+
+int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path)
+{
+	FILE *f;
+	char line[512];
+	size_t cap = s->nksyms;
+	int ret = 0;
+
+	path = path ? path : "/proc/kallsyms";
+	f = fopen(path, "r");
+	if (!f)
+		return ftc_error(errno, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		/* Only code: samples land in text, and data symbols would split functions. */
+		if (!addr || !strchr("tTwW", type))
+			continue;
+		ret = push_ksym(s, &cap, addr, name);
+		if (ret < 0)
+			break;
+	}
+	fclose(f);
+	if (ret < 0)
+		return -1;
+	if (!s->nksyms)
+		return ftc_error(EPERM, "%s shows no addresses (kptr_restrict?): run as root", path);
+	qsort(s->ksyms, s->nksyms, sizeof(*s->ksyms), ksym_cmp);
+	return (int)s->nksyms;
+}
+
+const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = s->nksyms;
+
+	if (!s->nksyms || addr < s->ksyms[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (off)
+		*off = addr - s->ksyms[lo].addr;
+	return s->ksyms[lo].name;
+}
+
+static void load_segments(struct dso *d)
+{
+	Elf *elf = dwfl_module_getelf(d->mod, &d->bias);
+	size_t n = 0;
+
+	if (!elf || elf_getphdrnum(elf, &n) < 0)
+		return;
+	d->segs = calloc(n ? n : 1, sizeof(*d->segs));
+	if (!d->segs)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		d->segs[d->nsegs++] = (struct load_seg){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
+	}
+}
+
+static struct dso *find_dso(struct ftc_symbols *s, const char *path)
+{
+	struct dso *d;
+
+	for (size_t i = 0; i < s->ndsos; i++)
+		if (!strcmp(s->dsos[i].path, path))
+			return &s->dsos[i];
+	d = realloc(s->dsos, (s->ndsos + 1) * sizeof(*d));
+	if (!d)
+		return NULL;
+	s->dsos = d;
+	d = &s->dsos[s->ndsos];
+	memset(d, 0, sizeof(*d));
+	d->path = strdup(path);
+	if (!d->path)
+		return NULL;
+	s->ndsos++;
+	/* A file we cannot open stays in the table as a miss, not retried. */
+	d->dwfl = dwfl_begin(&offline_callbacks);
+	if (!d->dwfl)
+		return d;
+	dwfl_report_begin(d->dwfl);
+	d->mod = dwfl_report_offline(d->dwfl, path, path, -1);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (d->mod)
+		load_segments(d);
+	return d;
+}
+
+/* A file offset to the link-time address, through the PT_LOAD holding it. */
+static bool offset_to_vaddr(const struct dso *d, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const struct load_seg *g = &d->segs[i];
+
+		if (off >= g->offset && off < g->offset + g->filesz) {
+			*vaddr = off - g->offset + g->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t file_off,
+			     uint64_t *sym_off)
+{
+	struct dso *d = find_dso(s, path);
+	GElf_Off offset = 0;
+	GElf_Sym sym;
+	uint64_t vaddr;
+	const char *name;
+
+	if (!d || !d->mod || !offset_to_vaddr(d, file_off, &vaddr))
+		return NULL;
+	name = dwfl_module_addrinfo(d->mod, vaddr + d->bias, &offset, &sym, NULL, NULL, NULL);
+	if (name && sym_off)
+		*sym_off = offset;
+	return name;
+}
+
+const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex, size_t size)
+{
+	struct dso *d = find_dso(s, path);
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len;
+
+	if (!d || !d->mod || size < 3)
+		return NULL;
+	len = dwfl_module_build_id(d->mod, &bits, &vaddr);
+	if (len <= 0)
+		return NULL;
+	for (int i = 0; i < len && (size_t)(i * 2 + 2) < size; i++)
+		snprintf(hex + i * 2, 3, "%02x", bits[i]);
+	return hex;
+}

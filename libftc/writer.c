@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trace.dat writer, streaming.
+ *
+ * The problem: trace-cmd 3.1 wants each CPU's data in one contiguous run
+ * of the file (raw pages, or for v7 a u32 chunk count followed by
+ * (u32 csize, u32 usize, data) chunks), but the pages of the CPUs arrive
+ * interleaved and their amounts are unknown in advance. trace-cmd solves
+ * it with one temporary file per CPU copied into trace.dat at the end,
+ * which doubles the disk traffic and makes stop-to-file slow.
+ *
+ * The layout here: every CPU of every buffer gets a pre-allocated region
+ * (a "slot") of `stride` bytes, where stride is the free space of the
+ * file system when the capture starts, so no slot can fill up before the
+ * disk does. The regions are sparse: holes cost no disk space. A CPU's
+ * pages (or chunks) are appended to its own slot with pwrite as they
+ * arrive, so nothing is ever copied.
+ *
+ *   head:  v7: header, sections 16-21 (headers, formats, kallsyms, printk,
+ *              cmdlines at start), options section 1 (DONE -> tail)
+ *          v6: header, the same blocks, options, flyrecord + per-CPU pairs
+ *   for each buffer: one aligned block (v7: the BUFFER section header,
+ *          whose section spans all its slots; v6 instances: their
+ *          flyrecord block), then one slot per CPU
+ *   tail:  v7: [cmdlines at end] options section 2 (BUFFER options, CPU
+ *              stats, DONE 0), STRINGS section
+ *
+ * Everything that says how much data a CPU has (the v7 chunk counts, the
+ * BUFFER options or v6 per-CPU pairs, the tail) is rewritten at each
+ * checkpoint, after the data it describes is written. So at any moment,
+ * also after SIGKILL or on a full disk, the file is a valid trace.dat
+ * holding every chunk completed before the last checkpoint; the section
+ * chain stays unbroken because the BUFFER section spans the holes. Blocks
+ * for the tail are reserved up front (fallocate KEEP_SIZE) so a full disk
+ * still leaves room to finish the file.
+ *
+ * At the end the holes are removed with FALLOC_FL_COLLAPSE_RANGE (ext4,
+ * xfs: a metadata operation, no data moves), or, where the file system
+ * lacks it (tmpfs, btrfs), by moving each slot down in place, punching
+ * the source behind it. Then the final index is written and the file cut.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/falloc.h>
+
+#include "ftc.h"
+#include "tracedat-format.h"
+#include "writer.h"
+
+int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t r = pwrite(w->fd, c, len, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int err = r < 0 ? errno : EIO;
+
+			return ftc_error(err, "%s: writing %zu bytes at offset %llu: %s%s",
+					 w->path, len, (unsigned long long)off, strerror(err),
+					 err == ENOSPC ? " (free some space or write elsewhere)" : "");
+		}
+		c += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+int ftc_wstring(struct ftc_writer *w, const char *s)
+{
+	size_t at = w->strings.len;
+
+	for (size_t i = 0; i < w->strings.len; i += strlen(w->strings.p + i) + 1)
+		if (!strcmp(w->strings.p + i, s))
+			return (int)i;
+	ftc_dbuf_str(&w->strings, s);
+	return (int)at;
+}
+
+struct ftc_writer *ftc_writer_create(const char *path, int version,
+				     enum ftc_compression comp)
+{
+	struct ftc_writer *w;
+
+	if (version != 6 && version != 7) {
+		ftc_error(EINVAL, "file version %d is not supported: use 6 or 7", version);
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->path = strdup(path))) {
+		free(w);
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	w->version = version;
+	w->comp = version == 6 ? FTC_COMPRESS_NONE : comp;
+	w->page = (unsigned int)sysconf(_SC_PAGESIZE);
+	pthread_mutex_init(&w->lock, NULL);
+	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		ftc_error(errno, "%s: cannot create the output file: %s", path, strerror(errno));
+		free(w->path);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
+			  int ncpus, const int *cpus)
+{
+	struct wbuf *nb, *b;
+
+	if (w->started)
+		return ftc_error(EBUSY, "%s: buffers must be added before the capture starts",
+				 w->path);
+	if (ncpus < 1)
+		return ftc_error(EINVAL, "%s: buffer '%s' has no CPU to capture", w->path,
+				 instance ? instance : "");
+	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
+	if (!nb)
+		return ftc_error(ENOMEM, "out of memory");
+	w->bufs = nb;
+	b = &nb[w->nbufs];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(instance ? instance : "");
+	b->clock = ftc_wmeta_clock(instance);
+	b->cpus = calloc((size_t)ncpus, sizeof(*b->cpus));
+	if (!b->name || !b->clock || !b->cpus) {
+		free(b->name);
+		free(b->clock);
+		free(b->cpus);
+		return b->clock ? ftc_error(ENOMEM, "out of memory") : -1;
+	}
+	b->ncpus = ncpus;
+	b->slot0 = w->nbufs ? nb[w->nbufs - 1].slot0 + nb[w->nbufs - 1].ncpus : 0;
+	for (int i = 0; i < ncpus; i++) {
+		b->cpus[i].cpu = cpus[i];
+		if (cpus[i] + 1 > w->cpucount)
+			w->cpucount = cpus[i] + 1;
+	}
+	return w->nbufs++;
+}
+
+unsigned int ftc_writer_page_size(const struct ftc_writer *w)
+{
+	return w->page;
+}
+
+/* Slots as large as the free space: no CPU can outgrow its own. */
+static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
+{
+	struct statvfs sv;
+	struct stat st;
+	int nslots = 0;
+	uint64_t free_bytes, cap;
+
+	if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_blksize > w->page)
+		w->align = (uint64_t)st.st_blksize;
+	else
+		w->align = w->page;
+	for (int b = 0; b < w->nbufs; b++)
+		nslots += w->bufs[b].ncpus;
+	if (fstatvfs(w->fd, &sv) < 0)
+		return ftc_error(errno, "%s: statvfs: %s", w->path, strerror(errno));
+	free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	cap = (MAX_APPARENT - groups_start) / (uint64_t)(nslots ? nslots : 1);
+	w->stride = roundup_u64(free_bytes + (1u << 20), w->align);
+	if (w->stride > cap)
+		w->stride = cap / w->align * w->align;
+	if (w->half && w->stride > roundup_u64(2 * w->hstride, w->align))
+		w->stride = roundup_u64(2 * w->hstride, w->align);
+	return 0;
+}
+
+/*
+ * v7: the first BUFFER section header follows the head directly and the
+ * alignment padding lies inside the section, so the chain of sections has
+ * no gap; later ones start where the previous section's last slot ends.
+ */
+static void layout(struct ftc_writer *w, uint64_t start)
+{
+	uint64_t pos = w->version >= 7 ? start : roundup_u64(start, w->align);
+
+	w->groups = pos;
+	for (int b = 0; b < w->nbufs; b++) {
+		struct wbuf *wb = &w->bufs[b];
+
+		wb->sec = pos;
+		pos = roundup_u64(pos + 16, w->align);
+		if (w->version == 6)
+			pos = wb->sec + w->align;
+		for (int c = 0; c < wb->ncpus; c++) {
+			wb->cpus[c].start = pos;
+			pos += w->stride;
+		}
+		wb->end = pos;
+		wb->desc = -1;
+	}
+	w->tail = pos;
+}
+
+static int init_cpus(struct ftc_writer *w)
+{
+	size_t chunk = (size_t)w->page * FTC_PAGES_IN_CHUNK;
+
+	for (int b = 0; b < w->nbufs; b++) {
+		for (int c = 0; c < w->bufs[b].ncpus; c++) {
+			struct wcpu *wc = &w->bufs[b].cpus[c];
+
+			if (!compressed(w))
+				continue;
+			wc->zcap = ftc_zctx_bound(w->comp, chunk) + 8;
+			wc->pending = malloc(chunk);
+			wc->zout = malloc(wc->zcap);
+			wc->z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 1 : 1);
+			if (!wc->pending || !wc->zout || !wc->z)
+				return ftc_error(ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+int ftc_writer_start(struct ftc_writer *w)
+{
+	struct ftc_dbuf h = { 0 };
+	struct timespec ts;
+	int ret = -1;
+
+	if (!w->nbufs)
+		return ftc_error(EINVAL, "%s: no buffer to write", w->path);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	w->trace_id = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
+	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
+	if (!w->meta_z || ftc_wmeta_collect(&w->meta, w->bufs[0].name) < 0)
+		goto out;
+	ftc_wstring(w, "strings");
+	if (init_cpus(w) < 0)
+		goto out;
+	/* v6 needs the slot offsets in its head: lay out with a bound first. */
+	if (w->version == 6) {
+		if (choose_stride(w, 0) < 0)
+			goto out;
+		layout(w, 0);
+		if (ftc_whead_v6(w, &h) < 0)
+			goto out;
+		layout(w, h.len);
+		h.len = 0;
+		if (ftc_whead_v6(w, &h) < 0)
+			goto out;
+	} else {
+		if (ftc_whead_v7(w, &h) < 0 || choose_stride(w, h.len) < 0)
+			goto out;
+		layout(w, h.len);
+	}
+	if (h.oom || ftc_wpwrite(w, h.p, h.len, 0) < 0 || ftc_wgroups(w) < 0)
+		goto out;
+	/* Space for the tail, so a full disk can still be finished cleanly. */
+	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->tail, TAIL_RESERVE) < 0 &&
+	    errno == ENOSPC) {
+		ftc_error(ENOSPC, "%s: no room for the capture (need at least %u KB free)",
+			  w->path, TAIL_RESERVE >> 10);
+		goto out;
+	}
+	w->started = true;
+	ret = ftc_writer_checkpoint(w);
+out:
+	ftc_dbuf_free(&h);
+	return ret;
+}
+
+/*
+ * -m: a CPU's region is two halves used in turn; when the one being
+ * written is full, the other (older data) is dropped and reused. The
+ * index shows the current half; at the end both are joined, oldest first.
+ */
+static void switch_half(struct ftc_writer *w, struct wcpu *wc)
+{
+	pthread_mutex_lock(&w->lock);
+	wc->old_size = wc->size;
+	wc->old_chunks = wc->chunks;
+	wc->wrapped = true;
+	wc->cur ^= 1;
+	wc->size = 0;
+	wc->chunks = 0;
+	pthread_mutex_unlock(&w->lock);
+}
+
+int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes)
+{
+	uint64_t min = compressed(w) ?
+		ftc_zctx_bound(w->comp, (size_t)w->page * FTC_PAGES_IN_CHUNK) + 8 : w->page;
+
+	if (w->started)
+		return ftc_error(EBUSY, "%s: the size limit must be set before the capture starts",
+				 w->path);
+	w->half = roundup_u64(bytes / 2, w->page);
+	if (w->half < min)
+		w->half = roundup_u64(min, w->page);
+	w->hstride = roundup_u64(w->half + 4, w->page);
+	return 0;
+}
+
+/* Joins the two halves of a wrapped CPU, oldest first, at its region start. */
+static int join_halves(struct ftc_writer *w, struct wcpu *wc)
+{
+	uint64_t hdr = compressed(w) ? 4 : 0;
+	uint64_t old_off = wc->start + (uint64_t)(wc->cur ^ 1) * w->hstride + hdr;
+	size_t total = (size_t)(wc->old_size + wc->size);
+	uint32_t chunks = wc->old_chunks + wc->chunks;
+	char *buf;
+	int ret = -1;
+
+	if (!wc->wrapped)
+		return 0;
+	buf = malloc(total ? total : 1);
+	if (!buf)
+		return ftc_error(ENOMEM, "out of memory");
+	if (pread(w->fd, buf, (size_t)wc->old_size, (off_t)old_off) != (ssize_t)wc->old_size ||
+	    pread(w->fd, buf + wc->old_size, (size_t)wc->size, (off_t)(cur_off(w, wc) + hdr)) !=
+	    (ssize_t)wc->size) {
+		ftc_error(errno ? errno : EIO, "%s: reading back CPU %d's data: %s", w->path,
+			  wc->cpu, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if ((hdr && ftc_wpwrite(w, &chunks, 4, wc->start) < 0) ||
+	    ftc_wpwrite(w, buf, total, wc->start + hdr) < 0)
+		goto out;
+	pthread_mutex_lock(&w->lock);
+	wc->cur = 0;
+	wc->wrapped = false;
+	wc->size = total;
+	wc->chunks = chunks;
+	pthread_mutex_unlock(&w->lock);
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, size_t len)
+{
+	uint32_t hdr[2];
+	long z;
+
+	z = ftc_zctx_compress(wc->z, wc->zout + 8, wc->zcap - 8, in, len);
+	if (z < 0)
+		return -1;
+	hdr[0] = (uint32_t)z;
+	hdr[1] = (uint32_t)len;
+	memcpy(wc->zout, hdr, 8);
+	if (w->half && wc->size + 8 + (uint64_t)z > w->half)
+		switch_half(w, wc);
+	if (4 + wc->size + 8 + (uint64_t)z > w->stride)
+		return ftc_error(ENOSPC, "%s: CPU %d's region is full (%llu bytes)",
+				 w->path, wc->cpu, (unsigned long long)w->stride);
+	if (ftc_wpwrite(w, wc->zout, 8 + (size_t)z, cur_off(w, wc) + 4 + wc->size) < 0)
+		return -1;
+	pthread_mutex_lock(&w->lock);
+	wc->size += 8 + (uint64_t)z;
+	wc->chunks++;
+	w->data_bytes += 8 + (uint64_t)z;
+	pthread_mutex_unlock(&w->lock);
+	return 0;
+}
+
+static int add_raw(struct ftc_writer *w, struct wcpu *wc, const void *data, size_t len)
+{
+	size_t page = w->page;
+
+	/* With a limit, go page by page so a half switch lands on a page. */
+	if (w->half && len > page) {
+		for (size_t off = 0; off < len; off += page)
+			if (add_raw(w, wc, (const char *)data + off, page) < 0)
+				return -1;
+		return 0;
+	}
+	if (w->half && wc->size + len > w->half)
+		switch_half(w, wc);
+	if (wc->size + len > w->stride)
+		return ftc_error(ENOSPC, "%s: CPU %d's region is full (%llu bytes)",
+				 w->path, wc->cpu, (unsigned long long)w->stride);
+	if (ftc_wpwrite(w, data, len, cur_off(w, wc) + wc->size) < 0)
+		return -1;
+	pthread_mutex_lock(&w->lock);
+	wc->size += len;
+	w->data_bytes += len;
+	pthread_mutex_unlock(&w->lock);
+	return 0;
+}
+
+int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
+			 const void *data, size_t len)
+{
+	size_t chunk = (size_t)w->page * FTC_PAGES_IN_CHUNK;
+	const char *p = data;
+	struct wcpu *wc;
+
+	if (!w->started || buf < 0 || buf >= w->nbufs || cpu_idx < 0 ||
+	    cpu_idx >= w->bufs[buf].ncpus || len % w->page)
+		return ftc_error(EINVAL, "%s: bad page write (buffer %d, cpu %d, %zu bytes)",
+				 w->path, buf, cpu_idx, len);
+	wc = &w->bufs[buf].cpus[cpu_idx];
+	if (!compressed(w))
+		return add_raw(w, wc, data, len);
+	while (len) {
+		size_t n;
+
+		if (!wc->pending_len && len >= chunk) {
+			if (write_chunk(w, wc, p, chunk) < 0)
+				return -1;
+			p += chunk;
+			len -= chunk;
+			continue;
+		}
+		n = chunk - wc->pending_len < len ? chunk - wc->pending_len : len;
+		memcpy(wc->pending + wc->pending_len, p, n);
+		wc->pending_len += n;
+		p += n;
+		len -= n;
+		if (wc->pending_len == chunk) {
+			wc->pending_len = 0;
+			if (write_chunk(w, wc, wc->pending, chunk) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+uint64_t ftc_writer_data_bytes(struct ftc_writer *w)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&w->lock);
+	n = w->data_bytes;
+	pthread_mutex_unlock(&w->lock);
+	return n;
+}
+
+int ftc_writer_checkpoint(struct ftc_writer *w)
+{
+	if (!w->started)
+		return 0;
+	return ftc_windex(w, NULL, false, false);
+}
+
+static int flush_pending(struct ftc_writer *w)
+{
+	for (int b = 0; b < w->nbufs; b++)
+		for (int c = 0; c < w->bufs[b].ncpus; c++) {
+			struct wcpu *wc = &w->bufs[b].cpus[c];
+
+			if (wc->pending_len && write_chunk(w, wc, wc->pending, wc->pending_len) < 0)
+				return -1;
+			wc->pending_len = 0;
+			if (join_halves(w, wc) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+int ftc_writer_finish(struct ftc_writer *w)
+{
+	struct ftc_dbuf cmd = { 0 };
+	int ret = -1;
+
+	if (!w->started)
+		return ftc_error(EINVAL, "%s: the capture never started", w->path);
+	/* Whatever fails below, the last good index keeps the file readable. */
+	if (flush_pending(w) < 0)
+		goto out;
+	if (w->version >= 7 && ftc_wmeta_cmdlines(&cmd) < 0)
+		goto out;
+	if (ftc_windex(w, w->version >= 7 ? &cmd : NULL, true, true) < 0)
+		goto out;
+	if (ftc_wcompact(w) < 0 || ftc_wpatch_sections(w) < 0)
+		goto out;
+	if (ftc_windex(w, w->version >= 7 ? &cmd : NULL, true, true) < 0)
+		goto out;
+	if (w->version == 6 && ftruncate(w->fd, (off_t)w->tail) < 0) {
+		ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	ftc_dbuf_free(&cmd);
+	if (close(w->fd) < 0 && ret == 0)
+		ret = ftc_error(errno, "%s: close: %s", w->path, strerror(errno));
+	w->fd = -1;
+	w->started = false;
+	return ret;
+}
+
+void ftc_writer_free(struct ftc_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	for (int b = 0; b < w->nbufs; b++) {
+		for (int c = 0; c < w->bufs[b].ncpus; c++) {
+			free(w->bufs[b].cpus[c].pending);
+			free(w->bufs[b].cpus[c].zout);
+			ftc_zctx_free(w->bufs[b].cpus[c].z);
+		}
+		free(w->bufs[b].cpus);
+		free(w->bufs[b].name);
+		free(w->bufs[b].clock);
+	}
+	free(w->bufs);
+	ftc_dbuf_free(&w->strings);
+	ftc_wmeta_free(&w->meta);
+	ftc_zctx_free(w->meta_z);
+	pthread_mutex_destroy(&w->lock);
+	free(w->path);
+	free(w);
+}

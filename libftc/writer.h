@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal to the trace.dat writer: shared by writer*.c (not installed). */
+#ifndef FTC_WRITER_INTERNAL_H
+#define FTC_WRITER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ftc-writer.h"
+#include "tracedat-format.h"
+
+/* A growing byte buffer for building payloads in file byte order (host). */
+struct ftc_dbuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+void ftc_dbuf_add(struct ftc_dbuf *b, const void *p, size_t n);
+void ftc_dbuf_u16(struct ftc_dbuf *b, uint16_t v);
+void ftc_dbuf_u32(struct ftc_dbuf *b, uint32_t v);
+void ftc_dbuf_u64(struct ftc_dbuf *b, uint64_t v);
+void ftc_dbuf_str(struct ftc_dbuf *b, const char *s);	/* with its NUL */
+void ftc_dbuf_free(struct ftc_dbuf *b);
+
+/* Metadata payloads, byte for byte what both file versions carry. */
+struct ftc_wmeta {
+	struct ftc_dbuf header_info;	/* "header_page" ... "header_event" ... */
+	struct ftc_dbuf ftrace_events;	/* u32 count, (u64 size, format)... */
+	struct ftc_dbuf event_formats;	/* u32 systems, (name, u32 n, (u64, fmt)...)... */
+	struct ftc_dbuf kallsyms;	/* u32 size, text */
+	struct ftc_dbuf printk;		/* u32 size, text */
+	struct ftc_dbuf cmdlines;	/* u64 size, text */
+	char *uname;
+	char *trace_clock;		/* the trace_clock file of the first buffer */
+};
+
+int ftc_wmeta_collect(struct ftc_wmeta *m, const char *first_instance);
+int ftc_wmeta_cmdlines(struct ftc_dbuf *out);
+void ftc_wmeta_free(struct ftc_wmeta *m);
+/* "CPU: N\n" and the per_cpu/cpuN/stats text, as trace-cmd stores it. */
+char *ftc_wmeta_cpustat(const char *instance, int cpu);
+/* The selected clock name ("local") of an instance. */
+char *ftc_wmeta_clock(const char *instance);
+
+/* Compression of one block (a metadata section or a chunk of pages). */
+struct ftc_zctx;
+struct ftc_zctx *ftc_zctx_new(enum ftc_compression c, int level);
+void ftc_zctx_free(struct ftc_zctx *z);
+size_t ftc_zctx_bound(enum ftc_compression c, size_t in);
+/* Returns the compressed size, or -1 with the error set. */
+long ftc_zctx_compress(struct ftc_zctx *z, void *out, size_t cap,
+		       const void *in, size_t len);
+const char *ftc_zctx_lib_version(enum ftc_compression c);
+
+#define TAIL_RESERVE	(256u << 10)	/* blocks kept for the tail on a full disk */
+#define V6_CPUSTAT_SIZE	512		/* fixed so the v6 index can be rewritten */
+#define MAX_APPARENT	(8ULL << 40)	/* below ext4's 16 TiB file size limit */
+
+struct wcpu {
+	int cpu;
+	uint64_t start;		/* slot offset in the file */
+	uint64_t size;		/* committed bytes (after the count when compressed) */
+	uint32_t chunks;
+	int cur;		/* with a size limit: the half being written */
+	bool wrapped;		/* the other half holds older data */
+	uint64_t old_size;
+	uint32_t old_chunks;
+	char *pending;		/* pages waiting to fill a chunk */
+	size_t pending_len;
+	char *zout;
+	size_t zcap;
+	struct ftc_zctx *z;
+};
+
+struct wbuf {
+	char *name;		/* "" for the top-level buffer */
+	char *clock;
+	int ncpus;
+	struct wcpu *cpus;
+	uint64_t sec;		/* the buffer's block: v7 section header */
+	uint64_t end;		/* end of its last slot */
+	int slot0;		/* index of its first CPU among all slots */
+	int desc;
+};
+
+struct ftc_writer {
+	char *path;
+	int fd;
+	int version;
+	enum ftc_compression comp;
+	unsigned int page;
+	uint64_t align;
+	struct wbuf *bufs;
+	int nbufs;
+	int cpucount;
+	uint64_t stride;
+	uint64_t half;		/* -m: bytes per half of a CPU's region, 0 = no limit */
+	uint64_t hstride;	/* distance between the two halves */
+	uint64_t groups;	/* offset of the first buffer block */
+	uint64_t tail;
+	uint64_t opt1_done;	/* v7: where the DONE link of options 1 lives */
+	uint64_t v6_index;	/* v6: where the rewritable options start */
+	struct ftc_dbuf strings;
+	struct ftc_wmeta meta;
+	struct ftc_zctx *meta_z;
+	uint64_t trace_id;
+	uint64_t sec_off[FTC_OPT_CMDLINES + 1];
+	pthread_mutex_t lock;
+	uint64_t data_bytes;
+	bool started;
+};
+
+static inline bool compressed(const struct ftc_writer *w)
+{
+	return w->version >= 7 && w->comp != FTC_COMPRESS_NONE;
+}
+
+static inline uint64_t roundup_u64(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* Where the index says a CPU's data starts: the half being written. */
+static inline uint64_t cur_off(const struct ftc_writer *w, const struct wcpu *wc)
+{
+	return wc->start + (uint64_t)wc->cur * w->hstride;
+}
+
+/* Shared by writer.c, writer-index.c and writer-compact.c. */
+int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off);
+int ftc_wstring(struct ftc_writer *w, const char *s);
+int ftc_whead_v7(struct ftc_writer *w, struct ftc_dbuf *h);
+int ftc_whead_v6(struct ftc_writer *w, struct ftc_dbuf *h);
+int ftc_wgroups(struct ftc_writer *w);
+int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,
+	       bool cut);
+int ftc_wcompact(struct ftc_writer *w);
+int ftc_wpatch_sections(struct ftc_writer *w);
+
+#endif

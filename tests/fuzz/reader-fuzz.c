@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
+ * sections, options, decompression), merge every CPU and format every
+ * record as text and JSON. Any crash, leak, hang or sanitizer report fails.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ftc.h"
+#include "ftc-reader.h"
+
+static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
+{
+	struct ftc_merge *m = ftc_merge_open(r, NULL);
+	struct ftc_format *f;
+	struct ftc_merge_record mr;
+	int n = 0;
+
+	if (!m)
+		return;
+	f = ftc_format_new(r, out, flags);
+	if (f) {
+		ftc_format_set_merge(f, m);
+		ftc_format_header(f, ftc_merge_guess_tracer(m, r));
+		while (ftc_merge_next(m, &mr) == 1 && n++ < 100000)
+			ftc_format_record(f, &mr);
+		ftc_format_flush(f);
+		ftc_format_free(f);
+	}
+	ftc_merge_close(m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *null;
+	char path[64];
+	struct ftc_reader *r;
+	int fd = memfd_create("ftc-fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (!null)
+		null = fopen("/dev/null", "w");
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	r = ftc_reader_open(path, FTC_READER_NO_PLUGINS);
+	if (r) {
+		walk(r, null, 0);
+		walk(r, null, FTC_FMT_JSON | FTC_FMT_NS);
+		ftc_reader_close(r);
+	}
+	r = ftc_reader_open(path, FTC_READER_METADATA);
+	ftc_reader_close(r);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A user profiles a CPU-bound program with one hot function: ftc profile
+# finds it (>= 99% of the samples), shows the table, folded stacks and a
+# flame graph, and falls back to cpu-clock when the PMU refuses cycles.
+. "$(dirname "$0")/../lib.sh"
+
+command -v cc >/dev/null || { skip "profile" "no C compiler to build the hot program"; finish; }
+cat >"$OUT/hot.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void hot_function(double secs)
+{
+	struct timespec t0, t;
+	unsigned long x = 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 1000000; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+		sink = x;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	/* Its CPU time, for checking sample counts on a busy machine. */
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	fprintf(stderr, "cpu_ms %.0f\n", t.tv_sec * 1e3 + t.tv_nsec / 1e6);
+}
+int main(int argc, char **argv)
+{
+	hot_function(argc > 1 ? atof(argv[1]) : 1.0);
+	return argc > 2 ? atoi(argv[2]) : 0;
+}
+C
+cc -g -O1 -fno-omit-frame-pointer -o "$OUT/hot" "$OUT/hot.c" || { fail "build hot" "cc failed"; finish; }
+knobs_save
+
+# share REGEX FILE: percentage of the folded samples whose stack matches.
+share() { awk -v re="$1" '{ n = $NF; t += n; if ($0 ~ re) h += n }
+	END { if (t) printf "%.2f %d %d\n", 100 * h / t, h, t; else print "0 0 0" }' "$2"; }
+
+"$FTC" profile -g -F 1000 --folded -- "$OUT/hot" 2 >"$OUT/hot.folded" 2>"$OUT/hot.err"
+set -- $(share ';hot_function( [0-9]+$|;)' "$OUT/hot.folded")
+awk -v p="$1" 'BEGIN { exit !(p >= 99) }' && [ "$3" -ge 200 ] &&
+	pass "hot_function holds >= 99% of the samples ($2 of $3, $1%)" ||
+	fail "hot_function holds >= 99% of the samples" "$2 of $3 ($1%): $(sort -k2nr "$OUT/hot.folded" | head -3)"
+expect_match "folded stacks run from the command to the leaf" '^hot;.*main;hot_function [0-9]+$' "$(cat "$OUT/hot.folded")"
+
+# User-mode samples only: the leaf itself is hot_function.
+"$FTC" profile -e cpu-clock:u -F 1000 --folded -- "$OUT/hot" 1 >"$OUT/hotu.folded" 2>/dev/null
+set -- $(share ';hot_function [0-9]+$' "$OUT/hotu.folded")
+awk -v p="$1" 'BEGIN { exit !(p >= 99) }' && pass "cpu-clock:u: the leaf is hot_function in >= 99% ($1%)" ||
+	fail "cpu-clock:u: the leaf is hot_function in >= 99%" "$2 of $3 ($1%)"
+
+# The table: self and children, [.] for user code, [k] for the kernel.
+"$FTC" profile -g -F 1000 -- "$OUT/hot" 0.5 >"$OUT/hot.table" 2>&1
+t=$(cat "$OUT/hot.table")
+expect_match "table header" '^# +Children +Self +Command +Shared Object +Symbol' "$t"
+# main may outrank it by a sample whose frame-pointer walk skipped hot_function.
+expect_match "table: hot_function near the top, [.], most of self" \
+	'^ +(9[0-9]|100)\.[0-9]+% +(9[0-9]|100)\.[0-9]+% +hot +hot +\[\.\] hot_function$' "$(grep -m3 '%' "$OUT/hot.table")"
+expect_match "table: main has children, no self" '^ +[0-9.]+% +0\.00% +hot +hot +\[\.\] main$' "$t"
+expect_match "table: samples counted, none lost" '^# Samples: [0-9]+ of event .cpu-clock., lost: 0' "$t"
+"$FTC" profile -a -F 500 -- sh -c 'for i in 1 2 3 4 5 6 7 8; do cat /proc/self/maps >/dev/null; done; sleep 0.3' >"$OUT/sys.table" 2>&1
+expect_match "-a: kernel symbols from kallsyms marked [k]" '\[kernel\.kallsyms\] +\[k\] [a-z_]' "$(cat "$OUT/sys.table")"
+
+# -c PERIOD: one sample per 1 ms of cpu-clock, so one per ms of its CPU time.
+"$FTC" profile -c 1000000 --folded -- "$OUT/hot" 1 >"$OUT/period.folded" 2>"$OUT/period.err"
+set -- $(share 'hot' "$OUT/period.folded")
+ms=$(awk '/^cpu_ms/ { print $2 }' "$OUT/period.err")
+awk -v n="$3" -v ms="${ms:-0}" 'BEGIN { exit !(ms > 100 && n >= ms * 0.9 && n <= ms * 1.1) }' &&
+	pass "-c 1000000 (1 ms of cpu-clock): one sample per ms of CPU ($3 for $ms ms)" ||
+	fail "-c 1000000: one sample per ms of CPU" "$3 samples for '$ms' ms"
+
+# Flame graph: well-formed SVG whose widest box under the root is hot_function.
+"$FTC" profile -g -F 1000 --flamegraph "$OUT/hot.svg" -- "$OUT/hot" 0.5 >/dev/null 2>&1
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$OUT/hot.svg" 2>"$OUT/xml.err" && pass "flame graph is well-formed XML" ||
+		fail "flame graph is well-formed XML" "$(head -3 "$OUT/xml.err")"
+else
+	skip "flame graph is well-formed XML" "xmllint is not installed"
+fi
+expect_match "flame graph: an svg" '^<svg ' "$(head -3 "$OUT/hot.svg")"
+expect_match "flame graph: hot_function box with its share" '<title>hot_function \([0-9]+ samples, (9[0-9]|100)\.[0-9]+%\)</title>' "$(cat "$OUT/hot.svg")"
+expect_match "flame graph: root box spans the width" '<title>all \([0-9]+ samples, 100\.00%\)</title><rect x="0.00" y="[0-9]+" width="1200.00"' "$(cat "$OUT/hot.svg")"
+
+# A hardware event the PMU refuses falls back to cpu-clock, with a message.
+if command -v perf >/dev/null && perf stat -x, -e cycles -- true 2>&1 | grep -q '^<not supported>'; then
+	"$FTC" profile -e cycles -F 1000 -- "$OUT/hot" 0.3 >"$OUT/fb.out" 2>"$OUT/fb.err"; rc=$?
+	[ $rc = 0 ] && pass "refused cycles: the run goes on" || fail "refused cycles: the run goes on" "exited $rc"
+	expect_match "refused cycles: the message says so" "'cycles' cannot be sampled here .*sampling cpu-clock instead" "$(cat "$OUT/fb.err")"
+	expect_match "refused cycles: cpu-clock samples" "of event 'cpu-clock'" "$(cat "$OUT/fb.out")"
+else
+	skip "fallback to cpu-clock" "this PMU counts cycles (or perf is missing): nothing to fall back from"
+fi
+
+# A running process, sampled until it ends (symbols from its /proc maps).
+"$OUT/hot" 1.2 2>/dev/null & hp=$!
+sleep 0.3
+"$FTC" profile -p $hp -F 1000 >"$OUT/pid.table" 2>&1; rc=$?
+wait $hp
+[ $rc = 0 ] && pass "-p ends with the process, exit 0" || fail "-p ends with the process" "exited $rc"
+expect_match "-p: its hot function, named from /proc maps" '^ +(9[0-9]|100)\.[0-9]+% +hot +hot +\[\.\] hot_function$' "$(grep -m1 '%' "$OUT/pid.table")"
+
+expect_status "the command's exit status is passed on" 5 "$FTC" profile -F 100 -- "$OUT/hot" 0.05 5
+expect_status "an unknown event exits 2" 2 "$FTC" profile -e no-such-event -- true
+expect_status "no command exits 2" 2 "$FTC" profile
+knobs_unchanged "ftc profile"
+finish

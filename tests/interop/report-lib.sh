@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the report tests: a fixture made by trace-cmd on this host,
+# and a normaliser that turns trace-cmd's and ftc's text into comparable
+# records. Sourced by tests/interop/report-*.sh and tests/fuzz/*.sh; run on
+# its own (as tests/run does) it checks the normaliser on known lines.
+
+# report_fixture FILE BUFFER_KB [MARKERS]: events from sched, syscalls and
+# trace_marker in a private instance, extracted by trace-cmd (v7 zstd).
+report_fixture() {
+	local file=$1 kb=$2 n=${3:-2000} inst i dir
+	inst=$(test_instance "report$RANDOM")
+	dir=$TRACEFS/instances/$inst
+	mkdir "$dir" || return 1
+	echo "$kb" >"$dir/buffer_size_kb"
+	echo 1 >"$dir/events/sched/sched_switch/enable"
+	echo 1 >"$dir/events/sched/sched_wakeup/enable" 2>/dev/null
+	echo 1 >"$dir/events/syscalls/sys_enter_write/enable" 2>/dev/null
+	for i in $(seq "$n"); do
+		echo "marker $i" >"$dir/trace_marker"
+		[ $((i % 200)) = 0 ] && sleep 0.001
+	done
+	echo 0 >"$dir/tracing_on"
+	trace-cmd extract -B "$inst" -o "$file" >"$file.log" 2>&1
+	local st=$?
+	# trace-cmd removes the instance it extracted; make sure it is gone.
+	[ -d "$dir" ] && rmdir "$dir" 2>/dev/null
+	[ $st = 0 ] && [ -s "$file" ]
+}
+
+# report_normalize tc|ftc: one line per record, "DROP..." markers attached to
+# the next record, sorted by timestamp (ties by content: both tools order
+# equal timestamps differently).
+report_normalize() {
+	python3 -c '
+import re, sys
+mode = sys.argv[1]
+ev = re.compile(r"^(?:(\S+): )?\s*(.*)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d+): ([^: ]+):\s*(.*)$")
+drop = re.compile(r"^(?:(\S+): )?(CPU:\d+ \[(?:\d+ )?EVENTS DROPPED\])$")
+out, pend, pinst = [], "", ""
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if not line or line.startswith("#") or line.startswith("cpus=") or line.startswith("version"):
+        continue
+    m = drop.match(line)
+    if m:
+        pend += m.group(2) + ";"
+        pinst = m.group(1) or ""
+        continue
+    m = ev.match(line)
+    if not m:
+        out.append((0, "UNPARSED " + line))
+        continue
+    inst, comm, pid, cpu, s, frac, name, info = m.groups()
+    ns = int(s) * 10**9 + int(frac.ljust(9, "0"))
+    info = " ".join(info.split())
+    # trace-cmd prints the instance once, on the lost marker before the record.
+    if pend and not inst:
+        inst = pinst
+    out.append((ns, "%s|%d|%d|%d|%s|%s|%s|%s" % (inst or "", ns, int(cpu), int(pid), comm.strip(), name, info, pend)))
+    pend = ""
+out.sort()
+for _, l in out:
+    print(l)
+' "$1"
+}
+
+# report_sorted: succeeds when the timestamps of ftc text on stdin never go back.
+report_sorted() {
+	python3 -c '
+import re, sys
+last = -1
+for line in sys.stdin:
+    m = re.search(r"\s(\d+)\.(\d+): ", line)
+    if line.startswith("#") or not m:
+        continue
+    ns = int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, "0"))
+    if ns < last:
+        sys.exit(1)
+    last = ns
+'
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	. "$(dirname "$0")/../lib.sh"
+	tc='cpus=2
+inst:             bash-7577  [001]   608.034382742: sched_switch:         bash:7577 [120] S ==> x:1 [120]
+inst: CPU:0 [12 EVENTS DROPPED]
+inst:           <idle>-0     [000]   608.034694620: print:                tracing_mark_write: hi'
+	ft='# tracer: nop
+inst:           <idle>-0       [000] d..2.   608.034694620: print: tracing_mark_write: hi
+inst: CPU:0 [12 EVENTS DROPPED]
+inst:             bash-7577    [001] d..2.   608.034382742: sched_switch: bash:7577 [120] S ==> x:1 [120]'
+	a=$(printf '%s\n' "$tc" | report_normalize tc)
+	b=$(printf '%s\n' "$ft" | report_normalize ftc)
+	# The marker moves with its record, so the two must differ here...
+	if [ "$(echo "$a" | wc -l)" = 2 ] && ! echo "$a$b" | grep -q UNPARSED; then
+		pass "report-lib: normaliser parses both layouts"
+	else
+		fail "report-lib: normaliser parses both layouts" "$a / $b"
+	fi
+	[ "$a" != "$b" ] && pass "report-lib: a moved lost marker is a difference" ||
+		fail "report-lib: a moved lost marker is a difference" "normaliser hides it"
+	c=$(printf '%s\n' "$ft" | sed 's/ hi$/ ho/' | report_normalize ftc)
+	[ "$c" != "$b" ] && pass "report-lib: a changed field is a difference" ||
+		fail "report-lib: a changed field is a difference" "normaliser hides it"
+	if printf '%s\n' "$ft" | report_sorted; then
+		fail "report-lib: out-of-order timestamps are caught" "report_sorted accepted them"
+	else
+		pass "report-lib: out-of-order timestamps are caught"
+	fi
+	finish
+fi

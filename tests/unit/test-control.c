@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the control layer's bookkeeping: trigger lines as the
+ * kernel reads them back, and the journal's save/restore against a mock
+ * tracefs of plain files (the real kernel is tested in tests/host).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "ftc.h"
+#include "ftc-control.h"
+
+static void check_trigger(const char *line, bool func, const char *readd, const char *rm)
+{
+	char name[256], *a = ftc_trigger_readd(line, func), *r = ftc_trigger_removal(line, func);
+
+	snprintf(name, sizeof(name), "re-add '%s'", line);
+	CHECK_STR(name, a, readd);
+	snprintf(name, sizeof(name), "remove '%s'", line);
+	CHECK_STR(name, r, rm);
+	free(a);
+	free(r);
+}
+
+static void triggers(void)
+{
+	check_trigger("traceon:unlimited", false, "traceon", "!traceon");
+	check_trigger("traceoff:count=3 if prev_pid == 1", false, "traceoff:3 if prev_pid == 1",
+		      "!traceoff");
+	check_trigger("stacktrace:count=0", false, "stacktrace:0", "!stacktrace");
+	check_trigger("enable_event:sched:sched_wakeup:count=2", false,
+		      "enable_event:sched:sched_wakeup:2", "!enable_event:sched:sched_wakeup");
+	check_trigger("disable_event:irq:softirq_entry:unlimited if vec == 1", false,
+		      "disable_event:irq:softirq_entry if vec == 1",
+		      "!disable_event:irq:softirq_entry");
+	check_trigger("hist:keys=pid:vals=hitcount:sort=hitcount:size=2048 [active]", false,
+		      "hist:keys=pid:vals=hitcount:sort=hitcount:size=2048",
+		      "!hist:keys=pid:vals=hitcount:sort=hitcount:size=2048");
+	check_trigger("vfs_read:traceon:count=5", true, "vfs_read:traceon:5", "!vfs_read:traceon:0");
+	check_trigger("ksys_write:traceon:unlimited", true, "ksys_write:traceon",
+		      "!ksys_write:traceon");
+	check_trigger("do_sys_openat2:enable_event:sched:sched_switch:count=1", true,
+		      "do_sys_openat2:enable_event:sched:sched_switch:1",
+		      "!do_sys_openat2:enable_event:sched:sched_switch:0");
+	check_trigger("!vfs_read:traceoff:3", true, "vfs_read:traceoff:3", "!vfs_read:traceoff:0");
+	check_trigger("vfs_read:dump", true, "vfs_read:dump", "!vfs_read:dump");
+	CHECK("func trigger", ftc_is_func_trigger("vfs_read:traceon"));
+	CHECK("mod filter is no trigger", !ftc_is_func_trigger("*:mod:ext4"));
+	CHECK("plain filter is no trigger", !ftc_is_func_trigger("vfs_read"));
+	CHECK("regex", ftc_is_regex("^vfs_(read|write)$") && !ftc_is_regex("do_sys_open*"));
+}
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static char *get(const char *file)
+{
+	char *v = NULL;
+
+	if (ftc_knob_read(NULL, file, &v) < 0)
+		return strdup("(unreadable)");
+	return v;
+}
+
+static void journal(void)
+{
+	char dir[] = "/tmp/ftc-unit-XXXXXX", path[600];
+	struct ftc_state *st;
+	char *v;
+
+	if (!mkdtemp(dir)) {
+		SKIP("journal", "cannot make a temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/events", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/events/sched", dir);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch", dir);
+	mkdir(path, 0700);
+	put(dir, "trace_clock", "[local] global counter\n");
+	put(dir, "tracing_on", "1\n");
+	put(dir, "buffer_size_kb", "7 (expanded: 1410)\n");
+	put(dir, "set_event", "sched:sched_wakeup\nirq:softirq_entry\n");
+	put(dir, "set_event_pid", "");
+	put(dir, "events/sched/sched_switch/filter", "none\n");
+	if (tracefs_set_tracing_dir(dir) < 0) {
+		SKIP("journal", "libtracefs cannot use a mock directory");
+		return;
+	}
+	st = ftc_state_new();
+	CHECK("write clock", ftc_knob_write(st, NULL, "trace_clock", "global") == 0);
+	CHECK("write tracing_on", ftc_knob_write(st, NULL, "tracing_on", "0") == 0);
+	CHECK("write it twice", ftc_knob_write(st, NULL, "tracing_on", "1") == 0);
+	CHECK("write buffer", ftc_knob_write(st, NULL, "buffer_size_kb", "300") == 0);
+	CHECK("append set_event", ftc_knob_append(st, NULL, "set_event", "sched:sched_switch") == 0);
+	CHECK("write pid", ftc_knob_write(st, NULL, "set_event_pid", "42") == 0);
+	CHECK("write filter", ftc_knob_write(st, NULL, "events/sched/sched_switch/filter",
+					     "prev_pid == 1") == 0);
+	CHECK("save before an indirect change", ftc_knob_save(st, NULL, "set_event_pid") == 0);
+	CHECK("indirect change", ftc_knob_set(NULL, "set_event_pid", "7", false) == 0);
+	CHECK("journal counts writes", ftc_state_count(st) == 8);
+	CHECK("absent knob fails", ftc_knob_write(st, NULL, "no_such_knob", "1") < 0 &&
+	      errno == ENOENT && strstr(ftc_strerror(), "no_such_knob"));
+	CHECK("restore", ftc_state_restore(st) == 0);
+	CHECK("journal empty after restore", ftc_state_count(st) == 0);
+	v = get("trace_clock");
+	CHECK_STR("clock restored by name", v, "local");
+	free(v);
+	v = get("tracing_on");
+	CHECK_STR("knob written twice gets the first old value", v, "1");
+	free(v);
+	v = get("buffer_size_kb");
+	CHECK_STR("buffer size restored expanded", v, "1410");
+	free(v);
+	v = get("set_event");
+	CHECK_STR("list restored", v, "sched:sched_wakeup\nirq:softirq_entry");
+	free(v);
+	v = get("set_event_pid");
+	CHECK_STR("empty list restored empty", v, "");
+	free(v);
+	v = get("events/sched/sched_switch/filter");
+	CHECK_STR("filter none restored with 0", v, "0");
+	free(v);
+	ftc_state_free(st);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
+int main(void)
+{
+	triggers();
+	journal();
+	return CHECK_DONE();
+}

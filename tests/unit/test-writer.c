@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the trace.dat writer, read back with a small parser
+ * written here from the format notes (not with the writer's own code):
+ * the v7 section chain is unbroken from the header to EOF, the index
+ * points at each CPU's pages in the order they were written, the file
+ * is readable at a checkpoint (what SIGKILL leaves), compaction removes
+ * the holes, and -m keeps the newest pages.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "check.h"
+#include "ftc.h"
+#include "ftc-writer.h"
+
+#define PAGE 4096
+
+struct cpu_data {
+	uint64_t off, size;
+};
+
+struct parsed {
+	int chain_ok, strings;
+	int compressed;
+	int ncpus;
+	struct cpu_data cpu[8];
+};
+
+static int rd(int fd, void *p, size_t n, uint64_t off)
+{
+	return pread(fd, p, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+static void parse_buffer_opt(const char *d, struct parsed *p)
+{
+	const char *q = d + 8;
+	uint32_t n;
+
+	q += strlen(q) + 1;		/* name */
+	q += strlen(q) + 1;		/* clock */
+	q += 4;				/* page size */
+	memcpy(&n, q, 4);
+	q += 4;
+	if (!n)
+		return;			/* the CPU-less top buffer */
+	p->ncpus = (int)n;
+	for (uint32_t i = 0; i < n && i < 8; i++, q += 20) {
+		memcpy(&p->cpu[i].off, q + 4, 8);
+		memcpy(&p->cpu[i].size, q + 12, 8);
+	}
+}
+
+static int parse_v7(const char *path, struct parsed *p)
+{
+	int fd = open(path, O_RDONLY);
+	char head[64];
+	struct stat st;
+	uint64_t pos, opts;
+	size_t at = 10;
+
+	memset(p, 0, sizeof(*p));
+	if (fd < 0 || fstat(fd, &st) < 0 || rd(fd, head, sizeof(head), 0) < 0)
+		return -1;
+	at += strlen(head + at) + 1 + 1 + 1 + 4;	/* version, endian, long, page */
+	p->compressed = strcmp(head + at, "none") != 0;
+	at += strlen(head + at) + 1;
+	at += strlen(head + at) + 1;
+	memcpy(&opts, head + at, 8);
+	/* The section chain: every header's size leads to the next, to EOF. */
+	for (pos = at + 8; pos < (uint64_t)st.st_size;) {
+		char h[16];
+		uint16_t id;
+		uint64_t size;
+
+		if (rd(fd, h, 16, pos) < 0)
+			break;
+		memcpy(&id, h, 2);
+		memcpy(&size, h + 8, 8);
+		p->strings += id == 15;
+		pos += 16 + size;
+	}
+	p->chain_ok = pos == (uint64_t)st.st_size;
+	/* The options sections, linked by DONE. */
+	for (int guard = 0; opts && guard < 16; guard++) {
+		uint64_t q = opts + 16, next = 0;
+
+		for (;;) {
+			uint16_t id;
+			uint32_t size;
+			char *d;
+
+			if (rd(fd, &id, 2, q) < 0 || rd(fd, &size, 4, q + 2) < 0)
+				goto out;
+			d = malloc(size ? size : 1);
+			if (!d || rd(fd, d, size, q + 6) < 0) {
+				free(d);
+				goto out;
+			}
+			if (id == 3)
+				parse_buffer_opt(d, p);
+			if (id == 0)
+				memcpy(&next, d, 8);
+			free(d);
+			q += 6 + size;
+			if (id == 0)
+				break;
+		}
+		opts = next;
+	}
+out:
+	close(fd);
+	return 0;
+}
+
+/* The page timestamps of one CPU, in file order. */
+static int read_stamps(const char *path, const struct parsed *p, int c, uint64_t *ts, int max)
+{
+	int fd = open(path, O_RDONLY), n = 0;
+	char *page = malloc(PAGE * 10);
+	const struct cpu_data *cd = &p->cpu[c];
+
+	if (fd < 0 || !page)
+		goto out;
+	if (!p->compressed) {
+		for (uint64_t o = 0; o < cd->size && n < max; o += PAGE)
+			if (rd(fd, &ts[n], 8, cd->off + o) == 0)
+				n++;
+		goto out;
+	}
+	uint32_t count;
+	uint64_t q = cd->off + 4;
+
+	rd(fd, &count, 4, cd->off);
+	for (uint32_t k = 0; k < count; k++) {
+		uint32_t cz[2];
+		char *z;
+		size_t r;
+
+		if (rd(fd, cz, 8, q) < 0 || !(z = malloc(cz[0])))
+			break;
+		rd(fd, z, cz[0], q + 8);
+		r = ZSTD_decompress(page, PAGE * 10, z, cz[0]);
+		free(z);
+		if (ZSTD_isError(r) || r != cz[1])
+			break;
+		for (size_t o = 0; o < r && n < max; o += PAGE)
+			memcpy(&ts[n++], page + o, 8);
+		q += 8 + cz[0];
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(page);
+	return n;
+}
+
+static void fill_page(char *page, uint64_t ts)
+{
+	memset(page, 0, PAGE);
+	memcpy(page, &ts, 8);	/* an empty sub-buffer: commit 0 */
+}
+
+static int sequential(const uint64_t *ts, int n, uint64_t first)
+{
+	for (int i = 0; i < n; i++)
+		if (ts[i] != first + (uint64_t)i)
+			return 0;
+	return 1;
+}
+
+/* Writes `pages` pages per CPU to 2 CPUs, interleaved; stamps cpu*1e6 + k. */
+static struct ftc_writer *write_file(const char *path, int version, enum ftc_compression comp,
+				     int pages, uint64_t max, int finish)
+{
+	int cpus[2] = { 0, 1 };
+	struct ftc_writer *w = ftc_writer_create(path, version, comp);
+	char page[PAGE];
+
+	if (!w)
+		return NULL;
+	if (max)
+		ftc_writer_set_max(w, max);
+	if (ftc_writer_add_buffer(w, NULL, 2, cpus) < 0 || ftc_writer_start(w) < 0) {
+		ftc_writer_free(w);
+		return NULL;
+	}
+	for (int k = 0; k < pages; k++)
+		for (int c = 0; c < 2; c++) {
+			fill_page(page, (uint64_t)c * 1000000 + (uint64_t)k);
+			ftc_writer_add_pages(w, 0, c, page, PAGE);
+		}
+	if (!finish) {
+		ftc_writer_checkpoint(w);
+		return w;
+	}
+	if (ftc_writer_finish(w) < 0) {
+		ftc_writer_free(w);
+		return NULL;
+	}
+	ftc_writer_free(w);
+	return (struct ftc_writer *)1;
+}
+
+static void check_file(const char *name, const char *path, int pages, int want_first)
+{
+	uint64_t ts[4096];
+	struct parsed p;
+	char label[160];
+	int n;
+
+	parse_v7(path, &p);
+	snprintf(label, sizeof(label), "%s: unbroken section chain to EOF", name);
+	CHECK(label, p.chain_ok);
+	snprintf(label, sizeof(label), "%s: a STRINGS section", name);
+	CHECK(label, p.strings >= 1);
+	snprintf(label, sizeof(label), "%s: BUFFER option for 2 CPUs", name);
+	CHECK(label, p.ncpus == 2);
+	for (int c = 0; c < 2 && p.ncpus == 2; c++) {
+		n = read_stamps(path, &p, c, ts, 4096);
+		snprintf(label, sizeof(label), "%s: cpu%d holds pages %d..%d in order", name, c,
+			 want_first, pages - 1);
+		CHECK(label, n == pages - want_first &&
+		      sequential(ts, n, (uint64_t)c * 1000000 + (uint64_t)want_first));
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/ftc-test-writer.XXXXXX", path[256];
+	struct ftc_writer *w;
+	struct stat st;
+
+	if (!ftc_tracefs_dir() || access("/sys/kernel/tracing/events/header_page", R_OK)) {
+		SKIP("writer", "tracefs is not readable here (the writer stores its formats)");
+		return CHECK_DONE();
+	}
+	if (!mkdtemp(dir))
+		return 1;
+
+	snprintf(path, sizeof(path), "%s/none.dat", dir);
+	CHECK("v7 none: written", write_file(path, 7, FTC_COMPRESS_NONE, 300, 0, 1) != NULL);
+	check_file("v7 none", path, 300, 0);
+	stat(path, &st);
+	CHECK("v7 none: holes removed (size < 10 MB)", st.st_size < (10 << 20));
+	CHECK("v7 none: no sparse region left", (uint64_t)st.st_blocks * 512 + (64 << 10) >=
+	      (uint64_t)st.st_size);
+
+	snprintf(path, sizeof(path), "%s/zstd.dat", dir);
+	CHECK("v7 zstd: written", write_file(path, 7, FTC_COMPRESS_ZSTD, 333, 0, 1) != NULL);
+	check_file("v7 zstd", path, 333, 0);
+
+	/* What SIGKILL leaves: the file at a checkpoint, never finished. */
+	snprintf(path, sizeof(path), "%s/killed.dat", dir);
+	w = write_file(path, 7, FTC_COMPRESS_ZSTD, 205, 0, 0);
+	CHECK("checkpoint: written", w != NULL);
+	/* 205 pages = 20 whole chunks; the last 5 pages wait for a chunk. */
+	check_file("checkpoint (unfinished file)", path, 200, 0);
+	ftc_writer_free(w);
+
+	/* -m: at most about 16 pages per CPU, the newest. */
+	snprintf(path, sizeof(path), "%s/max.dat", dir);
+	CHECK("max: written", write_file(path, 7, FTC_COMPRESS_NONE, 100, 16 * PAGE, 1) != NULL);
+	check_file("max (16 pages)", path, 100, 100 - 8 - 100 % 8);
+
+	CHECK("bad version refused", ftc_writer_create(path, 5, FTC_COMPRESS_NONE) == NULL &&
+	      strstr(ftc_strerror(), "version 5"));
+	CHECK("unwritable path refused", ftc_writer_create("/proc/no/such", 7, FTC_COMPRESS_NONE)
+	      == NULL && strstr(ftc_strerror(), "/proc/no/such"));
+	CHECK("compression names", ftc_compression_parse("zstd") == FTC_COMPRESS_ZSTD &&
+	      ftc_compression_parse("zlib") == FTC_COMPRESS_ZLIB &&
+	      ftc_compression_parse("none") == FTC_COMPRESS_NONE &&
+	      ftc_compression_parse("lz4") == -1);
+
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path))
+		return 1;
+	return CHECK_DONE();
+}
