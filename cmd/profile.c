@@ -132,14 +132,18 @@ static int setup_signals(void)
 /* Until the command ends, the -p process ends (target_fd), or a signal. */
 static int sample_loop(struct ftc_perf_sampler *s, struct ftc_perf_workload *w, int target_fd)
 {
+	bool forwarded = false;
+
 	for (;;) {
 		int fd = w->pid && w->pidfd >= 0 ? w->pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
 		int r = ftc_perf_sampler_poll(s, fd, 100);
 
 		if (r < 0)
 			return -1;
-		if (got_signal && w->pid)
-			kill(w->pid, got_signal);
+		if (got_signal && w->pid && !forwarded) {
+			kill(w->pid, got_signal);	/* once: the command decides */
+			forwarded = true;
+		}
 		if (w->pid && (r > 0 || (w->pidfd < 0 && ftc_perf_workload_exited(w))))
 			return 0;
 		if (!w->pid && (got_signal || (target_fd >= 0 && r > 0)))

@@ -394,6 +394,7 @@ static int wait_loop(struct stat_state *s)
 {
 	double last = (double)s->t0.tv_sec * 1e9 + (double)s->t0.tv_nsec;
 	double next = last + (double)s->o->interval_ms * 1e6;
+	bool forwarded = false;
 
 	for (;;) {
 		struct pollfd pfd[2] = {
@@ -418,8 +419,11 @@ static int wait_loop(struct stat_state *s)
 				return -1;
 			next += (double)s->o->interval_ms * 1e6;
 		}
-		if (stop_signal && s->w.pid)
+		/* Pass a signal on once: the command decides how it ends. */
+		if (stop_signal && s->w.pid && !forwarded) {
 			kill(s->w.pid, stop_signal);
+			forwarded = true;
+		}
 		if (s->w.pid && (pfd[1].revents & POLLIN ||
 				 (s->w.pidfd < 0 && ftc_perf_workload_exited(&s->w))))
 			break;

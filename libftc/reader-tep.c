@@ -6,7 +6,10 @@
  * megabytes) is loaded only when an event that prints symbols shows up.
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +120,41 @@ static int build_id_map(struct ftc_reader *r)
 	return 0;
 }
 
+/*
+ * libtraceevent 1.7 folds constant expressions of a print format as it
+ * parses it, and divides by zero on some damaged ones (the fuzzer found
+ * "0x2 %pfx4"). A damaged file must not kill the reader: such a format is
+ * abandoned (its records print raw) by jumping out of the SIGFPE.
+ */
+static _Thread_local sigjmp_buf fpe_jump;
+static _Thread_local volatile sig_atomic_t in_parse;
+
+static void on_fpe(int sig)
+{
+	if (in_parse)
+		siglongjmp(fpe_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int guarded_parse(struct ftc_reader *r, struct ftc_fmt_index *f)
+{
+	struct sigaction sa = { .sa_handler = on_fpe }, old;
+	int ret;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGFPE, &sa, &old);
+	if (sigsetjmp(fpe_jump, 1)) {
+		ret = -1;
+	} else {
+		in_parse = 1;
+		ret = tep_parse_event(r->tep, f->text, f->len, f->system) ? -1 : 0;
+	}
+	in_parse = 0;
+	sigaction(SIGFPE, &old, NULL);
+	return ret;
+}
+
 static int parse_fmt(struct ftc_reader *r, struct ftc_fmt_index *f)
 {
 	if (f->parsed)
@@ -124,7 +162,7 @@ static int parse_fmt(struct ftc_reader *r, struct ftc_fmt_index *f)
 	f->parsed = true;
 	if (!r->tep)
 		return 0;
-	if (tep_parse_event(r->tep, f->text, f->len, f->system) != 0) {
+	if (guarded_parse(r, f) != 0) {
 		ftc_reader_warn(r, "%s: libtraceevent cannot parse the format of event id %d "
 				"(system %s); its records print raw", r->path, f->id, f->system);
 		return -1;
@@ -216,6 +254,26 @@ int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len)
 	return ret;
 }
 
+/*
+ * "PID COMM" lines. tep_parse_saved_cmdlines() leaks on malformed lines (a
+ * damaged file has them), so each line is checked and registered here.
+ */
+static void register_cmdlines(struct ftc_reader *r, char *text)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		long pid = strtol(line, &end, 10);
+
+		if (end == line || *end != ' ' || !end[1] || pid < 0 || pid > INT32_MAX)
+			continue;
+		if (strlen(end + 1) > 64)
+			end[65] = '\0';
+		tep_register_comm(r->tep, end + 1, (int)pid);
+	}
+}
+
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len)
 {
 	struct ftc_cur c;
@@ -229,7 +287,7 @@ int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len)
 		ret = ftc_cur_err(&c, "size %llu exceeds the section", (unsigned long long)size);
 	else if (size && r->tep) {
 		buf[c.pos + size] = '\0';
-		tep_parse_saved_cmdlines(r->tep, buf + c.pos);
+		register_cmdlines(r, buf + c.pos);
 	}
 	free(buf);
 	return ret;

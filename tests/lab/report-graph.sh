@@ -48,7 +48,7 @@ expect_match "lab report-graph: blocks close with a duration" \
 	'funcgraph_exit: +[+!#*@$ ] [0-9]+(\.[0-9]+)? us +\| +\}$' "$graph"
 # Nesting: a leaf sits deeper than the block that holds it.
 expect_match "lab report-graph: nested calls are indented" \
-	'\|     [a-z_0-9.]+\(\);$' "$graph"
+	'\|    +[a-z_0-9.]+\(\);$' "$graph"
 raw=$(lab_section graph-raw)
 entries=$(printf '%s\n' "$raw" | grep -c ': funcgraph_entry: ')
 exits=$(printf '%s\n' "$raw" | grep -c ': funcgraph_exit: ')
