@@ -363,6 +363,32 @@ static int finish(struct record *r, bool failed)
 	return ret;
 }
 
+/*
+ * The recorder's own threads (their syscalls, their scheduling) would fill
+ * the trace with ftc's activity: keep them out with set_event_notrace_pid
+ * (journaled like every other knob), as trace-cmd keeps itself out with
+ * filters. Best effort: an old kernel without the file records them.
+ */
+static void exclude_self(struct record *r)
+{
+	const char *inst = ftc_control_spec_instance(r->spec);
+	pid_t tids[257];
+	char buf[257][16], *v[257];
+	int n;
+
+	if (!ftc_knob_exists(inst, "set_event_notrace_pid"))
+		return;
+	tids[0] = getpid();
+	n = 1 + ftc_capture_tids(r->cap, tids + 1, 256);
+	for (int i = 0; i < n; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "%d", (int)tids[i]);
+		v[i] = buf[i];
+	}
+	if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, (size_t)n) < 0 && !r->quiet)
+		ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: %s",
+			      ftc_strerror());
+}
+
 static int check_readers(struct record *r)
 {
 	char *who = NULL;
@@ -398,6 +424,7 @@ static int capture(struct record *r)
 	inst = ftc_control_spec_instance(r->spec);
 	if (setup_capture(r) < 0)
 		goto fail;
+	exclude_self(r);
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	if (!r->user_no_tracing_on && ftc_knob_write(r->st, inst, "tracing_on", "1") < 0)
 		goto fail;

@@ -47,6 +47,7 @@ struct cslot {
 	int pipefd[2];
 	pthread_t thread;
 	bool running;
+	_Atomic pid_t tid;
 	char *pages;
 	_Atomic uint64_t npages, missed, missed_pages;
 	struct stats0 start;
@@ -311,6 +312,7 @@ static void *reader(void *arg)
 	 * allowed: root) costs the workload little. Best effort.
 	 */
 	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
+	atomic_store(&s->tid, gettid());
 	while (!atomic_load(&c->failed)) {
 		int r = poll(p, 2, timeout);
 		long n;
@@ -358,7 +360,21 @@ int ftc_capture_start(struct ftc_capture *c)
 		c->slots[i].running = true;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* Wait until every reader knows its thread id (ftc_capture_tids). */
+	for (int i = 0; i < c->nslots && !ret; i++)
+		while (c->slots[i].running && !atomic_load(&c->slots[i].tid))
+			usleep(100);
 	return ret;
+}
+
+int ftc_capture_tids(struct ftc_capture *c, pid_t *tids, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->nslots && n < max; i++)
+		if (atomic_load(&c->slots[i].tid))
+			tids[n++] = atomic_load(&c->slots[i].tid);
+	return n;
 }
 
 bool ftc_capture_failed(struct ftc_capture *c)

@@ -41,6 +41,10 @@ void ftc_capture_use_snapshot(struct ftc_capture *c);
 /* Starts the reader threads. */
 int ftc_capture_start(struct ftc_capture *c);
 
+/* The reader threads' ids (so that a recorder can keep its own
+ * activity out of the trace); returns how many were stored. */
+int ftc_capture_tids(struct ftc_capture *c, pid_t *tids, int max);
+
 /* True once a reader failed (full disk, I/O error); the message is in
  * ftc_capture_error(). */
 bool ftc_capture_failed(struct ftc_capture *c);

@@ -110,6 +110,16 @@ expect_match "the other reader is named" "pid $cat_pid \(cat\).*cpu0/trace_pipe_
 kill $cat_pid; wait $cat_pid 2>/dev/null
 rmdir "$TRACEFS/instances/$inst"
 
+# A capture longer than two seconds shows a live status line on a terminal.
+if command -v script >/dev/null; then
+	inst=$(test_instance status)
+	script -qc "$FTC record -B $inst -e sched -o $D/st.dat --duration 3.5" "$D/tty" >/dev/null 2>&1
+	expect_match "a long capture shows a status line (events/s, MB, lost per CPU)" \
+		'[0-9]+s +[0-9]+ events/s +[0-9.]+ MB written +lost per CPU: [0-9]+(/[0-9]+)*' "$(tr '\r' '\n' < "$D/tty")"
+else
+	skip "status line" "script(1) is not installed to give record a terminal"
+fi
+
 # Mistakes.
 expect_status "a missing command fails with 1" 1 "$FTC" record -B "$(test_instance nocmd)" -o "$D/n.dat" -- /no/such/command
 expect_match "the missing command is named" "cannot run '/no/such/command'" "$(cat "$OUT/last.err")"

@@ -50,7 +50,7 @@ expect_match "report-options: default prints microseconds" ' [0-9]+\.[0-9]{6}: '
 
 # -F and -R against trace-cmd's own.
 filt='sched_switch: prev_pid != 0 && next_prio < 130'
-( trace-cmd report -t -F "$filt" "$X" >"$D/tc.F.txt" ) 2>/dev/null; tcst=$?
+bash -c 'trace-cmd report -t -F "$1" "$2" >"$3" 2>/dev/null' _ "$filt" "$X" "$D/tc.F.txt" 2>/dev/null; tcst=$?
 "$FTC" report -t -F "$filt" "$X" | report_normalize ftc | grep "^$I|" >"$D/ftc.F"
 # trace-cmd 3.1.6 segfaults after the last record of -F on instance files,
 # mid-line: compare what it printed completely.

@@ -2,8 +2,8 @@
 # ftc record with the function_graph tracer, graphing only do_sys_openat2
 # three calls deep, around ls in the guest. On the host ftc report folds the
 # entries and exits into the nested "DURATION | func() {" ... "}" layout with
-# durations, and trace-cmd report agrees on every entry: task, CPU,
-# timestamp, depth, call text and whole microseconds.
+# durations, and trace-cmd report agrees on every call (task, CPU,
+# timestamp, depth, function) and every duration (whole microseconds).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lab.bash"
 
