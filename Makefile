@@ -37,8 +37,9 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 .PHONY: all static asan test test-asan demo bench install clean check-deps fuzz
 all: ftc $(B)/libftc.a $(B)/libftc.so unit
 
+# Copy then rename, so a running ./ftc is never overwritten in place.
 ftc: $(B)/ftc
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/ftc: $(CMD_OBJ) $(B)/libftc.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS)
@@ -75,7 +76,7 @@ ftc-static: $(CMD_OBJ) $(B)/libftc.a
 asan:
 	$(MAKE) B=build/asan EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -O1' \
 		LDFLAGS='-fsanitize=address,undefined' build/asan/ftc unit
-	cp build/asan/ftc ftc-asan
+	cp build/asan/ftc ftc-asan.tmp && mv -f ftc-asan.tmp ftc-asan
 
 check-deps:
 	@scripts/install-deps

@@ -32,4 +32,13 @@ int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t 
 }
 #endif
 
+/* The modules' own headers: control, probe, tracefs info, capture, writer, reader, perf. */
+#include "ftc-control.h"
+#include "ftc-probe.h"
+#include "ftc-tracefs-info.h"
+#include "ftc-capture.h"
+#include "ftc-writer.h"
+#include "ftc-reader.h"
+#include "ftc-perf.h"
+
 #endif
