@@ -411,9 +411,9 @@ static int capture(struct record *r)
 	int child_status = 0, stop, ret = FTC_EXIT_OK;
 
 	if (r->argv && spawn(r) < 0)
-		goto fail_early;
+		goto fail;
 	if (r->follow && add_follow(r) < 0)
-		goto fail_early;
+		goto fail;
 	if (ftc_control_spec_apply(r->spec, r->st) < 0) {
 		int err = ftc_state_interrupted() ? EINTR : errno;
 
@@ -442,15 +442,12 @@ static int capture(struct record *r)
 		r->child = 0;	/* interrupted: do not wait for the command */
 	return ret;
 fail_started:
-	if (r->cap)
-		ftc_capture_stop(r->cap);
-	if (r->w)
-		ftc_writer_finish(r->w);
-fail:
+	/* The command never ran: say why, then leave a finished (empty) file. */
 	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
-	kill_unstarted_child(r);
+	ftc_capture_stop(r->cap);
+	ftc_writer_finish(r->w);
 	return FTC_EXIT_FAIL;
-fail_early:
+fail:
 	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 	kill_unstarted_child(r);
 	return FTC_EXIT_FAIL;

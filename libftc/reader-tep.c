@@ -121,10 +121,13 @@ static int build_id_map(struct ftc_reader *r)
 }
 
 /*
- * libtraceevent 1.7 folds constant expressions of a print format as it
- * parses it, and divides by zero on some damaged ones (the fuzzer found
- * "0x2 %pfx4"). A damaged file must not kill the reader: such a format is
- * abandoned (its records print raw) by jumping out of the SIGFPE.
+ * libtraceevent 1.7's format parser is not hardened: on some damaged
+ * formats it divides by zero while folding constants ("0x2 %pfx4") or
+ * follows a NULL pointer (both found by the fuzzer). A damaged file must
+ * not kill the reader, so the parse runs under SIGFPE/SIGSEGV/SIGBUS
+ * handlers that jump out of it: the format is abandoned (its records print
+ * as unknown). tep adds an event only after a complete parse, so it stays
+ * consistent; the abandoned event's memory is lost.
  */
 static _Thread_local sigjmp_buf fpe_jump;
 static _Thread_local volatile sig_atomic_t in_parse;
@@ -139,11 +142,14 @@ static void on_fpe(int sig)
 
 static int guarded_parse(struct ftc_reader *r, struct ftc_fmt_index *f)
 {
-	struct sigaction sa = { .sa_handler = on_fpe }, old;
+	static const int sigs[] = { SIGFPE, SIGSEGV, SIGBUS };
+	struct sigaction sa = { .sa_handler = on_fpe }, old[3];
 	int ret;
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGFPE, &sa, &old);
+	sa.sa_flags = SA_NODEFER;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
 	if (sigsetjmp(fpe_jump, 1)) {
 		ret = -1;
 	} else {
@@ -151,7 +157,8 @@ static int guarded_parse(struct ftc_reader *r, struct ftc_fmt_index *f)
 		ret = tep_parse_event(r->tep, f->text, f->len, f->system) ? -1 : 0;
 	}
 	in_parse = 0;
-	sigaction(SIGFPE, &old, NULL);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
 	return ret;
 }
 

@@ -49,9 +49,14 @@ fi
 # to the last checkpoint (one per second).
 inst=$(test_instance sigkill)
 "$FTC" record -q -B "$inst" -e sched -o "$D/kill.dat" -a 2>"$D/err" & pid=$!
-for i in $(seq 1 50); do [ -d "$TRACEFS/instances/$inst" ] && break; sleep 0.1; done
-sleep 1
-for i in $(seq 1 300); do echo "killmark-$i" > "$TRACEFS/instances/$inst/trace_marker"; done
+# Tracing goes on once the readers run.
+for i in $(seq 1 100); do
+	[ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break; sleep 0.1
+done
+# The marks, then enough filler on the same CPU to complete their chunks,
+# then time for a checkpoint.
+taskset -c 0 sh -c "for i in \$(seq 1 300); do echo killmark-\$i > $TRACEFS/instances/$inst/trace_marker; done
+	for i in \$(seq 1 3000); do echo filler-\$i > $TRACEFS/instances/$inst/trace_marker; done"
 sleep 2.5
 kill -KILL $pid; wait $pid 2>/dev/null
 if [ $have_tc = 1 ]; then
