@@ -16,13 +16,13 @@ LAB_TIMEOUT=60 lab_run record-function - <<'EOF' || finish
 noise=$!
 echo "noise=$noise"
 echo "== record"
-ftc record -p function -l 'do_sys_open*' -o /tmp/f.dat -- ls / /proc /sys >/dev/null
+ftc record -p function -l 'do_sys_open*' -o /tmp/f.dat -- ls / /proc/self /sys >/dev/null
 echo "record status=$?"
 echo "== after"
 echo "current_tracer=$(cat /sys/kernel/tracing/current_tracer)"
 echo "set_ftrace_filter=$(cat /sys/kernel/tracing/set_ftrace_filter | tr '\n' ' ')"
 echo "== follow"
-ftc record -q -F -p function -l 'do_sys_open*' -o /tmp/f2.dat -- ls / /proc /sys >/dev/null
+ftc record -q -F -p function -l 'do_sys_open*' -o /tmp/f2.dat -- ls / /proc/self /sys >/dev/null
 echo "follow status=$?"
 ftc report --no-header /tmp/f2.dat | head -50
 kill $noise
@@ -80,7 +80,7 @@ if [ "$others" -ge 1 ]; then
 else
 	fail "lab record-function: without -F the other task's opens are there too" "none in: $tc"
 fi
-# ls /, /proc and /sys: one opendir each at least.
+# ls /, /proc/self and /sys: one opendir each at least.
 if [ "$ls_calls" -ge 3 ]; then
 	pass "lab record-function: ls's three opendirs are there ($ls_calls calls)"
 else
