@@ -5,24 +5,6 @@
 # leaves tracefs exactly as it found it.
 . "$(dirname "$0")/../lib.sh"
 
-# knobs_unchanged, but other developers' concurrent test instances (not
-# named after this run) are left out of the comparison.
-mine_only() {
-	awk -v mine="ftc-test-$$-" '/^instances=/ {
-		out = "instances="
-		n = split(substr($0, 11), names, " ")
-		for (i = 1; i <= n; i++) if (index(names[i], mine) == 1 || names[i] !~ /^ftc/) out = out " " names[i]
-		print out; next
-	} { print }' "$1"
-}
-knobs_unchanged_here() {
-	knobs_snapshot >"$OUT/knobs.after"
-	if d=$(diff <(mine_only "$OUT/knobs.before") <(mine_only "$OUT/knobs.after")); then
-		pass "$1: tracefs left as found"
-	else
-		fail "$1: tracefs left as found" "$(echo "$d" | head -10)"
-	fi
-}
 
 I=$(test_instance errors)
 trap '[ -d "$TRACEFS/instances/$I" ] && "$FTC" reset -q -B "$I" -d >/dev/null 2>&1' EXIT
@@ -109,5 +91,5 @@ else
 	skip "start never opens ftrace_enabled" "strace is not installed"
 fi
 rmdir "$TRACEFS/instances/$I" 2>/dev/null
-knobs_unchanged_here "rejected and refused requests"
+knobs_unchanged "rejected and refused requests"
 finish

@@ -3,24 +3,6 @@
 # ftc exits 130 and tracefs is exactly as it was before the command.
 . "$(dirname "$0")/../lib.sh"
 
-# knobs_unchanged, but other developers' concurrent test instances (not
-# named after this run) are left out of the comparison.
-mine_only() {
-	awk -v mine="ftc-test-$$-" '/^instances=/ {
-		out = "instances="
-		n = split(substr($0, 11), names, " ")
-		for (i = 1; i <= n; i++) if (index(names[i], mine) == 1 || names[i] !~ /^ftc/) out = out " " names[i]
-		print out; next
-	} { print }' "$1"
-}
-knobs_unchanged_here() {
-	knobs_snapshot >"$OUT/knobs.after"
-	if d=$(diff <(mine_only "$OUT/knobs.before") <(mine_only "$OUT/knobs.after")); then
-		pass "$1: tracefs left as found"
-	else
-		fail "$1: tracefs left as found" "$(echo "$d" | head -10)"
-	fi
-}
 
 I=$(test_instance sig)
 J=$(test_instance sig2)
@@ -88,5 +70,5 @@ run_and_signal INT 0.5 "$FTC" start -B "$J" -C global -b 256 -e sched:sched_swit
 unset FTC_CONTROL_STEP_DELAY_MS
 
 expect_status "reset -B -d the working instance" 0 "$FTC" reset -q -B "$I" -d
-knobs_unchanged_here "interrupted show and start"
+knobs_unchanged "interrupted show and start"
 finish

@@ -4,24 +4,6 @@
 # then stops, restarts, clears and resets it, leaving tracefs as found.
 . "$(dirname "$0")/../lib.sh"
 
-# knobs_unchanged, but other developers' concurrent test instances (not
-# named after this run) are left out of the comparison.
-mine_only() {
-	awk -v mine="ftc-test-$$-" '/^instances=/ {
-		out = "instances="
-		n = split(substr($0, 11), names, " ")
-		for (i = 1; i <= n; i++) if (index(names[i], mine) == 1 || names[i] !~ /^ftc/) out = out " " names[i]
-		print out; next
-	} { print }' "$1"
-}
-knobs_unchanged_here() {
-	knobs_snapshot >"$OUT/knobs.after"
-	if d=$(diff <(mine_only "$OUT/knobs.before") <(mine_only "$OUT/knobs.after")); then
-		pass "$1: tracefs left as found"
-	else
-		fail "$1: tracefs left as found" "$(echo "$d" | head -10)"
-	fi
-}
 
 I=$(test_instance start)
 D=$TRACEFS/instances/$I
@@ -165,5 +147,5 @@ rmdir "$TRACEFS/instances/$fresh"
 	fail "reset instance equals a fresh instance" "differs in:$diffs"
 expect_status "ftc reset -B -d removes the instance" 0 "$FTC" reset -q -B "$I" -d
 [ -d "$D" ] && fail "instance removed" "$D still exists" || pass "instance removed"
-knobs_unchanged_here "start/stop/restart/clear/show/reset in an instance"
+knobs_unchanged "start/stop/restart/clear/show/reset in an instance"
 finish

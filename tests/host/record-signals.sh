@@ -92,7 +92,10 @@ rmdir "$TRACEFS/instances/$inst" 2>/dev/null
 mkdir -p "$D/full"
 if mount -t tmpfs -o size=2m ftc-full "$D/full" 2>/dev/null; then
 	inst=$(test_instance full)
+	# A syscall storm fills 2 MB in well under a second.
+	dd if=/dev/zero of=/dev/null bs=1 count=20000000 2>/dev/null & dd_pid=$!
 	"$FTC" record -B "$inst" -e syscalls -a --duration 20 -o "$D/full/f.dat" 2>"$D/err"; rc=$?
+	kill $dd_pid 2>/dev/null; wait $dd_pid 2>/dev/null
 	[ $rc = 1 ] && pass "a full disk stops record with 1" || fail "a full disk stops record with 1" "exit $rc"
 	expect_match "a full disk is named with the file" "full/f.dat: .*No space left on device" "$(cat "$D/err")"
 	n=$(events "$D/full/f.dat")
