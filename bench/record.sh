@@ -10,11 +10,7 @@
 # namespace hides the knobs it insists on writing). Not a test.
 #   RUNS=N (3) SECS=N (2) RATES="per-CPU calls/s ladder"
 set -u
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-FTC=${FTC:-$TOP/ftc}
-OUT=${OUT:-$TOP/tests/out/bench}
-. "$TOP/bench/lib.sh"
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-3}
 SECS=${SECS:-2}
 RATES=${RATES:-"100000 200000 300000 400000 500000 0"}

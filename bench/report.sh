@@ -5,30 +5,14 @@
 # longer. Not a test: it prints numbers.
 #   EVENTS=N (syscall pairs in the base trace, default 100000) RUNS=N (5)
 set -u
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-FTC=${FTC:-$TOP/ftc}
-OUT=${OUT:-$TOP/tests/out/bench}
-. "$TOP/bench/lib.sh"
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-5}
 N=${EVENTS:-100000}
 T=/sys/kernel/tracing
 
 command -v trace-cmd >/dev/null || { echo "report bench: trace-cmd is not installed"; exit 0; }
 [ -w $T/instances ] || { echo "report bench: needs root and tracefs"; exit 0; }
-cat >"$OUT/getppid.c" <<'C'
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-int main(int argc, char **argv)
-{
-	long n = atol(argv[1]);
-	for (long i = 0; i < n; i++)
-		syscall(SYS_getppid);
-	return 0;
-}
-C
-cc -O2 -o "$OUT/getppid" "$OUT/getppid.c" || { echo "report bench: cc failed"; exit 0; }
+build_getppid_loop "$OUT/getppid" || { echo "report bench: cc failed"; exit 0; }
 
 # capture FILE CALLS: getppid enter/exit + sched_switch in a private instance.
 capture() {

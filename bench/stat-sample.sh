@@ -5,11 +5,7 @@
 # each got and the samples each lost. Medians of alternating runs.
 # Not a test: it prints numbers.
 set -u
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-FTC=${FTC:-$TOP/ftc}
-OUT=${OUT:-$TOP/tests/out/bench}
-. "$TOP/bench/lib.sh"
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-5}
 
 command -v perf >/dev/null || { echo "sample bench: perf is not installed"; exit 0; }

@@ -4,29 +4,13 @@
 # of alternating runs, printed with the ratios to the bare workload and to
 # perf. Not a test: it prints numbers.
 set -u
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-FTC=${FTC:-$TOP/ftc}
-OUT=${OUT:-$TOP/tests/out/bench}
-. "$TOP/bench/lib.sh"
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-11}
 # Opening ~360 syscall tracepoints costs the kernel ~9 s (perf and ftc alike).
 GLOB_RUNS=${GLOB_RUNS:-3}
 
 command -v perf >/dev/null || { echo "stat bench: perf is not installed (apt install linux-perf)"; exit 0; }
-cat >"$OUT/syscalls.c" <<'C'
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-int main(int argc, char **argv)
-{
-	long n = atol(argv[1]);
-	for (long i = 0; i < n; i++)
-		syscall(SYS_getppid);
-	return 0;
-}
-C
-cc -O2 -o "$OUT/syscalls" "$OUT/syscalls.c" || { echo "stat bench: cc failed"; exit 0; }
+build_getppid_loop "$OUT/syscalls" || { echo "stat bench: cc failed"; exit 0; }
 
 now() { date +%s.%N; }
 # elapsed COMMAND...: wall seconds of one run, output thrown away.
