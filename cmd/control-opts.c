@@ -382,3 +382,50 @@ int ftc_control_each_instance(const char *instance, int all,
 	tracefs_list_free(names);
 	return ret;
 }
+
+const struct ftc_option ftc_instance_options[] = {
+	FTC_HELP_OPTION,
+	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
+	{ 'a', "all", NULL, "the top-level buffer and every instance", 'a' },
+	{ 0 }
+};
+
+struct instance_choice {
+	const char *instance;
+	bool all;
+};
+
+static int instance_opt(int id, const char *arg, void *ctx)
+{
+	struct instance_choice *c = ctx;
+
+	if (id == 'B')
+		c->instance = arg;
+	else if (id == 'a')
+		c->all = true;
+	return 0;
+}
+
+int ftc_instance_command_run(const struct ftc_command *cmd, int argc, char **argv,
+			     int (*fn)(const char *instance, void *ctx))
+{
+	struct instance_choice c = { NULL, false };
+	int ret = ftc_options_parse(cmd, argc, argv, instance_opt, &c);
+
+	if (ret < 0)
+		return ftc_options_exit(ret);
+	if (ret < argc) {
+		ftc_cmd_error(cmd, "unexpected argument '%s' (see 'ftc %s --help')",
+			      argv[ret], cmd->name);
+		return FTC_EXIT_USAGE;
+	}
+	if (c.all && c.instance) {
+		ftc_cmd_error(cmd, "-a and -B exclude each other");
+		return FTC_EXIT_USAGE;
+	}
+	if (ftc_control_each_instance(c.instance, c.all, fn, NULL) < 0) {
+		ftc_cmd_error(cmd, "%s", ftc_strerror());
+		return ftc_control_exit_status(errno);
+	}
+	return FTC_EXIT_OK;
+}

@@ -48,4 +48,15 @@ int ftc_control_exit_status(int err);
 int ftc_control_each_instance(const char *instance, int all,
 			      int (*fn)(const char *instance, void *ctx), void *ctx);
 
+/* The options of commands that act on one buffer or all (-B NAME | -a). */
+extern const struct ftc_option ftc_instance_options[];
+
+/*
+ * The whole run of such a command (stop, restart, clear): parses
+ * ftc_instance_options, then calls fn for the chosen buffers.
+ * Returns the exit status.
+ */
+int ftc_instance_command_run(const struct ftc_command *cmd, int argc, char **argv,
+			     int (*fn)(const char *instance, void *ctx));
+
 #endif

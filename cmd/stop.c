@@ -1,37 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ftc stop: stop writing into the ring buffer (tracing_on 0); the configuration stays. */
-#include <errno.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "control-opts.h"
 #include "options.h"
 #include "ftc.h"
-#include "ftc-control.h"
-
-static const struct ftc_option stop_options[] = {
-	FTC_HELP_OPTION,
-	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
-	{ 'a', "all", NULL, "the top-level buffer and every instance", 'a' },
-	{ 0 }
-};
-
-struct stop_ctx {
-	const char *instance;
-	bool all;
-};
-
-static int stop_opt(int id, const char *arg, void *arg_ctx)
-{
-	struct stop_ctx *c = arg_ctx;
-
-	if (id == 'B')
-		c->instance = arg;
-	else if (id == 'a')
-		c->all = true;
-	return 0;
-}
 
 static int stop_run(int argc, char **argv);
 
@@ -39,7 +10,7 @@ const struct ftc_command ftc_cmd_stop = {
 	.name = "stop",
 	.summary = "stop writing into the ring buffer (tracing_on 0); the configuration stays",
 	.synopsis = "[-B NAME | -a]",
-	.options = stop_options,
+	.options = ftc_instance_options,
 	.run = stop_run,
 };
 
@@ -50,23 +21,5 @@ static int stop_one(const char *instance, void *ctx)
 
 static int stop_run(int argc, char **argv)
 {
-	struct stop_ctx c = { NULL, false };
-	int ret = ftc_options_parse(&ftc_cmd_stop, argc, argv, stop_opt, &c);
-
-	if (ret < 0)
-		return ftc_options_exit(ret);
-	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_stop, "unexpected argument '%s' (see 'ftc stop --help')",
-			      argv[ret]);
-		return FTC_EXIT_USAGE;
-	}
-	if (c.all && c.instance) {
-		ftc_cmd_error(&ftc_cmd_stop, "-a and -B exclude each other");
-		return FTC_EXIT_USAGE;
-	}
-	if (ftc_control_each_instance(c.instance, c.all, stop_one, NULL) < 0) {
-		ftc_cmd_error(&ftc_cmd_stop, "%s", ftc_strerror());
-		return ftc_control_exit_status(errno);
-	}
-	return FTC_EXIT_OK;
+	return ftc_instance_command_run(&ftc_cmd_stop, argc, argv, stop_one);
 }
