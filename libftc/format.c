@@ -88,14 +88,21 @@ void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
 	copy->size = (int)n;
 }
 
+/* Microseconds rounded to the nearest, as the kernel's ns2usecs() prints them. */
+static unsigned long long rounded_usecs(unsigned long long ts)
+{
+	return (ts + 500) / 1000;
+}
+
 void ftc_format_time(struct ftc_format *f, unsigned long long ts)
 {
+	unsigned long long us = rounded_usecs(ts);
+
 	if (f->flags & FTC_FMT_NS)
 		trace_seq_printf(&f->seq, "%5llu.%09llu", ts / 1000000000ULL,
 				 ts % 1000000000ULL);
 	else
-		trace_seq_printf(&f->seq, "%5llu.%06llu", ts / 1000000000ULL,
-				 (ts % 1000000000ULL) / 1000);
+		trace_seq_printf(&f->seq, "%5llu.%06llu", us / 1000000ULL, us % 1000000ULL);
 }
 
 const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec)
@@ -258,12 +265,17 @@ static size_t prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 	memcpy(p, lat, llen);
 	p += llen;
 	*p++ = ' ';
-	p = put_uint(p, rec->ts / 1000000000ULL, 5, ' ');
-	*p++ = '.';
-	if (f->flags & FTC_FMT_NS)
+	if (f->flags & FTC_FMT_NS) {
+		p = put_uint(p, rec->ts / 1000000000ULL, 5, ' ');
+		*p++ = '.';
 		p = put_uint(p, rec->ts % 1000000000ULL, 9, '0');
-	else
-		p = put_uint(p, (rec->ts % 1000000000ULL) / 1000, 6, '0');
+	} else {
+		unsigned long long us = rounded_usecs(rec->ts);
+
+		p = put_uint(p, us / 1000000ULL, 5, ' ');
+		*p++ = '.';
+		p = put_uint(p, us % 1000000ULL, 6, '0');
+	}
 	return (size_t)(p - dst);
 }
 

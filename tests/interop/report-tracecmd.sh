@@ -49,6 +49,16 @@ for f in $files; do
 	else fail "report-tracecmd: $f: timestamps never go back" "ftc output is not in time order"; fi
 done
 
+# Without -t both print microseconds, rounded to the nearest as the kernel does.
+usecs() { grep -oE ' [0-9]+\.[0-9]{6}: ' | tr -d ' :'; }
+trace-cmd report "$D/x7.dat" 2>/dev/null | usecs >"$D/x7.tc.us"
+"$FTC" report "$D/x7.dat" 2>/dev/null | usecs >"$D/x7.ftc.us"
+if [ -s "$D/x7.tc.us" ] && d=$(diff "$D/x7.tc.us" "$D/x7.ftc.us"); then
+	pass "report-tracecmd: microsecond timestamps agree with trace-cmd ($(wc -l <"$D/x7.tc.us"))"
+else
+	fail "report-tracecmd: microsecond timestamps agree with trace-cmd" "$(echo "$d" | head -4)"
+fi
+
 # Each kind of event is there: the comparison covered more than one format.
 for ev in sched_switch sys_enter_write print; do
 	expect_match "report-tracecmd: $ev present" ": $ev: " "$(cat "$D/x7.ftc")"
