@@ -28,6 +28,7 @@
 #include "ftc-capture.h"
 #include "ftc-control.h"
 #include "ftc-writer.h"
+#include "record-sample.h"
 
 enum {
 	OPT_DURATION = 2000,
@@ -49,6 +50,7 @@ static const struct ftc_option record_options[] = {
 	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
 	{ 0, "file-version", "N", "trace.dat version 7 (default) or 6 (no compression)",
 	  OPT_FILE_VERSION },
+	FTC_RECORD_SAMPLE_OPTIONS,
 	{ 0 }
 };
 
@@ -67,6 +69,7 @@ struct record {
 	struct ftc_writer *w;
 	struct ftc_capture *cap;
 	struct timespec t0;
+	struct record_sample sample;	/* --sample, --count (record-sample.c) */
 };
 
 static int record_opt(int id, const char *arg, void *ctx)
@@ -75,6 +78,9 @@ static int record_opt(int id, const char *arg, void *ctx)
 	int ret = ftc_control_spec_opt(r->spec, id, arg);
 	char *end;
 
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	ret = record_sample_opt(&r->sample, id, arg);
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	switch (id) {
@@ -225,11 +231,13 @@ static int setup_capture(struct record *r)
 		goto out;
 	if (r->max_kb)
 		ftc_writer_set_max(r->w, r->max_kb << 10);
-	if (ftc_writer_add_buffer(r->w, inst, n, cpus) < 0 || ftc_writer_start(r->w) < 0)
+	if (ftc_writer_add_buffer(r->w, inst, n, cpus) < 0 ||
+	    record_sample_setup(&r->sample, r->w, inst, n, cpus, r->argv ? r->child : 0) < 0 ||
+	    ftc_writer_start(r->w) < 0)
 		goto out;
 	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
 	if (!r->cap || ftc_capture_add(r->cap, 0, inst, n, cpus) < 0 ||
-	    ftc_capture_start(r->cap) < 0)
+	    ftc_capture_start(r->cap) < 0 || record_sample_start(&r->sample) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -354,12 +362,18 @@ static int finish(struct record *r, bool failed)
 			ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 		ret = -1;
 	}
+	if (record_sample_stop(&r->sample) < 0) {
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		ret = -1;
+	}
 	if (ftc_writer_finish(r->w) < 0) {
 		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 		ret = -1;
 	}
-	if (!r->quiet)
+	if (!r->quiet) {
 		summary(r);
+		record_sample_summary(&r->sample);
+	}
 	return ret;
 }
 
@@ -445,6 +459,7 @@ fail_started:
 	/* The command never ran: say why, then leave a finished (empty) file. */
 	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 	ftc_capture_stop(r->cap);
+	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
 	return FTC_EXIT_FAIL;
 fail:
@@ -482,6 +497,10 @@ static int record_run(int argc, char **argv)
 	}
 	if (r.version == 6)
 		r.compression = FTC_COMPRESS_NONE;
+	if (record_sample_check(&r.sample) < 0) {
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
 	if (r.follow && !r.argv) {
 		ftc_cmd_error(&ftc_cmd_record, "-F and -c follow a command: give one after --");
 		ret = FTC_EXIT_USAGE;
@@ -511,6 +530,7 @@ static int record_run(int argc, char **argv)
 	ftc_state_catch_signals();
 	ret = capture(&r);
 	ftc_capture_free(r.cap);
+	record_sample_free(&r.sample);
 	ftc_writer_free(r.w);
 	if (ftc_state_restore(r.st) < 0) {
 		ftc_cmd_error(&ftc_cmd_record, "restoring tracefs: %s", ftc_strerror());

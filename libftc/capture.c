@@ -29,7 +29,8 @@
 #include "ftc-capture.h"
 
 #define BATCH_PAGES	64	/* pages moved per splice round */
-#define BUSY_MS		2	/* re-look interval while data flows */
+#define BUSY_MS		2	/* first re-look interval once data flows */
+#define MAX_BUSY_MS	16	/* longest re-look interval while it flows */
 #define READER_NICE	-10	/* readers must win against the traced load */
 #define MISSED_EVENTS	(1ULL << 31)
 #define MISSED_STORED	(1ULL << 30)
@@ -297,6 +298,28 @@ static void slot_fail(struct cslot *s)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/*
+ * While pages flow, look again before the kernel's buffer_percent wake-up:
+ * a reader the scheduler delays past the rest of the buffer loses events.
+ * Aim at about 16 pages a look (a quarter of 256 KB): shorter waits when
+ * more came, longer when less, between 1 ms and MAX_BUSY_MS. Idle, only
+ * buffer_percent (or the long timeout) wakes us.
+ */
+static int next_timeout(struct ftc_capture *c, int timeout, long pages)
+{
+	int t = timeout;
+
+	if (pages <= 0)
+		return (int)c->wake_ms;
+	if (t > MAX_BUSY_MS)
+		t = BUSY_MS;
+	else if (pages > 24 && t > 1)
+		t /= 2;
+	else if (pages < 8 && t < MAX_BUSY_MS)
+		t *= 2;
+	return t < (int)c->wake_ms ? t : (int)c->wake_ms;
+}
+
 static void *reader(void *arg)
 {
 	struct cslot *s = arg;
@@ -326,13 +349,7 @@ static void *reader(void *arg)
 			slot_fail(s);
 			return NULL;
 		}
-		/*
-		 * While pages flow, also look every BUSY_MS: a reader the
-		 * scheduler delays past the second half of the buffer loses
-		 * events. Idle, only the kernel's buffer_percent wake-up (or
-		 * the long timeout) wakes us.
-		 */
-		timeout = n > 0 && BUSY_MS < c->wake_ms ? BUSY_MS : (int)c->wake_ms;
+		timeout = next_timeout(c, timeout, n);
 		/* Readable but no full page (buffer_percent 0): do not spin. */
 		if (n == 0 && r > 0 && (p[0].revents & POLLIN))
 			usleep((BUSY_MS < c->wake_ms ? BUSY_MS : c->wake_ms) * 1000u);

@@ -46,6 +46,18 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 			  int ncpus, const int *cpus);
 
 /*
+ * Events that ftc makes itself (writer-synthetic.c), before start: an
+ * event system whose "format" texts (with ids no kernel event uses) join
+ * the file's event formats, and a buffer (an instance of the file) whose
+ * pages come from the caller, with the clock their timestamps are on.
+ * Returns 0, or the buffer's index, or -1.
+ */
+int ftc_writer_add_system(struct ftc_writer *w, const char *system,
+			  const char *const *formats, int n);
+int ftc_writer_add_synthetic_buffer(struct ftc_writer *w, const char *name,
+				    int ncpus, const int *cpus, const char *clock);
+
+/*
  * Keeps at most about `bytes` of trace per CPU in the file, the newest
  * (the region is used as two halves in turn). Call before start.
  */

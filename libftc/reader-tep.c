@@ -32,6 +32,8 @@ int ftc_tep_init(struct ftc_reader *r)
 				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(r->tep, r->long_size);
 	tep_set_page_size(r->tep, (int)r->page_size);
+	if (ftc_reader_perf_init(r) < 0)
+		return -1;
 	if (!(r->flags & FTC_READER_NO_PLUGINS)) {
 		/* libtraceevent also reads TRACEEVENT_PLUGIN_DIR besides the system's. */
 		if (dir && *dir)
@@ -174,6 +176,7 @@ static int parse_fmt(struct ftc_reader *r, struct ftc_fmt_index *f)
 				"(system %s); its records print raw", r->path, f->id, f->system);
 		return -1;
 	}
+	ftc_reader_perf_parsed(r, f->system);
 	return 0;
 }
 

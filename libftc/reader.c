@@ -316,6 +316,7 @@ void ftc_reader_close(struct ftc_reader *r)
 		tep_free(r->tep);
 	}
 	ftc_syms_free(r->syms);
+	ftc_reader_perf_free(r);
 	for (int i = 0; i < r->noptions; i++)
 		free((void *)r->options[i].data);
 	for (int i = 0; i < r->nbuffers; i++) {

@@ -69,6 +69,7 @@ struct ftc_reader {
 	int max_id;
 	uint64_t kallsyms_off;		/* where kallsyms is, for a lazy load */
 	struct ftc_syms *syms;		/* reader-syms.c */
+	struct ftc_reader_perf *perf;	/* reader-perf.c: ftc_perf sample printing */
 	int kallsyms_state;		/* 0 not loaded, 1 loaded, -1 absent */
 	long long ts_offset;		/* OFFSET option */
 	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC option, mult 0 = none */
@@ -126,6 +127,10 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len);
 int ftc_load_kallsyms(struct ftc_reader *r);
+/* reader-perf.c: symbolized printing of ftc_perf:sample events. */
+int ftc_reader_perf_init(struct ftc_reader *r);
+void ftc_reader_perf_free(struct ftc_reader *r);
+void ftc_reader_perf_parsed(struct ftc_reader *r, const char *system);
 void ftc_syms_free(struct ftc_syms *s);
 
 void ftc_reader_warn(struct ftc_reader *r, const char *fmt, ...)

@@ -247,7 +247,8 @@ int ftc_writer_start(struct ftc_writer *w)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	w->trace_id = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
 	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
-	if (!w->meta_z || ftc_wmeta_collect(&w->meta, w->bufs[0].name) < 0)
+	if (!w->meta_z || ftc_wmeta_collect(&w->meta, w->bufs[0].name) < 0 ||
+	    ftc_wsynthetic_formats(w) < 0)
 		goto out;
 	ftc_wstring(w, "strings");
 	if (init_cpus(w) < 0)
@@ -524,6 +525,7 @@ void ftc_writer_free(struct ftc_writer *w)
 	}
 	free(w->bufs);
 	ftc_dbuf_free(&w->strings);
+	ftc_dbuf_free(&w->extra_formats);
 	ftc_wmeta_free(&w->meta);
 	ftc_zctx_free(w->meta_z);
 	pthread_mutex_destroy(&w->lock);

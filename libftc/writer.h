@@ -84,6 +84,7 @@ struct wbuf {
 	uint64_t end;		/* end of its last slot */
 	int slot0;		/* index of its first CPU among all slots */
 	int desc;
+	bool synthetic;		/* made by ftc, not read from tracefs */
 };
 
 struct ftc_writer {
@@ -111,6 +112,8 @@ struct ftc_writer {
 	pthread_mutex_t lock;
 	uint64_t data_bytes;
 	bool started;
+	struct ftc_dbuf extra_formats;	/* ftc_writer_add_system(): (name, n, formats) */
+	uint32_t extra_systems;
 };
 
 static inline bool compressed(const struct ftc_writer *w)
@@ -139,5 +142,7 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
 	       bool cut);
 int ftc_wcompact(struct ftc_writer *w);
 int ftc_wpatch_sections(struct ftc_writer *w);
+/* writer-synthetic.c: appends ftc's own event systems to the formats. */
+int ftc_wsynthetic_formats(struct ftc_writer *w);
 
 #endif

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc record --sample / --count: the perf side of a capture. The events
+ * are opened before the trace file's head is written (their event system
+ * and buffer must be in it), on the clock the trace uses, and drained by
+ * their own thread while the trace readers run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+
+#include "ftc.h"
+#include "options.h"
+#include "record-sample.h"
+
+extern const struct ftc_command ftc_cmd_record;
+
+int record_sample_opt(struct record_sample *rs, int id, const char *arg)
+{
+	unsigned long long v;
+
+	switch (id) {
+	case OPT_RS_SAMPLE: rs->o.sample = arg; return 1;
+	case OPT_RS_CALLGRAPH: rs->o.callchain = true; return 1;
+	case OPT_RS_COUNT: rs->o.count = arg; return 1;
+	case OPT_RS_FREQ:
+	case OPT_RS_PERIOD:
+	case OPT_RS_INTERVAL:
+		break;
+	default:
+		return 0;
+	}
+	if (ftc_parse_u64(arg, &v) < 0 || !v || (id == OPT_RS_INTERVAL && v > 3600000)) {
+		fprintf(stderr, "ftc record: bad value '%s' for this option (a positive "
+			"number; see 'ftc record --help')\n", arg);
+		return -1;
+	}
+	if (id == OPT_RS_FREQ) {
+		rs->o.freq = v;
+		rs->freq_set = true;
+	} else if (id == OPT_RS_PERIOD) {
+		rs->o.period = v;
+	} else {
+		rs->o.interval_ms = (unsigned int)v;
+	}
+	return 1;
+}
+
+int record_sample_check(struct record_sample *rs)
+{
+	const char *err = NULL;
+
+	if (rs->freq_set && rs->o.period)
+		err = "--freq and --period exclude each other: give one";
+	else if (!rs->o.sample && (rs->freq_set || rs->o.period || rs->o.callchain))
+		err = "--freq, --period and --call-graph need --sample EVENT";
+	else if (!rs->o.count && rs->o.interval_ms)
+		err = "--interval needs --count EVENTS";
+	if (err)
+		ftc_cmd_error(&ftc_cmd_record, "%s", err);
+	return err ? -1 : 0;
+}
+
+/* The clock the trace is stamped with: the perf events must use the same. */
+static char *trace_clock(const char *instance)
+{
+	struct tracefs_instance *inst = NULL;
+	char *clock;
+
+	if (instance && *instance && !(inst = tracefs_instance_alloc(NULL, instance))) {
+		ftc_error(errno, "instance '%s': %s", instance, strerror(errno));
+		return NULL;
+	}
+	clock = tracefs_get_clock(inst);
+	tracefs_instance_free(inst);
+	if (!clock)
+		ftc_error(EIO, "cannot read the trace_clock of %s",
+			  instance && *instance ? instance : "the top-level buffer");
+	return clock;
+}
+
+int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const char *instance,
+			int ncpus, const int *cpus, pid_t child)
+{
+	char *clock;
+
+	if (!rs->o.sample && !rs->o.count)
+		return 0;
+	clock = trace_clock(instance);
+	if (!clock)
+		return -1;
+	rs->o.pid = child;
+	rs->o.instance = instance;
+	rs->cp = ftc_capture_perf_new(w, &rs->o, clock, ncpus, cpus);
+	free(clock);
+	return rs->cp ? 0 : -1;
+}
+
+int record_sample_start(struct record_sample *rs)
+{
+	return rs->cp ? ftc_capture_perf_start(rs->cp) : 0;
+}
+
+int record_sample_stop(struct record_sample *rs)
+{
+	return rs->cp ? ftc_capture_perf_stop(rs->cp) : 0;
+}
+
+void record_sample_summary(struct record_sample *rs)
+{
+	struct ftc_capture_perf_stats s;
+
+	if (!rs->cp)
+		return;
+	ftc_capture_perf_stats(rs->cp, &s);
+	if (*s.note)
+		fprintf(stderr, "ftc record: %s\n", s.note);
+	if (rs->o.sample)
+		fprintf(stderr, "ftc record: %llu samples of %s, %llu lost",
+			(unsigned long long)s.samples, s.event, (unsigned long long)s.lost);
+	if (rs->o.count)
+		fprintf(stderr, "%s%llu counter readings", rs->o.sample ? ", " : "ftc record: ",
+			(unsigned long long)s.readings);
+	/* "local" is sched_clock(), perf's is local_clock(): an offset apart. */
+	if (strcmp(s.clock, "local"))
+		fprintf(stderr, " in instance %s, on trace clock '%s' (perf uses the same "
+			"clockid)\n", FTC_CAPTURE_PERF_INSTANCE, s.clock);
+	else
+		fprintf(stderr, " in instance %s, on trace clock 'local' (perf's local_clock "
+			"moved by %+.6f s onto it)\n", FTC_CAPTURE_PERF_INSTANCE,
+			(double)-s.perf_shift / 1e9);
+}
+
+void record_sample_free(struct record_sample *rs)
+{
+	ftc_capture_perf_free(rs->cp);
+	rs->cp = NULL;
+}

@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A user records a trace and perf samples of a CPU-bound program in one
+# go (ftc record --sample ... --count ...): the samples land in instance
+# ftc_perf of the same trace.dat, on the trace's clock; trace-cmd reads
+# the file, ftc report interleaves samples with the trace and names the
+# hot function; a tracepoint counted with perf equals the trace's count.
+. "$(dirname "$0")/../lib.sh"
+
+command -v cc >/dev/null || { skip "record --sample" "no C compiler to build the hot program"; finish; }
+cat >"$OUT/hot.c" <<'C'
+#include <fcntl.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+static volatile unsigned long sink;
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+/* 30 ms in the kernel first, copying zeroes: samples with kernel ips. */
+static void kernel_phase(void)
+{
+	static char buf[65536];
+	int fd = open("/dev/zero", O_RDONLY);
+	double t0 = now();
+
+	while (fd >= 0 && now() - t0 < 0.03)
+		if (read(fd, buf, sizeof(buf)) < 0)
+			break;
+}
+__attribute__((noinline)) void hot_function(double secs)
+{
+	struct timespec t0, t;
+	unsigned long x = 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 1000000; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+		sink = x;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+}
+int main(int argc, char **argv)
+{
+	kernel_phase();
+	hot_function(argc > 1 ? atof(argv[1]) : 1.0);
+	return 0;
+}
+C
+cc -g -O1 -fno-omit-frame-pointer -o "$OUT/hot" "$OUT/hot.c" || { fail "build hot" "cc failed"; finish; }
+knobs_save
+inst=$(test_instance rsample)
+dat="$OUT/sample.dat"
+
+expect_status "record --sample --count exits 0" 0 "$FTC" record -B "$inst" \
+	-e sched:sched_switch -e sched:sched_process_exec -e sched:sched_process_exit \
+	--sample cpu-clock --freq 999 --call-graph --count task-clock,page-faults \
+	--interval 100 -o "$dat" -- "$OUT/hot" 1
+cp "$OUT/last.err" "$OUT/rec.err"
+expect_match "summary names the samples and the shared clock" \
+	"[0-9]+ samples of cpu-clock, 0 lost, [0-9]+ counter readings in instance ftc_perf, on trace clock 'local'" \
+	"$(cat "$OUT/rec.err")"
+
+# trace-cmd, the reference reader, opens the file and prints both buffers.
+if command -v trace-cmd >/dev/null; then
+	expect_status "trace-cmd report reads the file" 0 trace-cmd report "$dat"
+	cp "$OUT/last.out" "$OUT/tc.txt"
+	cp "$OUT/last.err" "$OUT/tc.err"
+	n=$(grep -c ' sample: *ip=0x' "$OUT/tc.txt")
+	[ "$n" -ge 200 ] && pass "trace-cmd prints the samples ($n)" ||
+		fail "trace-cmd prints the samples" "$n sample lines: $(head -3 "$OUT/tc.err")"
+	expect_match "trace-cmd prints the trace's events too" 'sched_process_exec: +filename=' \
+		"$(cat "$OUT/tc.txt")"
+else
+	skip "trace-cmd report" "trace-cmd is not installed"
+fi
+
+expect_status "ftc report reads the file" 0 "$FTC" report "$dat"
+cp "$OUT/last.out" "$OUT/rep.txt"
+pid=$(awk '/sched_process_exec:/ && /hot/ { sub(/.*pid=/, ""); print $1; exit }' "$OUT/rep.txt")
+# ts of a line: the field "SECONDS.USECS:".
+tsof='{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { printf "%.6f\n", $i + 0; break } }'
+exec_ts=$(grep -m1 "sched_process_exec:.*pid=$pid " "$OUT/rep.txt" | awk "$tsof")
+exit_ts=$(grep -m1 "sched_process_exit:.*pid=$pid " "$OUT/rep.txt" | awk "$tsof")
+grep "^ftc_perf: .*-$pid .* sample: " "$OUT/rep.txt" >"$OUT/samples.txt"
+n=$(wc -l <"$OUT/samples.txt")
+[ -n "$pid" ] && [ "$n" -ge 200 ] && pass "ftc report shows the command's samples ($n, pid $pid)" ||
+	fail "ftc report shows the command's samples" "pid '$pid', $n samples"
+
+# Same clock: every sample of the command lies between its exec and its
+# exit as the trace saw them (perf starts at exec, so 2 ms of slack for
+# the ELF loading before the exec event; a clock mismatch is ~ms to s).
+if [ -n "$exec_ts" ] && [ -n "$exit_ts" ]; then
+	out=$(awk "$tsof" "$OUT/samples.txt" | awk -v a="$exec_ts" -v b="$exit_ts" \
+		'{ if ($1 < a - 0.002 || $1 > b) bad++; if (!first) first = $1; last = $1 }
+		 END { printf "%d %.6f %.6f\n", bad, first - a, b - last }')
+	set -- $out
+	[ "$1" = 0 ] && pass "samples fall between exec and exit of the command (first +$2 s, last -$3 s)" ||
+		fail "samples fall between exec and exit of the command" "$1 outside; exec $exec_ts exit $exit_ts; $out"
+else
+	fail "samples fall between exec and exit" "no exec/exit event of pid '$pid' in the trace"
+fi
+
+# Interleaved: the report's timestamps never go back, across both buffers.
+bad=$(awk "$tsof" "$OUT/rep.txt" | awk '{ if ($1 < last) bad++; last = $1 } END { print bad + 0 }')
+mixed=$(awk '/^ftc_perf: .* sample: / { s = 1 } s && !/^ftc_perf:/ && / sched_switch: / { print "y"; exit }' "$OUT/rep.txt")
+[ "$bad" = 0 ] && [ "$mixed" = y ] && pass "samples and trace events interleave in time order" ||
+	fail "samples and trace events interleave in time order" "$bad steps back, mixed '$mixed'"
+
+# Symbolized from the mmap records in the file: the hot function dominates.
+hot=$(grep -c ' sample: ip=0x[0-9a-f]* hot_function+0x[0-9a-f]* \[hot\]' "$OUT/samples.txt")
+awk -v h="$hot" -v n="$n" 'BEGIN { exit !(n > 0 && h >= 0.9 * n) }' &&
+	pass "hot_function holds >= 90% of the command's samples ($hot of $n)" ||
+	fail "hot_function holds >= 90% of the samples" "$hot of $n: $(grep -v hot_function "$OUT/samples.txt" | head -3)"
+expect_match "kernel frames resolve from the kallsyms in the file" \
+	' sample: ip=0xffff[0-9a-f]+ [a-z_][a-zA-Z0-9_.]*\+0x[0-9a-f]+ \[k\]' "$(cat "$OUT/rep.txt")"
+
+# Counter readings: every 100 ms, task-clock growing, on the trace's clock,
+# and its total agrees with the CPU time the cpu-clock samples stand for.
+grep ' counter: task-clock=' "$OUT/rep.txt" >"$OUT/cnt.txt"
+periods=$(sed -n 's/.* period=\([0-9]*\).*/\1/p' "$OUT/samples.txt" | awk '{ t += $1 } END { print t + 0 }')
+out=$(sed 's/.*task-clock=\([0-9]*\).*/\1/' "$OUT/cnt.txt" |
+	awk '{ if ($1 < last) bad++; last = $1; n++ } END { print n + 0, bad + 0, last + 0 }')
+set -- $out
+awk -v n="$1" -v bad="$2" -v last="$3" -v p="$periods" \
+	'BEGIN { exit !(n >= 8 && bad == 0 && p > 0 && last >= 0.85 * p && last <= 1.15 * p) }' &&
+	pass "task-clock read $1 times, never decreasing, $3 ns vs $periods ns of samples" ||
+	fail "task-clock readings" "count $1, decreases $2, last $3, samples' periods $periods"
+first_c=$(head -1 "$OUT/cnt.txt" | awk "$tsof")
+awk -v c="$first_c" -v a="$exec_ts" -v b="$exit_ts" 'BEGIN { exit !(c > a && c < b + 0.2) }' &&
+	pass "first counter reading lies inside the run (exec $exec_ts < $first_c)" ||
+	fail "first counter reading lies inside the run" "exec $exec_ts, reading $first_c, exit $exit_ts"
+
+# The same run, counted and traced: perf's tracepoint count equals the trace's.
+expect_status "record --count of a tracepoint exits 0" 0 "$FTC" record -B "$inst" -F -c \
+	-e sched:sched_process_exec --count sched:sched_process_exec -o "$OUT/exec.dat" \
+	-- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do /bin/true; done'
+counted=$("$FTC" report "$OUT/exec.dat" | grep ' counter: sched:sched_process_exec=' | tail -1 |
+	sed 's/.*exec=\([0-9]*\).*/\1/')
+traced=$("$FTC" report "$OUT/exec.dat" | grep -c ' sched_process_exec: ')
+[ -n "$counted" ] && [ "$counted" = "$traced" ] && [ "$traced" -ge 13 ] &&
+	pass "perf counted $counted sched_process_exec, the trace holds $traced" ||
+	fail "perf count equals trace count" "counted '$counted', traced $traced"
+# ftc stat on an identical command counts the same.
+stat=$("$FTC" stat -x, -e sched:sched_process_exec -- sh -c \
+	'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do /bin/true; done' 2>&1 >/dev/null |
+	awk -F, '/sched_process_exec/ { print $1 + 0; exit }')
+[ "$stat" = "$traced" ] && pass "ftc stat counts the same $stat execs" ||
+	fail "ftc stat counts the same execs" "stat '$stat', traced $traced"
+
+# A hardware event this machine cannot sample falls back to cpu-clock, saying so.
+expect_status "record --sample cycles exits 0" 0 "$FTC" record -B "$inst" --sample cycles \
+	-o "$OUT/cycles.dat" -- "$OUT/hot" 0.2
+e=$(cat "$OUT/last.err")
+if printf '%s\n' "$e" | grep -q "samples of cycles"; then
+	expect_match "cycles sampled (this machine has a PMU)" '[1-9][0-9]* samples of cycles' "$e"
+else
+	expect_match "refused cycles falls back to cpu-clock with a message" \
+		"'cycles' cannot be sampled here .*: sampling cpu-clock instead" "$e"
+	expect_match "... and samples cpu-clock" '[1-9][0-9]* samples of cpu-clock' "$e"
+fi
+
+# Usage errors.
+expect_status "--freq with --period is a usage error" 2 \
+	"$FTC" record --sample cpu-clock --freq 10 --period 5 -o "$OUT/x.dat" -- true
+expect_status "--call-graph without --sample is a usage error" 2 \
+	"$FTC" record --call-graph -o "$OUT/x.dat" -- true
+
+knobs_unchanged "record --sample"
+finish
