@@ -103,6 +103,16 @@ int record_sample_start(struct record_sample *rs)
 	return rs->cp ? ftc_capture_perf_start(rs->cp) : 0;
 }
 
+int record_sample_tids(struct record_sample *rs, pid_t *tids, int max)
+{
+	pid_t tid = ftc_capture_perf_tid(rs->cp);
+
+	if (!tid || max < 1)
+		return 0;
+	tids[0] = tid;
+	return 1;
+}
+
 int record_sample_stop(struct record_sample *rs)
 {
 	return rs->cp ? ftc_capture_perf_stop(rs->cp) : 0;

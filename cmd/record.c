@@ -394,6 +394,7 @@ static void exclude_self(struct record *r)
 		return;
 	tids[0] = getpid();
 	n = 1 + ftc_capture_tids(r->cap, tids + 1, 256);
+	n += record_sample_tids(&r->sample, tids + n, 257 - n);
 	for (int i = 0; i < n; i++) {
 		snprintf(buf[i], sizeof(buf[i]), "%d", (int)tids[i]);
 		v[i] = buf[i];

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ struct ftc_capture_perf {
 	struct ftc_perf_pager *pagers;
 	unsigned int interval_ms;
 	pthread_t thread;
+	pid_t tid;			/* the drain thread's, once it runs */
 	bool running;
 	int wake[2];
 	volatile int stop;
@@ -509,6 +511,7 @@ static void *thread_main(void *arg)
 {
 	struct ftc_capture_perf *cp = arg;
 
+	__atomic_store_n(&cp->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	if (loop(cp) < 0) {
 		cp->err = errno ? errno : EIO;
 		snprintf(cp->errmsg, sizeof(cp->errmsg), "%s", ftc_strerror());
@@ -555,7 +558,15 @@ int ftc_capture_perf_start(struct ftc_capture_perf *cp)
 	if (err)
 		return ftc_error(err, "cannot start the perf drain thread: %s", strerror(err));
 	cp->running = true;
+	/* Its id is wanted at once (to keep it out of the trace). */
+	for (int i = 0; i < 100000 && !__atomic_load_n(&cp->tid, __ATOMIC_ACQUIRE); i++)
+		sched_yield();
 	return 0;
+}
+
+pid_t ftc_capture_perf_tid(const struct ftc_capture_perf *cp)
+{
+	return cp ? __atomic_load_n(&cp->tid, __ATOMIC_ACQUIRE) : 0;
 }
 
 int ftc_capture_perf_stop(struct ftc_capture_perf *cp)

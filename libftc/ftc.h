@@ -40,5 +40,6 @@ int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t 
 #include "ftc-writer.h"
 #include "ftc-reader.h"
 #include "ftc-perf.h"
+#include "ftc-capture-perf.h"
 
 #endif

@@ -333,6 +333,29 @@ static void buffer_option(struct ftc_writer *w, struct ftc_dbuf *o, struct wbuf 
 	}
 }
 
+
+/*
+ * Per-CPU stats of one buffer. An instance's stats follow a CPUSTAT that
+ * names it ("Buffer: NAME"), as trace-cmd writes them, so readers can tell
+ * whose CPU 0 each one is.
+ */
+static void cpustat_options(struct ftc_dbuf *o, const struct wbuf *b)
+{
+	if (b->name[0]) {
+		char *head = NULL;
+
+		if (asprintf(&head, "\nBuffer: %s\n\n", b->name) >= 0)
+			option_str(o, FTC_OPT_CPUSTAT, head);
+		free(head);
+	}
+	for (int c = 0; c < b->ncpus; c++) {
+		char *st = ftc_wmeta_cpustat(b->name, b->cpus[c].cpu);
+
+		if (st)
+			option_str(o, FTC_OPT_CPUSTAT, st);
+		free(st);
+	}
+}
 /* Builds the v7 tail; *opts gets the offset of its options section. */
 static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *s,
 		   const struct ftc_dbuf *cmdlines, bool final, uint64_t *opts)
@@ -360,13 +383,7 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 		buffer_option(w, &o, &w->bufs[b], s + w->bufs[b].slot0);
 	}
 	for (int b = 0; final && b < w->nbufs; b++)
-		for (int c = 0; c < w->bufs[b].ncpus; c++) {
-			char *st = ftc_wmeta_cpustat(w->bufs[b].name, w->bufs[b].cpus[c].cpu);
-
-			if (st)
-				option_str(&o, FTC_OPT_CPUSTAT, st);
-			free(st);
-		}
+		cpustat_options(&o, &w->bufs[b]);
 	ftc_dbuf_u16(&o, FTC_OPT_DONE);
 	ftc_dbuf_u32(&o, 8);
 	ftc_dbuf_add(&o, &zero, 8);

@@ -5,6 +5,10 @@
 # the file, ftc report interleaves samples with the trace and names the
 # hot function; a tracepoint counted with perf equals the trace's count.
 . "$(dirname "$0")/../lib.sh"
+# Files of our own: other test scripts may run at the same time.
+OUT="$OUT/record-sample.$$"
+mkdir -p "$OUT"
+trap '[ "$T_FAILED" = 0 ] && rm -rf "$OUT"' EXIT
 
 command -v cc >/dev/null || { skip "record --sample" "no C compiler to build the hot program"; finish; }
 cat >"$OUT/hot.c" <<'C'

@@ -63,6 +63,9 @@ for fmt in "v7-zstd" "v7-none" "v6"; do
 	[ "$said" = "$read" ] && pass "$fmt: the summary's event count is what trace-cmd reads ($read)" ||
 		fail "$fmt: the summary's event count is what trace-cmd reads" "summary $said, trace-cmd $read"
 	expect_match "$fmt: per-CPU stats are stored (CPUSTAT)" "^read events: [0-9]+" "$(trace-cmd report --stat "$D/$fmt.dat" 2>/dev/null)"
+	# The stats belong to the instance: ftc report's header counts what was read.
+	hdr=$("$FTC" report "$D/$fmt.dat" 2>/dev/null | grep '^# entries-in-buffer')
+	expect_match "$fmt: the header counts the $read events read" "entries-written: $read/$read " "$hdr"
 done
 
 # Compressed files are much smaller than the uncompressed ones.
