@@ -130,7 +130,7 @@ static int setup_signals(void)
 }
 
 /* Until the command ends, the -p process ends (target_fd), or a signal. */
-static int sample_loop(struct ftc_perf_sampler *s, struct ftc_perf_workload *w, int target_fd)
+static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int target_fd)
 {
 	bool forwarded = false;
 
@@ -144,7 +144,7 @@ static int sample_loop(struct ftc_perf_sampler *s, struct ftc_perf_workload *w, 
 			kill(w->pid, got_signal);	/* once: the command decides */
 			forwarded = true;
 		}
-		if (w->pid && (r > 0 || (w->pidfd < 0 && ftc_perf_workload_exited(w))))
+		if (w->pid && (r > 0 || (w->pidfd < 0 && ftc_workload_exited(w))))
 			return 0;
 		if (!w->pid && (got_signal || (target_fd >= 0 && r > 0)))
 			return 0;
@@ -352,7 +352,7 @@ out:
 }
 
 static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
-			struct ftc_perf_workload *w)
+			struct ftc_workload *w)
 {
 	int *cpus = NULL, ncpus = ftc_perf_parse_cpus(o->all_cpus ? o->cpu_list : NULL, &cpus);
 	pid_t *pids = NULL;
@@ -399,7 +399,7 @@ static int profile_run(int argc, char **argv)
 {
 	struct profile_opts o = { 0 };
 	struct ftc_perf_sampler s = { 0 };
-	struct ftc_perf_workload w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct ftc_workload w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
 	int ret = ftc_options_parse(&ftc_cmd_profile, argc, argv, profile_opt, &o);
 	int code = FTC_EXIT_FAIL, target_fd = -1;
 	const char *why;
@@ -415,7 +415,7 @@ static int profile_run(int argc, char **argv)
 	}
 	if (setup_signals() < 0)
 		goto fail;
-	if (cmd[0] && ftc_perf_workload_spawn(&w, cmd) < 0)
+	if (cmd[0] && ftc_workload_spawn(&w, cmd) < 0)
 		goto fail;
 	if (open_sampler(&o, &s, &w) < 0) {
 		code = errno == EINVAL || errno == ENOENT ? FTC_EXIT_USAGE : FTC_EXIT_REFUSED;
@@ -428,21 +428,21 @@ static int profile_run(int argc, char **argv)
 		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
 	if (o.all_cpus || o.pid)
 		ftc_perf_evlist_enable(&s.l, true);
-	if (w.pid && ftc_perf_workload_start(&w) < 0) {
+	if (w.pid && ftc_workload_start(&w) < 0) {
 		code = 127;
 		goto fail;
 	}
 	if (sample_loop(&s, &w, target_fd) < 0)
 		goto fail;
 	ftc_perf_evlist_enable(&s.l, false);
-	ftc_perf_workload_reap(&w);
+	ftc_workload_reap(&w);
 	if (ftc_perf_sampler_drain(&s) < 0 || report(&o, &s) < 0)
 		goto fail;
-	code = cmd[0] ? ftc_perf_workload_exit_code(&w) : FTC_EXIT_OK;
+	code = cmd[0] ? ftc_workload_exit_code(&w) : FTC_EXIT_OK;
 	goto out;
 fail:
 	ftc_cmd_error(&ftc_cmd_profile, "%s", ftc_strerror());
-	ftc_perf_workload_kill(&w);
+	ftc_workload_kill(&w);
 out:
 	if (target_fd >= 0)
 		close(target_fd);

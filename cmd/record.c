@@ -63,8 +63,7 @@ struct record {
 	int compression, version;
 	bool compression_set;
 	char **argv;			/* the command, NULL for none */
-	pid_t child;
-	int go_fd, err_fd;		/* pipes to let the child exec / report failure */
+	struct ftc_workload cmd;	/* held before exec, so -F can trace its pid */
 	struct ftc_state *st;
 	struct ftc_writer *w;
 	struct ftc_capture *cap;
@@ -140,73 +139,11 @@ static double elapsed(const struct record *r)
 	return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) / 1e9;
 }
 
-/* The child waits for "go" so that its pid can be traced before it execs. */
-static int spawn(struct record *r)
-{
-	int go[2], err[2];
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		return ftc_error(errno, "pipe: %s", strerror(errno));
-	r->child = fork();
-	if (r->child < 0)
-		return ftc_error(errno, "fork: %s", strerror(errno));
-	if (r->child == 0) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);	/* ftc gave up before starting */
-		execvp(r->argv[0], r->argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	r->go_fd = go[1];
-	r->err_fd = err[0];
-	return 0;
-}
-
-static int release_child(struct record *r)
-{
-	int e = 0;
-	ssize_t n;
-
-	if (write(r->go_fd, "g", 1) != 1)
-		return ftc_error(errno, "starting the command: %s", strerror(errno));
-	close(r->go_fd);
-	r->go_fd = -1;
-	n = read(r->err_fd, &e, sizeof(e));	/* EOF when exec succeeded */
-	close(r->err_fd);
-	r->err_fd = -1;
-	if (n == sizeof(e)) {
-		waitpid(r->child, NULL, 0);
-		r->child = 0;
-		return ftc_error(e, "cannot run '%s': %s", r->argv[0], strerror(e));
-	}
-	return 0;
-}
-
-static void kill_unstarted_child(struct record *r)
-{
-	if (r->go_fd >= 0) {
-		close(r->go_fd);	/* the child reads EOF and exits */
-		r->go_fd = -1;
-	}
-	if (r->child > 0)
-		waitpid(r->child, NULL, 0);
-	r->child = 0;
-}
-
 static int add_follow(struct record *r)
 {
 	char pid[32];
 
-	snprintf(pid, sizeof(pid), "%d", (int)r->child);
+	snprintf(pid, sizeof(pid), "%d", (int)r->cmd.pid);
 	if (ftc_control_spec_opt(r->spec, 'P', pid) < 0)
 		return -1;
 	if (r->children && ftc_control_spec_opt(r->spec, FTC_OPT_EVENT_FORK, NULL) < 0)
@@ -232,7 +169,7 @@ static int setup_capture(struct record *r)
 	if (r->max_kb)
 		ftc_writer_set_max(r->w, r->max_kb << 10);
 	if (ftc_writer_add_buffer(r->w, inst, n, cpus) < 0 ||
-	    record_sample_setup(&r->sample, r->w, inst, n, cpus, r->argv ? r->child : 0) < 0 ||
+	    record_sample_setup(&r->sample, r->w, inst, n, cpus, r->argv ? r->cmd.pid : 0) < 0 ||
 	    ftc_writer_start(r->w) < 0)
 		goto out;
 	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
@@ -295,7 +232,7 @@ static int wait_loop(struct record *r, int *child_status)
 	struct totals prev = { 0, 0 };
 	double prev_t = 0, last_cp = 0;
 	/* A pidfd turns readable the moment the command exits: no polling lag. */
-	int pidfd = r->child > 0 ? (int)syscall(SYS_pidfd_open, r->child, 0) : -1;
+	int pidfd = r->cmd.pid > 0 ? r->cmd.pidfd : -1;
 	int ret = 0;
 
 	for (;;) {
@@ -310,8 +247,9 @@ static int wait_loop(struct record *r, int *child_status)
 			ret = -1;
 			break;
 		}
-		if (r->child > 0 && waitpid(r->child, child_status, WNOHANG) == r->child) {
-			r->child = 0;
+		if (r->cmd.pid > 0 && ftc_workload_exited(&r->cmd)) {
+			ftc_workload_reap(&r->cmd);
+			*child_status = ftc_workload_exit_code(&r->cmd);
 			break;
 		}
 		now = elapsed(r);
@@ -425,7 +363,7 @@ static int capture(struct record *r)
 	const char *inst;
 	int child_status = 0, stop, ret = FTC_EXIT_OK;
 
-	if (r->argv && spawn(r) < 0)
+	if (r->argv && ftc_workload_spawn(&r->cmd, r->argv) < 0)
 		goto fail;
 	if (r->follow && add_follow(r) < 0)
 		goto fail;
@@ -433,7 +371,7 @@ static int capture(struct record *r)
 		int err = ftc_state_interrupted() ? EINTR : errno;
 
 		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
-		kill_unstarted_child(r);
+		ftc_workload_reap(&r->cmd);	/* it reads EOF instead of "go" and exits */
 		return ftc_control_exit_status(err);
 	}
 	inst = ftc_control_spec_instance(r->spec);
@@ -443,7 +381,7 @@ static int capture(struct record *r)
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	if (!r->user_no_tracing_on && ftc_knob_write(r->st, inst, "tracing_on", "1") < 0)
 		goto fail;
-	if (r->argv && release_child(r) < 0)
+	if (r->argv && ftc_workload_start(&r->cmd) < 0)
 		goto fail_started;
 	stop = wait_loop(r, &child_status);
 	if (stop < 0)
@@ -454,25 +392,27 @@ static int capture(struct record *r)
 	else if (stop > 0 && r->argv)
 		ret = FTC_EXIT_INTERRUPTED;
 	if (stop)
-		r->child = 0;	/* interrupted: do not wait for the command */
+		r->cmd.pid = 0;	/* interrupted: do not wait for the command */
 	return ret;
 fail_started:
 	/* The command never ran: say why, then leave a finished (empty) file. */
 	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	ftc_workload_reap(&r->cmd);
 	ftc_capture_stop(r->cap);
 	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
 	return FTC_EXIT_FAIL;
 fail:
 	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
-	kill_unstarted_child(r);
+	ftc_workload_reap(&r->cmd);
 	return FTC_EXIT_FAIL;
 }
 
 static int record_run(int argc, char **argv)
 {
 	struct record r = { .output = "trace.dat", .version = 7,
-			    .compression = FTC_COMPRESS_ZSTD, .go_fd = -1, .err_fd = -1 };
+			    .compression = FTC_COMPRESS_ZSTD,
+			    .cmd = { .go_fd = -1, .err_fd = -1, .pidfd = -1 } };
 	int ret;
 
 	r.spec = ftc_control_spec_new();
@@ -540,8 +480,7 @@ static int record_run(int argc, char **argv)
 	}
 	ftc_state_free(r.st);
 	/* --duration ended the capture first: the command finishes on its own. */
-	if (r.child > 0)
-		waitpid(r.child, NULL, 0);
+	ftc_workload_reap(&r.cmd);
 out:
 	ftc_control_spec_free(r.spec);
 	return ret;

@@ -156,7 +156,7 @@ struct stat_state {
 	struct ftc_perf_count *prev;	/* nslots * n, last interval reading */
 	struct ftc_perf_stats elapsed;
 	struct timespec t0;
-	struct ftc_perf_workload w;
+	struct ftc_workload w;
 	bool exec_failed;		/* the command could not be run */
 };
 
@@ -425,7 +425,7 @@ static int wait_loop(struct stat_state *s)
 			forwarded = true;
 		}
 		if (s->w.pid && (pfd[1].revents & POLLIN ||
-				 (s->w.pidfd < 0 && ftc_perf_workload_exited(&s->w))))
+				 (s->w.pidfd < 0 && ftc_workload_exited(&s->w))))
 			break;
 		if (!s->w.pid && stop_signal)
 			break;
@@ -506,7 +506,7 @@ static int one_run(struct stat_state *s)
 	double t_start, t_end;
 	int opened;
 
-	if (s->argv[0] && ftc_perf_workload_spawn(&s->w, s->argv) < 0)
+	if (s->argv[0] && ftc_workload_spawn(&s->w, s->argv) < 0)
 		return -1;
 	opened = open_target(s);
 	if (opened < 0)
@@ -516,7 +516,7 @@ static int one_run(struct stat_state *s)
 	t_start = now_ns();
 	if (s->o->all_cpus || s->o->pid)
 		ftc_perf_evlist_enable(&s->l, true);
-	if (s->w.pid && ftc_perf_workload_start(&s->w) < 0) {
+	if (s->w.pid && ftc_workload_start(&s->w) < 0) {
 		s->exec_failed = true;
 		goto fail;
 	}
@@ -526,14 +526,14 @@ static int one_run(struct stat_state *s)
 		ftc_perf_evlist_enable(&s->l, false);
 	t_end = now_ns();
 	if (s->w.pid)
-		ftc_perf_workload_reap(&s->w);
+		ftc_workload_reap(&s->w);
 	ftc_perf_stats_add(&s->elapsed, t_end - t_start);
 	if (add_run(s) < 0)
 		return -1;
 	ftc_perf_evlist_close(&s->l);
 	return opened;
 fail:
-	ftc_perf_workload_kill(&s->w);
+	ftc_workload_kill(&s->w);
 	ftc_perf_evlist_close(&s->l);
 	return -1;
 }
@@ -740,7 +740,7 @@ static int stat_run(int argc, char **argv)
 	}
 	print_totals(&s);
 	if (s.argv[0])
-		code = ftc_perf_workload_exit_code(&s.w);
+		code = ftc_workload_exit_code(&s.w);
 	else
 		code = FTC_EXIT_OK;
 	if (!opened) {

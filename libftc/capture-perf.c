@@ -56,32 +56,11 @@ struct ftc_capture_perf {
 	uint64_t samples, lost, readings, records;
 };
 
-static bool refused_by_pmu(int err)
-{
-	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL;
-}
-
+/* The samples carry their time on every record, so they sort among the trace's. */
 static void sample_attr(struct perf_event_attr *a, const struct ftc_capture_perf_opts *o)
 {
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (o->callchain)
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->period) {
-		a->freq = 0;
-		a->sample_period = o->period;
-	} else {
-		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : 4000;
-	}
-	/* Names and code mappings, with a time, so that they sort among samples. */
-	a->mmap = 1;
-	a->mmap2 = 1;
-	a->comm = 1;
-	a->comm_exec = 1;
+	ftc_perf_sampling_attr(a, o->freq, o->period, o->callchain);
 	a->sample_id_all = 1;
-	a->watermark = 1;
-	a->wakeup_watermark = 16384;
 }
 
 static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist *l, const char *spec,
@@ -120,7 +99,7 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 		return ret < 0 ? -1 : 0;
 	e = &cp->samp.ev[0];
 	err = e->open_errno;
-	if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE || !refused_by_pmu(err))
+	if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE || !ftc_perf_refused_by_pmu(err))
 		return ftc_error(err, "cannot sample '%s': %s", o->sample, strerror(err));
 	snprintf(cp->note, sizeof(cp->note), "'%s' cannot be sampled here (%s): sampling "
 		 "cpu-clock instead", o->sample, strerror(err));

@@ -161,7 +161,7 @@ int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t sample_typ
  * spawn forks; start releases it to exec (fails with the exec's errno);
  * reap waits and keeps its status and rusage.
  */
-struct ftc_perf_workload {
+struct ftc_workload {
 	pid_t pid;		/* 0 once reaped */
 	int go_fd, err_fd;
 	int pidfd;		/* readable when it exits; -1 on kernels without pidfd */
@@ -169,14 +169,14 @@ struct ftc_perf_workload {
 	int status;
 	struct rusage ru;
 };
-int ftc_perf_workload_spawn(struct ftc_perf_workload *w, char **argv);
-int ftc_perf_workload_start(struct ftc_perf_workload *w);
-void ftc_perf_workload_reap(struct ftc_perf_workload *w);
+int ftc_workload_spawn(struct ftc_workload *w, char **argv);
+int ftc_workload_start(struct ftc_workload *w);
+void ftc_workload_reap(struct ftc_workload *w);
 /* Whether it has exited (without reaping it): for kernels without pidfd. */
-bool ftc_perf_workload_exited(const struct ftc_perf_workload *w);
-void ftc_perf_workload_kill(struct ftc_perf_workload *w);
+bool ftc_workload_exited(const struct ftc_workload *w);
+void ftc_workload_kill(struct ftc_workload *w);
 /* Exit status, or 128 + signal, as a shell reports it. */
-int ftc_perf_workload_exit_code(const struct ftc_perf_workload *w);
+int ftc_workload_exit_code(const struct ftc_workload *w);
 
 /*
  * Symbolization (symbols.c). Kernel addresses from kallsyms; user ones by
@@ -257,6 +257,16 @@ struct ftc_perf_sample_opts {
 	size_t pages;			/* data pages per ring, a power of two (64) */
 	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
 };
+
+/*
+ * Sampling attributes shared by ftc profile and record --sample: ip, tid,
+ * time, cpu, period (and the callchain), by frequency (default 4000 Hz) or
+ * period, with the side-band records (comm, mmap2) that symbolize samples.
+ */
+void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
+			    unsigned long long period, bool callchain);
+/* Whether perf_event_open's errno means "this PMU lacks the event". */
+bool ftc_perf_refused_by_pmu(int err);
 
 struct ftc_perf_sampler {
 	struct ftc_perf_evlist l;

@@ -13,32 +13,39 @@
 #include "ftc.h"
 #include "ftc-perf.h"
 
-static bool refused_by_pmu(int err)
+bool ftc_perf_refused_by_pmu(int err)
 {
 	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV || err == EINVAL;
 }
 
-static void set_sampling(struct perf_event_attr *a, const struct ftc_perf_sample_opts *o)
+void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
+			    unsigned long long period, bool callchain)
 {
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (o->callchain)
+	if (callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->period) {
+	if (period) {
 		a->freq = 0;
-		a->sample_period = o->period;
+		a->sample_period = period;
 	} else {
 		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : 4000;
+		a->sample_freq = freq ? freq : 4000;
 	}
-	/* Side-band records to symbolize with: names, code mappings, forks. */
+	/* Side-band records to symbolize with: names and code mappings. */
 	a->mmap = 1;
 	a->mmap2 = 1;
 	a->comm = 1;
 	a->comm_exec = 1;
-	a->task = 1;
 	a->watermark = 1;
 	a->wakeup_watermark = 16384;
+}
+
+/* ftc profile also follows forks, to name the children's samples. */
+static void set_sampling(struct perf_event_attr *a, const struct ftc_perf_sample_opts *o)
+{
+	ftc_perf_sampling_attr(a, o->freq, o->period, o->callchain);
+	a->task = 1;
 }
 
 static int open_one(struct ftc_perf_sampler *s, const char *event,
@@ -88,7 +95,7 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 		int err = e->open_errno;
 
 		if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE ||
-		    !refused_by_pmu(err))
+		    !ftc_perf_refused_by_pmu(err))
 			return ftc_error(err, "cannot sample '%s': %s", name, strerror(err));
 		snprintf(s->note, sizeof(s->note),
 			 "'%s' cannot be sampled here (%s): sampling cpu-clock instead",

@@ -249,15 +249,33 @@ static int header_done(struct ftc_reader *r, char *buf, size_t len)
 	return ret;
 }
 
+/*
+ * A streaming writer saves the command lines at the start and again at the
+ * end; the last CMDLINES option supersedes the earlier ones.
+ */
+static int last_cmdlines(const struct ftc_reader *r)
+{
+	int last = -1;
+
+	for (int i = 0; i < r->noptions; i++)
+		if (r->options[i].id == FTC_OPT_CMDLINES)
+			last = i;
+	return last;
+}
+
 /* The metadata sections named by the options, fed to libtraceevent. */
 static int read_metadata(struct ftc_reader *r)
 {
+	int cmdlines = last_cmdlines(r);
+
 	for (int i = 0; i < r->noptions; i++) {
 		const struct ftc_dat_opt *o = &r->options[i];
 		uint64_t off;
 		int ret = 0;
 
 		if (o->id < FTC_OPT_HEADER_INFO || o->id > FTC_OPT_CMDLINES)
+			continue;
+		if (o->id == FTC_OPT_CMDLINES && i != cmdlines)
 			continue;
 		if (o->size < 8)
 			return ftc_error(EINVAL, "%s: %s option at offset %llu is %u bytes, want 8",

@@ -16,7 +16,7 @@
 #include "ftc.h"
 #include "ftc-perf.h"
 
-int ftc_perf_workload_spawn(struct ftc_perf_workload *w, char **argv)
+int ftc_workload_spawn(struct ftc_workload *w, char **argv)
 {
 	int go[2], err[2];
 
@@ -57,7 +57,7 @@ int ftc_perf_workload_spawn(struct ftc_perf_workload *w, char **argv)
 	return 0;
 }
 
-int ftc_perf_workload_start(struct ftc_perf_workload *w)
+int ftc_workload_start(struct ftc_workload *w)
 {
 	int e = 0;
 	ssize_t n;
@@ -75,7 +75,7 @@ int ftc_perf_workload_start(struct ftc_perf_workload *w)
 	return 0;
 }
 
-bool ftc_perf_workload_exited(const struct ftc_perf_workload *w)
+bool ftc_workload_exited(const struct ftc_workload *w)
 {
 	siginfo_t info = { 0 };
 
@@ -85,7 +85,7 @@ bool ftc_perf_workload_exited(const struct ftc_perf_workload *w)
 	return info.si_pid == w->pid;
 }
 
-void ftc_perf_workload_reap(struct ftc_perf_workload *w)
+void ftc_workload_reap(struct ftc_workload *w)
 {
 	if (w->go_fd >= 0)
 		close(w->go_fd);
@@ -102,14 +102,14 @@ void ftc_perf_workload_reap(struct ftc_perf_workload *w)
 	w->pid = 0;
 }
 
-void ftc_perf_workload_kill(struct ftc_perf_workload *w)
+void ftc_workload_kill(struct ftc_workload *w)
 {
 	if (w->pid)
 		kill(w->pid, SIGKILL);
-	ftc_perf_workload_reap(w);
+	ftc_workload_reap(w);
 }
 
-int ftc_perf_workload_exit_code(const struct ftc_perf_workload *w)
+int ftc_workload_exit_code(const struct ftc_workload *w)
 {
 	if (WIFEXITED(w->status))
 		return WEXITSTATUS(w->status);
