@@ -42,6 +42,8 @@ const struct ftc_option ftc_control_options[] = {
 	{ 0, "graph-notrace", "FUNC", "do not graph FUNC (set_graph_notrace)", FTC_OPT_GRAPH_NOTRACE },
 	{ 0, "no-tracing-on", NULL, "configure but leave tracing_on 0 (a traceon trigger starts it)",
 	  FTC_OPT_NO_TRACING_ON },
+	{ 0, "cmdlines-size", "N", "remember N task names (saved_cmdlines_size; global, not per instance)",
+	  FTC_OPT_CMDLINES_SIZE },
 	{ 0 }
 };
 
@@ -58,7 +60,7 @@ struct event_item {
 
 struct ftc_control_spec {
 	char *tracer, *clock, *cpumask, *instance;
-	unsigned long long buffer_kb, subbuf_kb, max_depth;
+	unsigned long long buffer_kb, subbuf_kb, max_depth, cmdlines_size;
 	bool has_max_depth, stacktrace, event_fork, no_tracing_on;
 	struct event_item *events;
 	size_t nevents;
@@ -94,7 +96,7 @@ struct ftc_control_spec *ftc_control_spec_new(void)
 int ftc_control_spec_empty(const struct ftc_control_spec *s)
 {
 	return !s->tracer && !s->clock && !s->cpumask && !s->instance && !s->buffer_kb &&
-	       !s->subbuf_kb && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
+	       !s->subbuf_kb && !s->cmdlines_size && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
 	       !s->nevents && !s->options.n && !s->funcs.n && !s->notrace.n && !s->graph.n &&
 	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n;
 }
@@ -116,6 +118,16 @@ static int set_num(unsigned long long *slot, const char *opt, const char *arg)
 {
 	if (ftc_parse_u64(arg, slot) < 0)
 		return bad(opt, arg, "not a number");
+	return 1;
+}
+
+/* A size: 0 would read as "not asked for", so it is refused. */
+static int set_size(unsigned long long *slot, const char *opt, const char *arg)
+{
+	if (set_num(slot, opt, arg) < 0)
+		return -1;
+	if (!*slot)
+		return bad(opt, arg, "must be at least 1");
 	return 1;
 }
 
@@ -176,7 +188,7 @@ int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
 	case 'g': return add(&s->graph, arg);
 	case 'O': return add(&s->options, arg);
 	case 'C': return set_str(&s->clock, arg);
-	case 'b': return set_num(&s->buffer_kb, "-b", arg);
+	case 'b': return set_size(&s->buffer_kb, "-b", arg);
 	case 'B':
 		if (!*arg || strchr(arg, '/'))
 			return bad("-B", arg, "an instance name cannot be empty or contain '/'");
@@ -193,7 +205,8 @@ int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
 		if (!ftc_is_func_trigger(arg))
 			return bad("--func-trigger", arg, "use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
 		return add(&s->func_triggers, arg);
-	case FTC_OPT_SUBBUF_SIZE: return set_num(&s->subbuf_kb, "--subbuf-size", arg);
+	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, "--subbuf-size", arg);
+	case FTC_OPT_CMDLINES_SIZE: return set_size(&s->cmdlines_size, "--cmdlines-size", arg);
 	case FTC_OPT_EVENT_FORK: s->event_fork = true; return 1;
 	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
 	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
@@ -270,6 +283,8 @@ static int apply_buffer(struct ftc_control_spec *s, struct ftc_state *st, const 
 	if (s->buffer_kb && (step() || ftc_set_buffer_kb(st, inst, s->buffer_kb)))
 		return -1;
 	if (s->subbuf_kb && (step() || ftc_set_subbuf_kb(st, inst, s->subbuf_kb)))
+		return -1;
+	if (s->cmdlines_size && (step() || ftc_set_cmdlines_size(st, s->cmdlines_size)))
 		return -1;
 	if (s->clock && (step() || ftc_set_clock(st, inst, s->clock)))
 		return -1;

@@ -19,6 +19,7 @@ enum {
 	FTC_OPT_EVENT_FORK,
 	FTC_OPT_GRAPH_NOTRACE,
 	FTC_OPT_NO_TRACING_ON,
+	FTC_OPT_CMDLINES_SIZE,
 };
 
 extern const struct ftc_option ftc_control_options[];

@@ -72,6 +72,13 @@ int ftc_set_subbuf_kb(struct ftc_state *st, const char *instance, unsigned long 
 	return write_number(st, instance, "buffer_subbuf_size_kb", kb);
 }
 
+int ftc_set_cmdlines_size(struct ftc_state *st, unsigned long long n)
+{
+	if (!n)
+		return ftc_error(EINVAL, "saved_cmdlines_size: cannot write '0': give the number of task names to keep");
+	return write_number(st, NULL, "saved_cmdlines_size", n);
+}
+
 int ftc_set_max_graph_depth(struct ftc_state *st, const char *instance, unsigned long long depth)
 {
 	return write_number(st, instance, "max_graph_depth", depth);

@@ -84,6 +84,8 @@ int ftc_set_max_graph_depth(struct ftc_state *st, const char *instance,
 int ftc_set_clock(struct ftc_state *st, const char *instance, const char *clock);
 int ftc_set_buffer_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
 int ftc_set_subbuf_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
+/* saved_cmdlines_size exists only at the top level: it is global. */
+int ftc_set_cmdlines_size(struct ftc_state *st, unsigned long long n);
 int ftc_set_cpumask(struct ftc_state *st, const char *instance, const char *mask);
 int ftc_set_option(struct ftc_state *st, const char *instance, const char *option);
 int ftc_set_pids(struct ftc_state *st, const char *instance, const char *file,
