@@ -16,7 +16,8 @@ LAB_TIMEOUT=60 lab_run record-function - <<'EOF' || finish
 noise=$!
 echo "noise=$noise"
 echo "== record"
-ftc record -p function -l 'do_sys_open*' -o /tmp/f.dat -- ls / /proc/self /sys >/dev/null
+# A second of capture after ls, so the noise task surely runs meanwhile.
+ftc record -p function -l 'do_sys_open*' -o /tmp/f.dat -- sh -c 'ls / /proc/self /sys; sleep 1' >/dev/null
 echo "record status=$?"
 echo "== after"
 echo "current_tracer=$(cat /sys/kernel/tracing/current_tracer)"
