@@ -63,23 +63,6 @@ int record_sample_check(struct record_sample *rs)
 	return err ? -1 : 0;
 }
 
-/* The clock the trace is stamped with: the perf events must use the same. */
-static char *trace_clock(const char *instance)
-{
-	struct tracefs_instance *inst = NULL;
-	char *clock;
-
-	if (instance && *instance && !(inst = tracefs_instance_alloc(NULL, instance))) {
-		ftc_error(errno, "instance '%s': %s", instance, strerror(errno));
-		return NULL;
-	}
-	clock = tracefs_get_clock(inst);
-	tracefs_instance_free(inst);
-	if (!clock)
-		ftc_error(EIO, "cannot read the trace_clock of %s",
-			  instance && *instance ? instance : "the top-level buffer");
-	return clock;
-}
 
 int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const char *instance,
 			int ncpus, const int *cpus, pid_t child)
@@ -88,7 +71,7 @@ int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const ch
 
 	if (!rs->o.sample && !rs->o.count)
 		return 0;
-	clock = trace_clock(instance);
+	clock = ftc_tracefs_clock(instance);	/* perf must stamp with it too */
 	if (!clock)
 		return -1;
 	rs->o.pid = child;

@@ -27,6 +27,8 @@ int ftc_verror(int err, const char *fmt, va_list ap);
 const char *ftc_tracefs_dir(void);
 char *ftc_tracefs_path(const char *instance, const char *file);
 int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t *len);
+/* The trace clock in use (the bracketed name in trace_clock); free() it. */
+char *ftc_tracefs_clock(const char *instance);
 
 #ifdef __cplusplus
 }

@@ -85,3 +85,23 @@ int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t 
 		*len = n;
 	return 0;
 }
+
+char *ftc_tracefs_clock(const char *instance)
+{
+	struct tracefs_instance *inst = NULL;
+	char *clock;
+
+	if (instance && *instance) {
+		inst = tracefs_instance_alloc(NULL, instance);
+		if (!inst) {
+			ftc_error(errno, "instance '%s': %s", instance, strerror(errno));
+			return NULL;
+		}
+	}
+	clock = tracefs_get_clock(inst);
+	tracefs_instance_free(inst);
+	if (!clock)
+		ftc_error(EIO, "cannot read the trace_clock of %s",
+			  instance && *instance ? instance : "the top-level buffer");
+	return clock;
+}

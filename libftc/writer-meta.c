@@ -188,25 +188,6 @@ int ftc_wmeta_cmdlines(struct ftc_dbuf *out)
 	return out->oom ? ftc_error(ENOMEM, "out of memory") : 0;
 }
 
-char *ftc_wmeta_clock(const char *instance)
-{
-	struct tracefs_instance *inst = NULL;
-	char *clock;
-
-	if (instance && *instance) {
-		inst = tracefs_instance_alloc(NULL, instance);
-		if (!inst) {
-			ftc_error(errno, "instance '%s': %s", instance, strerror(errno));
-			return NULL;
-		}
-	}
-	clock = tracefs_get_clock(inst);
-	tracefs_instance_free(inst);
-	if (!clock)
-		ftc_error(EIO, "cannot read the trace_clock of %s",
-			  instance && *instance ? instance : "the top-level buffer");
-	return clock;
-}
 
 char *ftc_wmeta_cpustat(const char *instance, int cpu)
 {

@@ -57,7 +57,8 @@ int ftc_wsynthetic_formats(struct ftc_writer *w)
 int ftc_writer_add_synthetic_buffer(struct ftc_writer *w, const char *name,
 				    int ncpus, const int *cpus, const char *clock)
 {
-	struct wbuf *nb, *b;
+	char *copy;
+	int idx;
 
 	if (w->started)
 		return ftc_error(EBUSY, "%s: buffers must be added before the capture starts",
@@ -65,28 +66,11 @@ int ftc_writer_add_synthetic_buffer(struct ftc_writer *w, const char *name,
 	if (!name || !*name || ncpus < 1 || !clock || !*clock)
 		return ftc_error(EINVAL, "%s: a synthetic buffer needs a name, a clock and CPUs",
 				 w->path);
-	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
-	if (!nb)
+	copy = strdup(clock);
+	if (!copy)
 		return ftc_error(ENOMEM, "out of memory");
-	w->bufs = nb;
-	b = &nb[w->nbufs];
-	memset(b, 0, sizeof(*b));
-	b->name = strdup(name);
-	b->clock = strdup(clock);
-	b->cpus = calloc((size_t)ncpus, sizeof(*b->cpus));
-	if (!b->name || !b->clock || !b->cpus) {
-		free(b->name);
-		free(b->clock);
-		free(b->cpus);
-		return ftc_error(ENOMEM, "out of memory");
-	}
-	b->synthetic = true;
-	b->ncpus = ncpus;
-	b->slot0 = w->nbufs ? nb[w->nbufs - 1].slot0 + nb[w->nbufs - 1].ncpus : 0;
-	for (int i = 0; i < ncpus; i++) {
-		b->cpus[i].cpu = cpus[i];
-		if (cpus[i] + 1 > w->cpucount)
-			w->cpucount = cpus[i] + 1;
-	}
-	return w->nbufs++;
+	idx = ftc_wbuf_add(w, name, copy, ncpus, cpus);
+	if (idx >= 0)
+		w->bufs[idx].synthetic = true;
+	return idx;
 }

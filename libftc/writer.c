@@ -121,31 +121,29 @@ struct ftc_writer *ftc_writer_create(const char *path, int version,
 	return w;
 }
 
-int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
-			  int ncpus, const int *cpus)
+int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
+		 int ncpus, const int *cpus)
 {
 	struct wbuf *nb, *b;
 
-	if (w->started)
-		return ftc_error(EBUSY, "%s: buffers must be added before the capture starts",
-				 w->path);
-	if (ncpus < 1)
-		return ftc_error(EINVAL, "%s: buffer '%s' has no CPU to capture", w->path,
-				 instance ? instance : "");
+	if (!clock)
+		return -1;	/* reading the clock failed and said why */
 	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
-	if (!nb)
+	if (!nb) {
+		free(clock);
 		return ftc_error(ENOMEM, "out of memory");
+	}
 	w->bufs = nb;
 	b = &nb[w->nbufs];
 	memset(b, 0, sizeof(*b));
-	b->name = strdup(instance ? instance : "");
-	b->clock = ftc_wmeta_clock(instance);
+	b->name = strdup(name);
+	b->clock = clock;
 	b->cpus = calloc((size_t)ncpus, sizeof(*b->cpus));
-	if (!b->name || !b->clock || !b->cpus) {
+	if (!b->name || !b->cpus) {
 		free(b->name);
 		free(b->clock);
 		free(b->cpus);
-		return b->clock ? ftc_error(ENOMEM, "out of memory") : -1;
+		return ftc_error(ENOMEM, "out of memory");
 	}
 	b->ncpus = ncpus;
 	b->slot0 = w->nbufs ? nb[w->nbufs - 1].slot0 + nb[w->nbufs - 1].ncpus : 0;
@@ -155,6 +153,18 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 			w->cpucount = cpus[i] + 1;
 	}
 	return w->nbufs++;
+}
+
+int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
+			  int ncpus, const int *cpus)
+{
+	if (w->started)
+		return ftc_error(EBUSY, "%s: buffers must be added before the capture starts",
+				 w->path);
+	if (ncpus < 1)
+		return ftc_error(EINVAL, "%s: buffer '%s' has no CPU to capture", w->path,
+				 instance ? instance : "");
+	return ftc_wbuf_add(w, instance ? instance : "", ftc_tracefs_clock(instance), ncpus, cpus);
 }
 
 unsigned int ftc_writer_page_size(const struct ftc_writer *w)

@@ -43,7 +43,6 @@ void ftc_wmeta_free(struct ftc_wmeta *m);
 /* "CPU: N\n" and the per_cpu/cpuN/stats text, as trace-cmd stores it. */
 char *ftc_wmeta_cpustat(const char *instance, int cpu);
 /* The selected clock name ("local") of an instance. */
-char *ftc_wmeta_clock(const char *instance);
 
 /* Compression of one block (a metadata section or a chunk of pages). */
 struct ftc_zctx;
@@ -144,5 +143,9 @@ int ftc_wcompact(struct ftc_writer *w);
 int ftc_wpatch_sections(struct ftc_writer *w);
 /* writer-synthetic.c: appends ftc's own event systems to the formats. */
 int ftc_wsynthetic_formats(struct ftc_writer *w);
+
+/* Adds a buffer (takes clock, which may be NULL after a failed read). */
+int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
+		 int ncpus, const int *cpus);
 
 #endif
