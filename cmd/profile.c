@@ -17,8 +17,6 @@
 #include "ftc.h"
 #include "ftc-perf.h"
 
-#define MAX_FRAMES 256
-
 enum { OPT_FOLDED = 0x100, OPT_FLAME, OPT_LIMIT };
 
 static const struct ftc_option profile_options[] = {
@@ -151,181 +149,19 @@ static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int t
 	}
 }
 
-/* ---- aggregation ---- */
-
-struct agg {
-	struct ftc_perf_tally *table;	/* "comm\tdso\tk\tsym" */
-	struct ftc_perf_tally *folded;	/* "comm;outer;...;leaf" */
-	uint64_t samples;
-};
-
-static void frame_key(char *buf, size_t size, const char *comm, const struct ftc_perf_frame *f)
-{
-	snprintf(buf, size, "%s\t%s\t%c\t%s", comm, f->dso, f->kernel ? 'k' : '.', f->sym);
-}
-
-static int add_children(struct agg *a, const char *comm, const struct ftc_perf_frame *fr, int n)
-{
-	char key[512], other[512];
-
-	/* Each symbol counts once per sample, however deep it recurses. */
-	for (int i = 0; i < n; i++) {
-		bool seen = false;
-
-		frame_key(key, sizeof(key), comm, &fr[i]);
-		for (int j = 0; j < i && !seen; j++) {
-			frame_key(other, sizeof(other), comm, &fr[j]);
-			seen = !strcmp(key, other);
-		}
-		if (!seen && ftc_perf_tally_add(a->table, key, i == 0, 1) < 0)
-			return -1;
-		if (seen && i == 0 && ftc_perf_tally_add(a->table, key, 1, 0) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int add_folded(struct agg *a, const char *comm, const struct ftc_perf_frame *fr, int n)
-{
-	size_t cap = 4096, len;
-	char *s = malloc(cap);
-	int ret;
-
-	if (!s)
-		return ftc_error(ENOMEM, "out of memory");
-	len = (size_t)snprintf(s, cap, "%s", comm);
-	for (int i = n - 1; i >= 0; i--) {
-		size_t need = len + strlen(fr[i].sym) + 8;
-
-		if (need > cap) {
-			char *ns = realloc(s, need * 2);
-
-			if (!ns) {
-				free(s);
-				return ftc_error(ENOMEM, "out of memory");
-			}
-			s = ns;
-			cap = need * 2;
-		}
-		/* A run of frames unwound through code without frame pointers
-		 * says one thing: unknown. Keep one, not a tower of them. */
-		if (i < n - 1 && !strcmp(fr[i].sym, "[unknown]") &&
-		    !strcmp(fr[i + 1].sym, "[unknown]"))
-			continue;
-		/* Folded stacks have no room for spaces inside a frame. */
-		len += (size_t)snprintf(s + len, cap - len, ";%s%s", fr[i].sym,
-					fr[i].kernel ? "_[k]" : "");
-	}
-	for (char *p = s; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	ret = ftc_perf_tally_add(a->folded, s, 1, 0);
-	free(s);
-	return ret;
-}
-
-static int aggregate(struct ftc_perf_profile *p, struct ftc_symbols *syms, struct agg *a)
-{
-	struct ftc_perf_frame *fr = calloc(MAX_FRAMES, sizeof(*fr));
-
-	if (!fr)
-		return ftc_error(ENOMEM, "out of memory");
-	for (size_t i = 0; i < p->nsamples; i++) {
-		const char *comm = ftc_perf_profile_comm(p, p->samples[i].pid);
-		int n = ftc_perf_profile_frames(p, syms, i, fr, MAX_FRAMES);
-
-		if (n <= 0)
-			continue;
-		if (add_children(a, comm, fr, n) < 0 || add_folded(a, comm, fr, n) < 0) {
-			free(fr);
-			return -1;
-		}
-		a->samples++;
-	}
-	free(fr);
-	return 0;
-}
-
-/* ---- output ---- */
-
-static void print_table(FILE *f, struct agg *a, const struct profile_opts *o,
-			const struct ftc_perf_sampler *s)
-{
-	size_t n = 0;
-	bool children = o->s.callchain;
-	struct ftc_perf_tally_entry **v = ftc_perf_tally_sorted(a->table, children ?
-		FTC_PERF_BY_CHILDREN : FTC_PERF_BY_SELF, &n);
-	double total = a->samples ? (double)a->samples : 1;
-
-	if (!v)
-		return;
-	fprintf(f, "# Samples: %llu of event '%s', lost: %llu\n#\n",
-		(unsigned long long)a->samples, ftc_perf_sampler_event(s),
-		(unsigned long long)s->profile.lost);
-	if (children)
-		fprintf(f, "# %8s %9s  %-16s %-24s %s\n", "Children", "Self", "Command",
-			"Shared Object", "Symbol");
-	else
-		fprintf(f, "# %8s  %-16s %-24s %s\n", "Overhead", "Command", "Shared Object",
-			"Symbol");
-	for (size_t i = 0; i < n && (!o->limit || i < o->limit); i++) {
-		/* key: comm TAB dso TAB mark TAB symbol */
-		const char *comm = v[i]->key, *dso, *mark, *sym;
-
-		if (!children && !v[i]->self)
-			continue;
-		dso = strchr(comm, '\t') + 1;
-		mark = strchr(dso, '\t') + 1;
-		sym = strchr(mark, '\t') + 1;
-		if (children)
-			fprintf(f, "  %7.2f%%  %7.2f%%", 100.0 * (double)v[i]->children / total,
-				100.0 * (double)v[i]->self / total);
-		else
-			fprintf(f, "  %7.2f%%", 100.0 * (double)v[i]->self / total);
-		fprintf(f, "  %-16.*s %-24.*s [%c] %s\n", (int)(dso - comm - 1), comm,
-			(int)(mark - dso - 1), dso, *mark, sym);
-	}
-	free(v);
-}
-
-static void print_folded(FILE *f, struct agg *a)
-{
-	size_t n = 0;
-	struct ftc_perf_tally_entry **v = ftc_perf_tally_sorted(a->folded, FTC_PERF_BY_KEY, &n);
-
-	for (size_t i = 0; v && i < n; i++)
-		fprintf(f, "%s %llu\n", v[i]->key, (unsigned long long)v[i]->self);
-	free(v);
-}
-
-static int write_flame(const char *path, struct agg *a, const struct ftc_perf_sampler *s)
-{
-	FILE *f = fopen(path, "w");
-	char title[128];
-	int ret;
-
-	if (!f)
-		return ftc_error(errno, "cannot write '%s': %s", path, strerror(errno));
-	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
-		 (unsigned long long)a->samples, ftc_perf_sampler_event(s));
-	ret = ftc_perf_flame_svg(f, a->folded, title);
-	if (fclose(f) && !ret)
-		ret = ftc_error(errno, "cannot write '%s': %s", path, strerror(errno));
-	return ret;
-}
-
 static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 {
 	struct ftc_symbols *syms = ftc_symbols_new();
-	struct agg a = { ftc_perf_tally_new(), ftc_perf_tally_new(), 0 };
+	struct ftc_perf_agg a = { 0 };
+	const char *event = ftc_perf_sampler_event(s);
 	FILE *out = stdout;
 	int ret = -1;
 
-	if (!syms || !a.table || !a.folded)
+	if (!syms || ftc_perf_agg_init(&a) < 0)
 		goto out;
 	if (ftc_symbols_load_kallsyms(syms, NULL) < 0)
 		fprintf(stderr, "ftc profile: kernel frames stay unnamed: %s\n", ftc_strerror());
-	if (aggregate(&s->profile, syms, &a) < 0)
+	if (ftc_perf_agg_build(&a, &s->profile, syms) < 0)
 		goto out;
 	if (s->profile.lost)
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
@@ -335,18 +171,17 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
 		goto out;
 	}
-	if (o->flame && write_flame(o->flame, &a, s) < 0)
+	if (o->flame && ftc_perf_agg_flame(o->flame, &a, event) < 0)
 		goto out;
 	if (o->folded)
-		print_folded(out, &a);
+		ftc_perf_agg_folded(out, &a);
 	else if (!o->flame || o->output)
-		print_table(out, &a, o, s);
+		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event, s->profile.lost);
 	ret = 0;
 out:
 	if (out != stdout)
 		fclose(out);
-	ftc_perf_tally_free(a.table);
-	ftc_perf_tally_free(a.folded);
+	ftc_perf_agg_free(&a);
 	ftc_symbols_free(syms);
 	return ret;
 }

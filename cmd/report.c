@@ -17,6 +17,7 @@
 #include "options.h"
 #include "ftc.h"
 #include "ftc-reader.h"
+#include "report-profile.h"
 
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
@@ -45,6 +46,7 @@ static const struct ftc_option report_options[] = {
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
 	{ 'N', "no-plugins", NULL, "do not load libtraceevent plugins", OPT_NO_PLUGINS },
+	REPORT_PROFILE_OPTIONS,
 	FTC_HELP_OPTION,
 	{ 0 }
 };
@@ -61,6 +63,8 @@ struct report {
 	const char *instance;
 	unsigned long long from, to, first, last;
 	bool have_first, have_last;
+
+	struct report_profile prof;
 
 	struct ftc_reader *r;
 	struct tep_event_filter *filter;
@@ -179,6 +183,10 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
 	case OPT_NO_GRAPH: rp->no_graph = true; return 0;
 	case OPT_NO_PLUGINS: rp->no_plugins = true; return 0;
+	case OPT_RP_PROFILE:
+	case OPT_RP_FOLDED:
+	case OPT_RP_FLAME:
+	case OPT_RP_LIMIT: return report_profile_opt(&rp->prof, id, arg);
 	case OPT_FROM:
 	case OPT_TO:
 		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0) {
@@ -562,6 +570,10 @@ static int report_run(int argc, char **argv)
 	rp.r = ftc_reader_open(rp.input, flags);
 	if (!rp.r) {
 		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+		goto out;
+	}
+	if (report_profile_wanted(&rp.prof)) {
+		status = report_profile_run(rp.r, &rp.prof, rp.input);
 		goto out;
 	}
 	if (setup_filter(&rp) < 0 || find_instance(&rp) < 0) {

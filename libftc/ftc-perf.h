@@ -309,6 +309,32 @@ struct ftc_perf_tally_entry **ftc_perf_tally_sorted(struct ftc_perf_tally *t,
 int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const char *title);
 
 /*
+ * A profile aggregated for display (perf-report.c), shared by ftc profile
+ * and ftc report --profile: a table by "comm\tdso\tk\tsym" with self and
+ * children counts, and folded stacks "comm;outer;...;leaf".
+ */
+struct ftc_perf_agg {
+	struct ftc_perf_tally *table, *folded;
+	uint64_t samples;
+};
+int ftc_perf_agg_init(struct ftc_perf_agg *a);
+void ftc_perf_agg_free(struct ftc_perf_agg *a);
+int ftc_perf_agg_build(struct ftc_perf_agg *a, struct ftc_perf_profile *p,
+		       struct ftc_symbols *syms);
+/* limit 0 prints every row; children adds the Children column (callchains). */
+void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
+			const char *event, uint64_t lost);
+void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a);
+int ftc_perf_agg_flame(const char *path, struct ftc_perf_agg *a, const char *event);
+
+/*
+ * Kernel names from elsewhere than a kallsyms file (the copy stored in a
+ * trace.dat): ftc_symbols_kernel asks fn when no kallsyms was loaded.
+ */
+typedef const char *(*ftc_symbols_kernel_fn)(void *ctx, uint64_t addr, uint64_t *off);
+void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_fn fn, void *ctx);
+
+/*
  * Perf records as ftrace events (perf-ftrace.c), for an extra buffer in
  * trace.dat: formats of system "ftc_perf" in tracefs's syntax, with ids
  * base_id + enum value, and a packer into ring-buffer sub-buffers (one

@@ -100,6 +100,17 @@ struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
  */
 const char *ftc_reader_warnings(struct ftc_reader *r);
 
+/*
+ * The samples stored by ftc record --sample (the ftc_perf events) as a
+ * profile (reader-profile.c); callchain tells whether any sample had one.
+ * ftc_reader_profile_symbols makes s name kernel addresses with the
+ * kallsyms stored in the file; r must outlive s's use.
+ */
+struct ftc_perf_profile;
+struct ftc_symbols;
+int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain);
+void ftc_reader_profile_symbols(struct ftc_reader *r, struct ftc_symbols *s);
+
 /* Merged iteration over every CPU of every buffer, by timestamp. */
 struct ftc_merge;
 

@@ -40,6 +40,8 @@ struct ftc_symbols {
 	size_t nksyms;
 	struct dso *dsos;
 	size_t ndsos;
+	ftc_symbols_kernel_fn kfn;	/* names when no kallsyms was loaded */
+	void *kctx;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -133,10 +135,18 @@ int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path)
 	return (int)s->nksyms;
 }
 
+void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_fn fn, void *ctx)
+{
+	s->kfn = fn;
+	s->kctx = ctx;
+}
+
 const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off)
 {
 	size_t lo = 0, hi = s->nksyms;
 
+	if (!s->nksyms && s->kfn)
+		return s->kfn(s->kctx, addr, off);
 	if (!s->nksyms || addr < s->ksyms[0].addr)
 		return NULL;
 	while (hi - lo > 1) {

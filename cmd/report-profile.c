@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc report --profile, --folded, --flamegraph: the samples that ftc
+ * record --sample stored (ftc_perf events) become the same profile that
+ * ftc profile builds live, and print through the same functions. Kernel
+ * frames take their names from the kallsyms stored in the file, user
+ * frames from the stored mmap events and the binaries on this machine.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "ftc.h"
+#include "ftc-perf.h"
+#include "report-profile.h"
+
+#define EVENT_NAME FTC_PERF_FTRACE_SYSTEM ":sample"
+
+extern const struct ftc_command ftc_cmd_report;
+
+int report_profile_opt(struct report_profile *o, int id, const char *arg)
+{
+	switch (id) {
+	case OPT_RP_PROFILE: o->table = true; break;
+	case OPT_RP_FOLDED: o->folded = true; break;
+	case OPT_RP_FLAME: o->flame = arg; break;
+	case OPT_RP_LIMIT:
+		if (ftc_parse_u64(arg, &o->limit) < 0) {
+			ftc_cmd_error(&ftc_cmd_report, "bad value '%s' for --limit", arg);
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+bool report_profile_wanted(const struct report_profile *o)
+{
+	return o->table || o->folded || o->flame;
+}
+
+static int print(const struct report_profile *o, struct ftc_perf_agg *a, bool chain,
+		 uint64_t lost)
+{
+	if (o->flame && ftc_perf_agg_flame(o->flame, a, EVENT_NAME) < 0)
+		return -1;
+	if (o->folded)
+		ftc_perf_agg_folded(stdout, a);
+	if (o->table)
+		ftc_perf_agg_table(stdout, a, chain, o->limit, EVENT_NAME, lost);
+	return 0;
+}
+
+int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path)
+{
+	struct ftc_perf_profile p = { 0 };
+	struct ftc_perf_agg a = { 0 };
+	struct ftc_symbols *syms = ftc_symbols_new();
+	int status = FTC_EXIT_FAIL;
+	bool chain = false;
+
+	if (!syms || ftc_perf_agg_init(&a) < 0 || ftc_reader_profile(r, &p, &chain) < 0)
+		goto fail;
+	if (!p.nsamples) {
+		ftc_cmd_error(&ftc_cmd_report, "%s holds no samples (no %s events): record them "
+			      "with 'ftc record --sample cpu-clock [--call-graph] ...'", path,
+			      EVENT_NAME);
+		goto out;
+	}
+	ftc_reader_profile_symbols(r, syms);
+	if (ftc_perf_agg_build(&a, &p, syms) < 0)
+		goto fail;
+	if (p.lost)
+		fprintf(stderr, "ftc report: the kernel lost %llu samples during the capture\n",
+			(unsigned long long)p.lost);
+	if (print(o, &a, chain, p.lost) < 0)
+		goto fail;
+	status = FTC_EXIT_OK;
+	goto out;
+fail:
+	ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+out:
+	ftc_perf_agg_free(&a);
+	ftc_perf_profile_free(&p);
+	ftc_symbols_free(syms);
+	return status;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ftc report --profile / --folded / --flamegraph: the profile of the
+ * samples that ftc record --sample stored, printed as ftc profile prints.
+ */
+#ifndef FTC_REPORT_PROFILE_H
+#define FTC_REPORT_PROFILE_H
+
+#include <stdbool.h>
+
+#include "ftc-reader.h"
+
+enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT };
+
+#define REPORT_PROFILE_OPTIONS \
+	{ 0, "profile", NULL, "print the stored samples' profile (self/children by symbol)", \
+	  OPT_RP_PROFILE }, \
+	{ 0, "folded", NULL, "print the stored samples as folded stacks", OPT_RP_FOLDED }, \
+	{ 0, "flamegraph", "FILE.svg", "draw the stored samples as an SVG flame graph", \
+	  OPT_RP_FLAME }, \
+	{ 0, "limit", "N", "with --profile, print at most N rows", OPT_RP_LIMIT }
+
+struct report_profile {
+	bool table, folded;
+	const char *flame;
+	unsigned long long limit;
+};
+
+/* One of the options above: 0, or -1 on a bad value. */
+int report_profile_opt(struct report_profile *o, int id, const char *arg);
+bool report_profile_wanted(const struct report_profile *o);
+/* Prints the profile of r's samples; returns an exit status. */
+int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path);
+
+#endif

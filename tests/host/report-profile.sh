@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A user records perf samples of a CPU-bound program with one hot function
+# (ftc record --sample --call-graph) and later reads the profile back from
+# the file: ftc report --profile puts the hot function on top, --folded
+# accounts for every stored sample, --flamegraph draws a valid SVG; a file
+# without samples says so and exits 1.
+. "$(dirname "$0")/../lib.sh"
+OUT="$OUT/report-profile.$$"
+mkdir -p "$OUT"
+trap '[ "$T_FAILED" = 0 ] && rm -rf "$OUT"' EXIT
+
+command -v cc >/dev/null || { skip "report --profile" "no C compiler to build the hot program"; finish; }
+cat >"$OUT/hot.c" <<'C'
+#include <stdlib.h>
+#include <time.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) void hot_function(double secs)
+{
+	struct timespec t0, t;
+	unsigned long x = 1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 1000000; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+		sink = x;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+}
+int main(int argc, char **argv)
+{
+	hot_function(argc > 1 ? atof(argv[1]) : 1.0);
+	return 0;
+}
+C
+cc -g -O1 -fno-omit-frame-pointer -o "$OUT/hot" "$OUT/hot.c" || { fail "build hot" "cc failed"; finish; }
+knobs_save
+inst=$(test_instance rprofile)
+dat="$OUT/sample.dat"
+
+expect_status "record --sample --call-graph exits 0" 0 "$FTC" record -B "$inst" \
+	-e sched:sched_process_exec --sample cpu-clock --freq 999 --call-graph \
+	-o "$dat" -- "$OUT/hot" 1
+nstored=$("$FTC" report "$dat" | grep -c '^ftc_perf: .* sample: ')
+
+# The table: hot_function first, [.], >= 90% self.
+expect_status "report --profile exits 0" 0 "$FTC" report --profile "$dat"
+cp "$OUT/last.out" "$OUT/table.txt"
+expect_match "table header" '^# +Children +Self +Command +Shared Object +Symbol' "$(cat "$OUT/table.txt")"
+top=$(awk '!/^#/ && NF { self = $2; sub(/%/, "", self); if (self + 0 > best) { best = self + 0; line = $0 } }
+	END { print best, line }' "$OUT/table.txt")
+case "$top" in
+*'[.] hot_function') awk -v p="${top%% *}" 'BEGIN { exit !(p >= 90) }' &&
+	pass "hot_function has the largest self share (${top%% *}%)" ||
+	fail "hot_function has >= 90% self" "$top";;
+*) fail "hot_function has the largest self share" "top: $top";;
+esac
+expect_match "samples counted in the header" "^# Samples: $nstored of event" "$(cat "$OUT/table.txt")"
+
+# Folded: leaf hot_function for >= 90%, and every stored sample counted once.
+expect_status "report --folded exits 0" 0 "$FTC" report --folded "$dat"
+cp "$OUT/last.out" "$OUT/folded.txt"
+set -- $(awk '{ t += $NF; if ($0 ~ /;hot_function [0-9]+$/) h += $NF } END { print h + 0, t + 0 }' \
+	"$OUT/folded.txt")
+[ "$nstored" -ge 200 ] && [ "$2" = "$nstored" ] &&
+	pass "folded stacks hold every stored sample ($2 of $nstored)" ||
+	fail "folded stacks hold every stored sample" "folded $2, ftc report shows $nstored"
+awk -v h="$1" -v t="$2" 'BEGIN { exit !(t > 0 && h >= 0.9 * t) }' &&
+	pass "folded stacks end in hot_function for >= 90% ($1 of $2)" ||
+	fail "folded stacks end in hot_function for >= 90%" "$1 of $2: $(sort -k2nr "$OUT/folded.txt" | head -3)"
+expect_match "stacks run from the command through main to the leaf" \
+	'^hot;.*main;hot_function [0-9]+$' "$(cat "$OUT/folded.txt")"
+
+# Flame graph: well-formed SVG naming the hot function.
+expect_status "report --flamegraph exits 0" 0 "$FTC" report --flamegraph "$OUT/f.svg" "$dat"
+if command -v xmllint >/dev/null; then
+	expect_status "xmllint accepts the SVG" 0 xmllint --noout "$OUT/f.svg"
+else
+	skip "xmllint" "xmllint is not installed"
+fi
+grep -q 'hot_function' "$OUT/f.svg" && pass "the flame graph names hot_function" ||
+	fail "the flame graph names hot_function" "$(head -c 300 "$OUT/f.svg")"
+
+# A trace without samples: a clear message, exit 1.
+expect_status "record without --sample exits 0" 0 "$FTC" record -B "$inst" \
+	-e sched:sched_process_exec -o "$OUT/plain.dat" -- true
+expect_status "report --profile of a file without samples exits 1" 1 \
+	"$FTC" report --profile "$OUT/plain.dat"
+expect_match "... and says there are no samples" 'holds no samples .*ftc record --sample' \
+	"$(cat "$OUT/last.err")"
+expect_status "--limit with a bad value is a usage error" 2 \
+	"$FTC" report --profile --limit x "$dat"
+
+knobs_unchanged "report --profile"
+finish
