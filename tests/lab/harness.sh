@@ -39,6 +39,8 @@ echo "rc=$?")
 expect_match "lab harness: a guest that does not power off in time fails" \
 	'^FAIL lab h-hang: qemu was killed after LAB_QEMU_TIMEOUT=4 s' "$out"
 expect_match "lab harness: a hung guest returns 1" '^rc=1$' "$out"
+expect_match "lab harness: a frozen guest is booted once more, and a second freeze fails" \
+	'^NOTE: lab h-hang: the guest froze .*booting once more' "$out"
 
 out=$(lab_run h-exit - <<'EOF'
 echo "said before failing"
