@@ -8,7 +8,7 @@
 #   - time from the end of the command to the closed file.
 # trace-cmd record runs as docs/kernels.md §4 says (a private mount
 # namespace hides the knobs it insists on writing). Not a test.
-#   RUNS=N (3) SECS=N (2) RATES="per-CPU calls/s ladder"
+#   RUNS=N (3) SECS=N (2) RATES="per-CPU calls/s ladder" (RATES=none: skip part 1)
 set -u
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-3}
@@ -146,6 +146,7 @@ echo "record bench: $NCPU CPUs, ${SECS}s of load per run, $RUNS alternating runs
 # 1. The highest zero-loss rate: climb the ladder; a recorder's figure is
 # the highest rate reached before its first point with a loss (median).
 best_ftc=0 best_tc=0 lossy_ftc=0 lossy_tc=0
+[ "$RATES" = none ] && RATES=
 for rate in $RATES; do
 	for who in ftc tc; do
 		: > "$OUT/ladder.$who"
@@ -170,9 +171,12 @@ for rate in $RATES; do
 		fi
 	done
 done
+[ -n "$RATES" ] || echo "zero-loss rate: skipped (RATES=none)"
+[ -n "$RATES" ] && {
 [ $lossy_ftc = 0 ] && best_ftc="$best_ftc+"	# never lost: the load was the limit
 [ $lossy_tc = 0 ] && best_tc="$best_tc+"
 echo "zero-loss rate: ftc $best_ftc events/s, trace-cmd $best_tc events/s, ratio $(ratio "${best_ftc%+}" "${best_tc%+}") (target >= 1.5; '+': no loss at any rate, the generator was the limit)"
+}
 
 # 2 and 3. CPU per event and stop-to-file at a rate both keep up with. The
 # CPU time of an idle run of the same length (setup: formats, kallsyms) is

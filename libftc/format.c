@@ -30,7 +30,7 @@ struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int 
 	f->flags = flags;
 	f->scratch_cap = (size_t)r->page_size + FTC_SCRATCH_SLACK;
 	f->scratch = calloc(1, f->scratch_cap);
-	f->flags_off = f->preempt_off = -1;
+	f->flags_off = f->preempt_off = f->pid_off = -1;
 	if (!f->scratch) {
 		free(f);
 		ftc_error(ENOMEM, "out of memory");
@@ -48,6 +48,7 @@ void ftc_format_free(struct ftc_format *f)
 		return;
 	ftc_graph_free(f);
 	ftc_format_flush(f);
+	ftc_format_memo_free(f);
 	free(f->outbuf);
 	trace_seq_destroy(&f->seq);
 	free(f->scratch);
@@ -130,9 +131,25 @@ static void find_common_offsets(struct ftc_format *f, struct tep_event *ev)
 {
 	struct tep_format_field *fl = tep_find_common_field(ev, "common_flags");
 	struct tep_format_field *pc = tep_find_common_field(ev, "common_preempt_count");
+	struct tep_format_field *pid = tep_find_common_field(ev, "common_pid");
+	bool host_order = f->r->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 
 	f->flags_off = fl && fl->size == 1 ? fl->offset : -2;
 	f->preempt_off = pc && pc->size == 1 ? pc->offset : -2;
+	f->pid_off = pid && pid->size == 4 && host_order ? pid->offset : -2;
+}
+
+/* The record's pid, read in place when the file's byte order is ours. */
+static int pid_of(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev)
+{
+	int32_t pid;
+
+	if (f->pid_off == -1 && ev)
+		find_common_offsets(f, ev);
+	if (f->pid_off < 0 || f->pid_off + 4 > rec->size)
+		return tep_data_pid(f->r->tep, rec);
+	memcpy(&pid, (char *)rec->data + f->pid_off, sizeof(pid));
+	return pid;
 }
 
 /* The latency columns depend only on the flags and preempt-count bytes. */
@@ -227,7 +244,7 @@ static size_t prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev, char *dst)
 {
 	const char *bname = f->r->buffers[mr->buffer].name;
-	int pid = tep_data_pid(f->r->tep, rec);
+	int pid = pid_of(f, rec, ev);
 	const char *comm = comm_of(f, pid);
 	const char *lat = latency_of(f, rec, ev);
 	size_t clen = strlen(comm), llen = strlen(lat);
@@ -303,6 +320,7 @@ void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 {
 	size_t nlen = ev ? strlen(ev->name) : 0;
 	char *p = out_room(f, prefix_room(f, mr) + nlen + 4);
+	const char *info;
 	int len;
 
 	if (!p)
@@ -319,16 +337,13 @@ void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 	memcpy(p + 2, ev->name, nlen);
 	memcpy(p + 2 + nlen, ": ", 2);
 	f->out_len += nlen + 4;
-	trace_seq_reset(&f->seq);
-	tep_print_event(f->r->tep, &f->seq, rec, "%s",
-			(f->flags & FTC_FMT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	info = ftc_format_info(f, rec, ev, &len);
 	/* trace_marker text ends with its own newline: one line per record. */
-	len = f->seq.len;
-	while (len && f->seq.buffer[len - 1] == '\n')
+	while (len && info[len - 1] == '\n')
 		len--;
 	p = out_room(f, (size_t)len + 1);
 	if (p) {
-		memcpy(p, f->seq.buffer, (size_t)len);
+		memcpy(p, info, (size_t)len);
 		p[len] = '\n';
 		f->out_len += (size_t)len + 1;
 	}

@@ -57,11 +57,32 @@ static int arena_add(struct ftc_syms *s, const char *str, size_t len, uint32_t *
 	return 0;
 }
 
+/* strtoull without its locale and sign handling: kallsyms is a big file. */
+static unsigned long long parse_hex(char *l, char **end)
+{
+	unsigned long long v = 0;
+	char *p = l;
+
+	for (;; p++) {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (unsigned int)((*p | 0x20) - 'a' + 10);
+		else
+			break;
+		v = v << 4 | d;
+	}
+	*end = p;
+	return v;
+}
+
 /* "ffffffff81000000 T _stext [module]": text symbols only. */
 static int add_line(struct ftc_syms *s, char *l)
 {
 	char *end, *name, *mod;
-	unsigned long long addr = strtoull(l, &end, 16);
+	unsigned long long addr = parse_hex(l, &end);
 	struct sym *e;
 	size_t nlen;
 

@@ -104,6 +104,8 @@ static int index_format(struct ftc_reader *r, const char *system, const char *te
 			memmem(text, len, "%ps", 3) || memmem(text, len, "%pS", 3) ||
 			memmem(text, len, "%pB", 3) || memmem(text, len, "%pf", 3) ||
 			memmem(text, len, "%pF", 3);
+	p = memmem(text, len, "print fmt:", 10);
+	f->uses_common = !p || memmem(p, len - (size_t)(p - text), "REC->common_", 12);
 	if (id > r->max_id)
 		r->max_id = (int)id;
 	return 0;
@@ -313,6 +315,37 @@ int ftc_reader_parse_all_events(struct ftc_reader *r)
 	return 0;
 }
 
+/*
+ * Every kernel puts common_type first as a u16: read it directly when the
+ * file's byte order is ours (tep_data_type costs two calls per record).
+ */
+static int record_type(struct ftc_reader *r, struct tep_record *rec)
+{
+	uint16_t t;
+
+	if (r->type_u16 <= 0)
+		return tep_data_type(r->tep, rec);
+	memcpy(&t, rec->data, sizeof(t));
+	return t;
+}
+
+static void learn_type_layout(struct ftc_reader *r, struct tep_event *ev)
+{
+	struct tep_format_field *f = tep_find_common_field(ev, "common_type");
+	bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	r->type_u16 = f && f->offset == 0 && f->size == 2 && r->big_endian == host_big ? 1 : -1;
+}
+
+bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev)
+{
+	int id = ev->id;
+
+	if (ev->handler || id < 0 || id > r->max_id || !r->fmt_by_id || !r->fmt_by_id[id])
+		return false;
+	return !r->fmts[r->fmt_by_id[id] - 1].uses_common;
+}
+
 struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
 {
 	struct tep_event *ev;
@@ -320,7 +353,7 @@ struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
 
 	if (!r->tep || rec->size < 8)
 		return NULL;
-	id = tep_data_type(r->tep, rec);
+	id = record_type(r, rec);
 	if (id < 0 || id > r->max_id || !r->fmt_by_id || !r->fmt_by_id[id])
 		return tep_find_event(r->tep, id);
 	if (r->ev_by_id && r->ev_by_id[id])
@@ -332,6 +365,8 @@ struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
 	if (f->needs_syms && r->kallsyms_state == 0)
 		ftc_load_kallsyms(r);
 	ev = tep_find_event(r->tep, id);
+	if (ev && !r->type_u16)
+		learn_type_layout(r, ev);
 	if (!r->ev_by_id)
 		r->ev_by_id = calloc((size_t)r->max_id + 1, sizeof(*r->ev_by_id));
 	if (r->ev_by_id)

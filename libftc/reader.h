@@ -24,6 +24,7 @@ struct ftc_fmt_index {
 	size_t len;
 	bool parsed;
 	bool needs_syms;
+	bool uses_common;		/* its print format reads REC->common_* */
 };
 
 /* Reads bounded bytes from the file or from a decompressed section. */
@@ -67,6 +68,7 @@ struct ftc_reader {
 	int *fmt_by_id;			/* id -> index + 1, 0 none */
 	struct tep_event **ev_by_id;	/* parsed events by id (tep bsearches) */
 	int max_id;
+	int type_u16;			/* common_type a host-order u16 at 0: 1 yes, -1 no, 0 unknown */
 	uint64_t kallsyms_off;		/* where kallsyms is, for a lazy load */
 	struct ftc_syms *syms;		/* reader-syms.c */
 	struct ftc_reader_perf *perf;	/* reader-perf.c: ftc_perf sample printing */
@@ -168,6 +170,9 @@ void ftc_stream_release(struct ftc_stream *s);
 int ftc_stream_peek(struct ftc_stream *s, struct tep_record *next);
 void ftc_stream_skip(struct ftc_stream *s);
 
+/* True when libtraceevent prints ev's fields from its payload alone. */
+bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev);
+
 /* The formatter (format*.c). */
 #include <traceevent/trace-seq.h>
 #define FTC_SCRATCH_SLACK	(1U << 17)	/* covers any u16 offset + u16 length */
@@ -186,6 +191,8 @@ struct ftc_format {
 	unsigned int comm_gen;		/* bumped when a plugin may register comms */
 	struct { int key; char text[12]; } lat_cache[1024];
 	int flags_off, preempt_off;	/* -1 until known */
+	int pid_off;			/* common_pid: offset of a host-order s32, -2 none, -1 unknown */
+	struct ftc_info_memo *memo;	/* format-memo.c */
 	/* One record of look-ahead on the current CPU, for function_graph. */
 	int (*peek)(void *ctx, struct tep_record *next);
 	void (*skip)(void *ctx);
@@ -204,6 +211,10 @@ void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		    struct tep_record *rec, struct tep_event *ev);
 void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *mr);
+/* The event's info text (what follows "name: "), from the memo when it can. */
+const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
+			    int *len);
+void ftc_format_memo_free(struct ftc_format *f);
 /* 1 when the graph code printed (or held back) the record. */
 int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev);
