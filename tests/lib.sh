@@ -89,6 +89,27 @@ knobs_unchanged() {
 	fi
 }
 
+# instance_knobs DIR: every knob of one instance, as text, for before/after
+# comparisons (knobs_snapshot covers the top level).
+instance_knobs() {
+	(
+	cd "$1" || exit 1
+	for f in *; do
+		[ -f "$f" ] || continue
+		case "$f" in trace|trace_pipe|trace_marker*|error_log|buffer_total_size_kb|free_buffer|\
+			     set_ftrace*|available_*|snapshot) continue ;; esac
+		printf '%s=%s\n' "$f" "$(head -c 4096 "$f" 2>/dev/null | tr '\n' ' ')"
+	done
+	for f in options/*; do printf '%s=%s\n' "$f" "$(cat "$f")"; done
+	grep -r --include=enable --include=filter --include=trigger -v -e '^0$' -e '^none$' \
+		-e '^# Available triggers' -e '^# traceon' events 2>/dev/null | sort
+	)
+}
+
+# build_hot DEST: the profiling tests' CPU-bound program (tests/fixtures/hot.c:
+# "DEST SECS [EXIT_CODE] [kernel]", its time in hot_function).
+build_hot() { cc -g -O1 -fno-omit-frame-pointer -o "$1" "$TOP/tests/fixtures/hot.c"; }
+
 # A private instance name for this test run.
 test_instance() { echo "ftc-test-$$-$1"; }
 

@@ -9,23 +9,8 @@ J=$(test_instance sig2)
 D=$TRACEFS/instances/$I
 trap 'for i in "$I" "$J"; do [ -d "$TRACEFS/instances/$i" ] && "$FTC" reset -q -B "$i" -d >/dev/null 2>&1; done' EXIT
 
-# Every knob of one instance, as text, for before/after comparisons.
-inst_snapshot() {
-	(
-	cd "$1" || exit 1
-	for f in *; do
-		[ -f "$f" ] || continue
-		case "$f" in trace|trace_pipe|trace_marker*|error_log|buffer_total_size_kb|free_buffer|\
-			     set_ftrace*|available_*|snapshot) continue ;; esac
-		printf '%s=%s\n' "$f" "$(head -c 4096 "$f" 2>/dev/null | tr '\n' ' ')"
-	done
-	for f in options/*; do printf '%s=%s\n' "$f" "$(cat "$f")"; done
-	grep -r --include=enable --include=filter --include=trigger -v -e '^0$' -e '^none$' \
-		-e '^# Available triggers' -e '^# traceon' events 2>/dev/null | sort
-	)
-}
 same_instance() { # NAME FILE_BEFORE
-	inst_snapshot "$D" >"$OUT/sig.after"
+	instance_knobs "$D" >"$OUT/sig.after"
 	if d=$(diff "$2" "$OUT/sig.after"); then pass "$1"; else fail "$1" "$(echo "$d" | head -6)"; fi
 }
 # run_and_signal SIGNAL DELAY COMMAND...: the exit status in $rc
@@ -41,7 +26,7 @@ run_and_signal() {
 knobs_save
 expect_status "start a private instance to work in" 0 \
 	"$FTC" start -q -B "$I" -e sched:sched_switch -e sched:sched_wakeup -f 'pid > 1' -C global
-inst_snapshot "$D" >"$OUT/sig.before"
+instance_knobs "$D" >"$OUT/sig.before"
 
 run_and_signal INT 0.5 "$FTC" show -B "$I" --pipe
 [ "$rc" = 130 ] && pass "show --pipe interrupted exits 130" || fail "show --pipe interrupted exits 130" "exit $rc: $(tail -2 "$OUT/sig.err")"

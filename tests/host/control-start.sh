@@ -75,24 +75,9 @@ expect_match "a child of ours was added by event-fork" "^$$\$" "$(cat "$TRACEFS/
 expect_status "reset -B -d the PID instance" 0 "$FTC" reset -q -B "$P" -d
 
 # stop / restart / clear / show: each changes only what it is for.
-# knobs_snapshot covers the top level; this covers the instance's own knobs.
-inst_snapshot() {
-	(
-	cd "$D" || exit 1
-	for f in *; do
-		[ -f "$f" ] || continue
-		case "$f" in trace|trace_pipe|trace_marker*|error_log|buffer_total_size_kb|free_buffer|\
-			     set_ftrace*|available_*|snapshot) continue ;; esac
-		printf '%s=%s\n' "$f" "$(head -c 4096 "$f" 2>/dev/null | tr '\n' ' ')"
-	done
-	for f in options/*; do printf '%s=%s\n' "$f" "$(cat "$f")"; done
-	grep -r --include=enable --include=filter --include=trigger -v -e '^0$' -e '^none$' \
-		-e '^# Available triggers' -e '^# traceon' events 2>/dev/null | sort
-	)
-}
-knobs_save_mid() { inst_snapshot >"$OUT/knobs.mid"; }
+knobs_save_mid() { instance_knobs "$D" >"$OUT/knobs.mid"; }
 only_changed() { # NAME REGEX [must]: every changed line matches REGEX
-	inst_snapshot >"$OUT/knobs.mid2"
+	instance_knobs "$D" >"$OUT/knobs.mid2"
 	d=$(diff "$OUT/knobs.mid" "$OUT/knobs.mid2" | grep '^[<>]' || true)
 	if [ -z "$d" ] && [ -n "$3" ]; then fail "$1" "nothing changed"; return; fi
 	if printf '%s\n' "$d" | grep -v -E -- "$2" | grep -q .; then

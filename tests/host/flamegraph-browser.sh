@@ -8,27 +8,9 @@ browser=$(command -v chromium || command -v chromium-browser)
 [ -n "$browser" ] || { skip "flame graph in a browser" "chromium is not installed (scripts/install-deps installs it)"; finish; }
 command -v cc >/dev/null || { skip "flame graph in a browser" "no C compiler"; finish; }
 
-cat >"$OUT/fg-hot.c" <<'C'
-#include <time.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void flame_hot(void)
-{
-	struct timespec t0, t;
-	unsigned long x = 1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		for (int i = 0; i < 100000; i++)
-			x = x * 6364136223846793005UL + 1;
-		sink = x;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < 1);
-}
-int main(void) { flame_hot(); return 0; }
-C
-cc -g -O1 -fno-omit-frame-pointer -o "$OUT/fg-hot" "$OUT/fg-hot.c" || { fail "build" "cc failed"; finish; }
+build_hot "$OUT/fg-hot" || { fail "build" "cc failed"; finish; }
 svg=$OUT/fg.svg
-expect "ftc profile --flamegraph writes an SVG" "$FTC" profile -g -F 500 --flamegraph "$svg" -- "$OUT/fg-hot"
+expect "ftc profile --flamegraph writes an SVG" "$FTC" profile -g -F 500 --flamegraph "$svg" -- "$OUT/fg-hot" 1
 
 # Chromium as root needs --no-sandbox; a private profile keeps runs apart.
 chrome() { timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
@@ -37,7 +19,7 @@ chrome() { timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
 dom=$(chrome --dump-dom "file://$svg")
 expect_match "the browser parsed the document as SVG" '<svg' "$dom"
 expect_match "the browser sees boxes" '<rect' "$dom"
-expect_match "the hot function has a box with a tooltip" '<title>[^<]*flame_hot' "$dom"
+expect_match "the hot function has a box with a tooltip" '<title>[^<]*hot_function' "$dom"
 
 png=$OUT/fg.png
 rm -f "$png"

@@ -11,51 +11,7 @@ mkdir -p "$OUT"
 trap '[ "$T_FAILED" = 0 ] && rm -rf "$OUT"' EXIT
 
 command -v cc >/dev/null || { skip "record --sample" "no C compiler to build the hot program"; finish; }
-cat >"$OUT/hot.c" <<'C'
-#include <fcntl.h>
-#include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
-static volatile unsigned long sink;
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-/* 30 ms in the kernel first, copying zeroes: samples with kernel ips. */
-static void kernel_phase(void)
-{
-	static char buf[65536];
-	int fd = open("/dev/zero", O_RDONLY);
-	double t0 = now();
-
-	while (fd >= 0 && now() - t0 < 0.03)
-		if (read(fd, buf, sizeof(buf)) < 0)
-			break;
-}
-__attribute__((noinline)) void hot_function(double secs)
-{
-	struct timespec t0, t;
-	unsigned long x = 1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		for (int i = 0; i < 1000000; i++)
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-		sink = x;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
-}
-int main(int argc, char **argv)
-{
-	kernel_phase();
-	hot_function(argc > 1 ? atof(argv[1]) : 1.0);
-	return 0;
-}
-C
-cc -g -O1 -fno-omit-frame-pointer -o "$OUT/hot" "$OUT/hot.c" || { fail "build hot" "cc failed"; finish; }
+build_hot "$OUT/hot" || { fail "build hot" "cc failed"; finish; }
 knobs_save
 inst=$(test_instance rsample)
 dat="$OUT/sample.dat"
@@ -63,7 +19,7 @@ dat="$OUT/sample.dat"
 expect_status "record --sample --count exits 0" 0 "$FTC" record -B "$inst" \
 	-e sched:sched_switch -e sched:sched_process_exec -e sched:sched_process_exit \
 	--sample cpu-clock --freq 999 --call-graph --count task-clock,page-faults \
-	--interval 100 -o "$dat" -- "$OUT/hot" 1
+	--interval 100 -o "$dat" -- "$OUT/hot" 1 0 kernel
 cp "$OUT/last.err" "$OUT/rec.err"
 expect_match "summary names the samples and the shared clock" \
 	"[0-9]+ samples of cpu-clock, 0 lost, [0-9]+ counter readings in instance ftc_perf, on trace clock 'local'" \

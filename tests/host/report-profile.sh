@@ -10,30 +10,7 @@ mkdir -p "$OUT"
 trap '[ "$T_FAILED" = 0 ] && rm -rf "$OUT"' EXIT
 
 command -v cc >/dev/null || { skip "report --profile" "no C compiler to build the hot program"; finish; }
-cat >"$OUT/hot.c" <<'C'
-#include <stdlib.h>
-#include <time.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void hot_function(double secs)
-{
-	struct timespec t0, t;
-	unsigned long x = 1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		for (int i = 0; i < 1000000; i++)
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-		sink = x;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
-}
-int main(int argc, char **argv)
-{
-	hot_function(argc > 1 ? atof(argv[1]) : 1.0);
-	return 0;
-}
-C
-cc -g -O1 -fno-omit-frame-pointer -o "$OUT/hot" "$OUT/hot.c" || { fail "build hot" "cc failed"; finish; }
+build_hot "$OUT/hot" || { fail "build hot" "cc failed"; finish; }
 knobs_save
 inst=$(test_instance rprofile)
 dat="$OUT/sample.dat"

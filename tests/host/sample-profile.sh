@@ -5,34 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 command -v cc >/dev/null || { skip "profile" "no C compiler to build the hot program"; finish; }
-cat >"$OUT/hot.c" <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) void hot_function(double secs)
-{
-	struct timespec t0, t;
-	unsigned long x = 1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		for (int i = 0; i < 1000000; i++)
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-		sink = x;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
-	/* Its CPU time, for checking sample counts on a busy machine. */
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	fprintf(stderr, "cpu_ms %.0f\n", t.tv_sec * 1e3 + t.tv_nsec / 1e6);
-}
-int main(int argc, char **argv)
-{
-	hot_function(argc > 1 ? atof(argv[1]) : 1.0);
-	return argc > 2 ? atoi(argv[2]) : 0;
-}
-C
-cc -g -O1 -fno-omit-frame-pointer -o "$OUT/hot" "$OUT/hot.c" || { fail "build hot" "cc failed"; finish; }
+build_hot "$OUT/hot" || { fail "build hot" "cc failed"; finish; }
 knobs_save
 
 # share REGEX FILE: percentage of the folded samples whose stack matches.
