@@ -247,21 +247,39 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
 	return 0;
 }
 
-int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len)
+/*
+ * A section that is a size (u32 or u64, size_bytes) and that much text:
+ * *text is the text, NUL-terminated in place, or NULL when empty or damaged.
+ */
+static int sized_text(struct ftc_reader *r, char *buf, size_t len, const char *what,
+		      int size_bytes, char **text)
 {
 	struct ftc_cur c;
-	uint32_t size;
-	int ret = 0;
+	uint64_t size;
+	uint32_t size32;
 
-	cur_mem(&c, r, buf, len, "printk formats", 0);
-	if (ftc_cur_u32(&c, &size) < 0)
-		ret = -1;
-	else if (size > c.end - c.pos)
-		ret = ftc_cur_err(&c, "size %u exceeds the section", size);
-	else if (size && r->tep) {
+	*text = NULL;
+	cur_mem(&c, r, buf, len, what, 0);
+	if (size_bytes == 4 ? ftc_cur_u32(&c, &size32) < 0 : ftc_cur_u64(&c, &size) < 0)
+		return -1;
+	if (size_bytes == 4)
+		size = size32;
+	if (size > c.end - c.pos)
+		return ftc_cur_err(&c, "size %llu exceeds the section", (unsigned long long)size);
+	if (size) {
 		buf[c.pos + size] = '\0';	/* buf has room: a NUL follows each payload */
-		tep_parse_printk_formats(r->tep, buf + c.pos);
+		*text = buf + c.pos;
 	}
+	return 0;
+}
+
+int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len)
+{
+	char *text;
+	int ret = sized_text(r, buf, len, "printk formats", 4, &text);
+
+	if (text && r->tep)
+		tep_parse_printk_formats(r->tep, text);
 	free(buf);
 	return ret;
 }
@@ -288,19 +306,11 @@ static void register_cmdlines(struct ftc_reader *r, char *text)
 
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len)
 {
-	struct ftc_cur c;
-	uint64_t size;
-	int ret = 0;
+	char *text;
+	int ret = sized_text(r, buf, len, "command lines", 8, &text);
 
-	cur_mem(&c, r, buf, len, "command lines", 0);
-	if (ftc_cur_u64(&c, &size) < 0)
-		ret = -1;
-	else if (size > c.end - c.pos)
-		ret = ftc_cur_err(&c, "size %llu exceeds the section", (unsigned long long)size);
-	else if (size && r->tep) {
-		buf[c.pos + size] = '\0';
-		register_cmdlines(r, buf + c.pos);
-	}
+	if (text && r->tep)
+		register_cmdlines(r, text);
 	free(buf);
 	return ret;
 }
