@@ -196,4 +196,33 @@ done
 cf=$(awk '{ print $1 }' "$OUT/cpu.ftc" | median); ct=$(awk '{ print $1 }' "$OUT/cpu.tc" | median)
 sf=$(awk '{ print $2 }' "$OUT/cpu.ftc" | median); st=$(awk '{ print $2 }' "$OUT/cpu.tc" | median)
 echo "recorder CPU per event (zstd): ftc $cf ns, trace-cmd $ct ns, ratio $(ratio "$cf" "$ct") (target <= 0.5)"
+
+# The floor under both: what compressing these pages alone costs. Both
+# recorders must compress every byte the kernel wrote (trace-cmd at the end,
+# at zstd's default level 3; ftc as it goes, at level 1), so no recorder's
+# CPU per event can be below this. The same load, uncompressed; the idle
+# run's file (formats, kallsyms) is taken off to leave the pages' bytes.
+if command -v zstd >/dev/null; then
+	rec_none() { # RATE FILE: events
+		rm -f "$2"
+		"$FTC" record -q -b 256 $EV --compression none -o "$2" -- sh -c "$(workload)" 2>/dev/null &
+		if [ "$1" = idle ]; then echo 0 > "$OUT/calls"; else load "$1"; fi
+		wait
+		restore_top
+		echo $(( $(cat "$OUT/calls") * 2 ))
+	}
+	rec_none idle "$OUT/idle-none.dat" >/dev/null
+	events=$(rec_none "$rate" "$OUT/load-none.dat")
+	bytes=$(( $(stat -c %s "$OUT/load-none.dat") - $(stat -c %s "$OUT/idle-none.dat") ))
+	for lvl in 1 3; do
+		mbs=$(zstd -b$lvl -B40960 -i2 "$OUT/load-none.dat" 2>&1 | tr '\r' '\n' |
+			awk '/MB\/s/ { v = ""; for (i = 1; i < NF; i++) if (v == "" && $(i + 1) ~ /^MB\/s/) v = $i }
+			     END { print v + 0 }')	# the last report; compression speed first
+		awk -v b="$bytes" -v e="$events" -v m="$mbs" -v l="$lvl" -v t="$ct" 'BEGIN {
+			if (e <= 0 || m <= 0) exit
+			ns = b / e / m * 1000
+			printf "floor: zstd level %d alone on these pages (%.1f bytes/event, %.0f MB/s): %.1f ns/event = %.2f x trace-cmd'"'"'s whole cost\n", l, b / e, m, ns, ns / t }'
+	done
+	rm -f "$OUT/idle-none.dat" "$OUT/load-none.dat"
+fi
 echo "stop to closed file: ftc $sf s, trace-cmd $st s, ratio $(ratio "$sf" "$st") (target <= 0.25)"
