@@ -22,6 +22,7 @@
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
 	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
+	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME,
 };
 
 static const struct ftc_option report_options[] = {
@@ -45,6 +46,12 @@ static const struct ftc_option report_options[] = {
 	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
+	{ 0, "graph-layout", "LAYOUT", "function_graph as 'kernel' (the trace file's columns, "
+	  "the default) or 'events' (folded, with each record's prefix)", OPT_GRAPH_LAYOUT },
+	{ 0, "graph-proc", NULL, "kernel layout: add the TASK/PID column (funcgraph-proc)",
+	  OPT_GRAPH_PROC },
+	{ 0, "graph-abstime", NULL, "kernel layout: add the TIME column (funcgraph-abstime)",
+	  OPT_GRAPH_ABSTIME },
 	{ 'N', "no-plugins", NULL, "do not load libtraceevent plugins", OPT_NO_PLUGINS },
 	REPORT_PROFILE_OPTIONS,
 	FTC_HELP_OPTION,
@@ -59,6 +66,8 @@ struct report {
 	int npids;
 	uint64_t cpu_mask[16];
 	bool have_cpus, have_from, have_to, raw, ns, stat, json, no_header, no_graph;
+	bool graph_events, graph_proc, graph_abstime;
+	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
 	unsigned long long from, to, first, last;
@@ -183,6 +192,16 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
 	case OPT_NO_GRAPH: rp->no_graph = true; return 0;
 	case OPT_NO_PLUGINS: rp->no_plugins = true; return 0;
+	case OPT_GRAPH_PROC: rp->graph_proc = true; return 0;
+	case OPT_GRAPH_ABSTIME: rp->graph_abstime = true; return 0;
+	case OPT_GRAPH_LAYOUT:
+		if (strcmp(arg, "kernel") && strcmp(arg, "events")) {
+			ftc_cmd_error(&ftc_cmd_report, "bad --graph-layout '%s' (want kernel or "
+				      "events)", arg);
+			return -1;
+		}
+		rp->graph_events = !strcmp(arg, "events");
+		return 0;
 	case OPT_RP_PROFILE:
 	case OPT_RP_FOLDED:
 	case OPT_RP_FLAME:
@@ -352,6 +371,11 @@ static unsigned int format_flags(struct report *rp)
 		fl |= FTC_FMT_NO_GRAPH;
 	if (instances && rp->buffer_sel < 0)
 		fl |= FTC_FMT_INSTANCE;
+	if (rp->tracer && !strcmp(rp->tracer, "function_graph") && !rp->raw && !rp->json &&
+	    !rp->no_graph && !rp->graph_events)
+		fl |= FTC_FMT_GRAPH_KERNEL |
+		      (rp->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
+		      (rp->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
 	return fl;
 }
 
@@ -366,12 +390,13 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 	size_t blen = 0;
 	int ret;
 
+	rp->tracer = ftc_merge_guess_tracer(m, rp->r);
 	f = ftc_format_new(rp->r, stdout, format_flags(rp));
 	if (!f)
 		return -1;
 	ftc_format_set_merge(f, m);
 	if (!rp->no_header && !rp->json)
-		ftc_format_header(f, ftc_merge_guess_tracer(m, rp->r));
+		ftc_format_header(f, rp->tracer);
 	if (rp->have_last) {
 		if (!rp->last)
 			goto done;

@@ -7,7 +7,10 @@
  *                    folded into one leaf line "func();" with its duration;
  *                    otherwise "func() {" ... "}" nested by depth.
  * Folding looks one record ahead on the same CPU (through the merge), so
- * the output order stays the timestamp order.
+ * the output order stays the timestamp order. This file prints the graph
+ * after each record's "TASK-PID [CPU] flags TIMESTAMP: event:" prefix (the
+ * events layout); FTC_FMT_GRAPH_KERNEL hands every record to
+ * format-graph-kernel.c, the trace file's own columns.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,7 @@ static bool field_u64(struct tep_event *ev, struct tep_record *rec, const char *
 	return tep_read_number_field(fd, rec->data, v) == 0;
 }
 
-static void print_func(struct ftc_format *f, unsigned long long addr)
+void ftc_graph_func(struct ftc_format *f, unsigned long long addr)
 {
 	const char *name = tep_find_function(f->r->tep, addr);
 
@@ -121,12 +124,12 @@ static int graph_entry(struct ftc_format *f, const struct ftc_merge_record *mr,
 		f->skip(f->peek_ctx);
 		ftc_graph_duration(&f->seq, dur);
 		indent(f, depth);
-		print_func(f, func);
+		ftc_graph_func(f, func);
 		trace_seq_puts(&f->seq, "();\n");
 	} else {
 		trace_seq_printf(&f->seq, "%14s", "");
 		indent(f, depth);
-		print_func(f, func);
+		ftc_graph_func(f, func);
 		trace_seq_puts(&f->seq, "() {\n");
 	}
 	return 1;
@@ -158,9 +161,9 @@ static int function_line(struct ftc_format *f, const struct ftc_merge_record *mr
 		return 0;
 	ftc_format_prefix(f, mr, rec, ev);
 	trace_seq_puts(&f->seq, ": ");
-	print_func(f, ip);
+	ftc_graph_func(f, ip);
 	trace_seq_puts(&f->seq, " <-");
-	print_func(f, parent);
+	ftc_graph_func(f, parent);
 	trace_seq_putc(&f->seq, '\n');
 	return 1;
 }
@@ -168,6 +171,8 @@ static int function_line(struct ftc_format *f, const struct ftc_merge_record *mr
 int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev)
 {
+	if (f->flags & FTC_FMT_GRAPH_KERNEL)
+		return (f->flags & FTC_FMT_RAW) ? 0 : ftc_graph_kernel_record(f, mr, rec, ev);
 	/* Cheap test first: this runs for every record. */
 	if (!ev || !ev->system || ev->system[0] != 'f' || strcmp(ev->system, "ftrace") ||
 	    (f->flags & FTC_FMT_RAW))
@@ -183,8 +188,10 @@ int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 
 void ftc_graph_flush(struct ftc_format *f)
 {
+	ftc_graph_kernel_flush(f);
 }
 
 void ftc_graph_free(struct ftc_format *f)
 {
+	ftc_graph_kernel_free(f);
 }

@@ -374,8 +374,10 @@ int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 	ftc_format_safe_record(f, mr->rec, &rec);
 	ev = ftc_reader_event(f->r, &rec);
 
-	if (mr->missed)
+	if (mr->missed) {
+		ftc_graph_flush(f);	/* a held function_graph entry came before the loss */
 		lost_marker(f, mr);
+	}
 	out_seq(f);
 	if (f->flags & FTC_FMT_JSON)
 		ftc_format_json(f, mr, &rec, ev);
@@ -422,6 +424,10 @@ void ftc_format_header(struct ftc_format *f, const char *tracer)
 
 	if (f->flags & FTC_FMT_JSON)
 		return;
+	if (f->flags & FTC_FMT_GRAPH_KERNEL) {
+		ftc_graph_header(f, tracer);
+		return;
+	}
 	fprintf(f->out, "# tracer: %s\n#\n", tracer);
 	fprintf(f->out, "# entries-in-buffer/entries-written: %lld/%lld   #P:%d\n#\n",
 		entries, entries + overrun, ftc_reader_ncpus(f->r));

@@ -143,6 +143,10 @@ enum ftc_format_flags {
 	FTC_FMT_JSON		= 1 << 2,	/* one JSON object per line */
 	FTC_FMT_NO_GRAPH	= 1 << 3,	/* do not fold function_graph entry/exit */
 	FTC_FMT_INSTANCE	= 1 << 4,	/* prefix records with "instance: " */
+	/* function_graph as the kernel's trace file shows it (ftc_format_header too). */
+	FTC_FMT_GRAPH_KERNEL	= 1 << 5,
+	FTC_FMT_GRAPH_PROC	= 1 << 6,	/* with it: the TASK/PID column */
+	FTC_FMT_GRAPH_ABSTIME	= 1 << 7,	/* with it: the TIME column */
 };
 
 struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);

@@ -197,6 +197,8 @@ struct ftc_format {
 	int (*peek)(void *ctx, struct tep_record *next);
 	void (*skip)(void *ctx);
 	void *peek_ctx;
+	/* The kernel's function_graph layout: per-CPU state (format-graph-kernel.c). */
+	struct ftc_graph_state *graph;
 };
 
 /* Copies rec into f->scratch so printing never reads past the record. */
@@ -221,5 +223,13 @@ int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 void ftc_graph_flush(struct ftc_format *f);
 void ftc_graph_free(struct ftc_format *f);
 void ftc_graph_duration(struct trace_seq *s, unsigned long long ns);
+/* The symbol of a kernel address, or 0x..., appended to f->seq. */
+void ftc_graph_func(struct ftc_format *f, unsigned long long addr);
+/* format-graph-kernel.c: the trace file's layout (FTC_FMT_GRAPH_KERNEL). */
+int ftc_graph_kernel_record(struct ftc_format *f, const struct ftc_merge_record *mr,
+			    struct tep_record *rec, struct tep_event *ev);
+void ftc_graph_header(struct ftc_format *f, const char *tracer);
+void ftc_graph_kernel_flush(struct ftc_format *f);
+void ftc_graph_kernel_free(struct ftc_format *f);
 
 #endif

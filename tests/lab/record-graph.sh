@@ -67,7 +67,7 @@ if ! trace-cmd report -t -i "$dat" >"$OUT/lab-record-graph.tc" 2>"$OUT/last.err"
 	finish
 fi
 pass "lab record-graph: trace-cmd report reads ftc's file"
-if ! "$FTC" report --ns "$dat" >"$OUT/lab-record-graph.ftc" 2>"$OUT/last.err"; then
+if ! "$FTC" report --ns --graph-layout events "$dat" >"$OUT/lab-record-graph.ftc" 2>"$OUT/last.err"; then
 	fail "lab record-graph: ftc report reads the file" "$(tail -3 "$OUT/last.err")"
 	finish
 fi
