@@ -2,7 +2,7 @@
 /*
  * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
  * sections, options, decompression), merge every CPU and format every
- * record as text and JSON. Any crash, leak, hang or sanitizer report fails.
+ * record as text, JSON and the kernel's function_graph layout. Any crash, leak, hang or sanitizer report fails.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r) {
 		walk(r, null, 0);
 		walk(r, null, FTC_FMT_JSON | FTC_FMT_NS);
+		walk(r, null, FTC_FMT_GRAPH_KERNEL | FTC_FMT_GRAPH_PROC | FTC_FMT_GRAPH_ABSTIME);
 		ftc_reader_close(r);
 	}
 	r = ftc_reader_open(path, FTC_READER_METADATA);
