@@ -28,7 +28,8 @@ const struct ftc_option ftc_control_options[] = {
 	{ 'O', "option", "OPTION", "set a trace option; noOPTION clears it", 'O' },
 	{ 'C', "clock", "CLOCK", "trace_clock (local, global, mono, ...)", 'C' },
 	{ 'b', "buffer-size", "KB", "per-CPU ring buffer size in KB (buffer_size_kb)", 'b' },
-	{ 'B', "instance", "NAME", "work in instance NAME, created if missing", 'B' },
+	{ 'B', "instance", "NAME", "work in instance NAME, created if missing; repeatable: the "
+	  "options after each -B apply to its instance", 'B' },
 	{ 'M', "cpumask", "MASK", "trace only the CPUs of this hex mask (tracing_cpumask)", 'M' },
 	{ 'P', "pid", "PID", "trace only PID (set_event_pid; set_ftrace_pid for function tracers)", 'P' },
 	{ 0, "max-graph-depth", "N", "function_graph depth limit (max_graph_depth)",
@@ -58,13 +59,25 @@ struct event_item {
 	struct strlist triggers;
 };
 
-struct ftc_control_spec {
+/* What one -B section asks of one buffer (the top level when no -B). */
+struct section {
 	char *tracer, *clock, *cpumask, *instance;
-	unsigned long long buffer_kb, subbuf_kb, max_depth, cmdlines_size;
+	unsigned long long buffer_kb, subbuf_kb, max_depth;
 	bool has_max_depth, stacktrace, event_fork, no_tracing_on;
 	struct event_item *events;
 	size_t nevents;
 	struct strlist options, funcs, notrace, graph, graph_notrace, func_triggers, pids;
+};
+
+/*
+ * Each -B opens a section; options before the first -B belong to the
+ * first section, so "-e x -B foo" means "-B foo -e x" as it always has.
+ * saved_cmdlines_size is global and lives outside the sections.
+ */
+struct ftc_control_spec {
+	struct section **secs;
+	size_t n;
+	unsigned long long cmdlines_size;
 };
 
 static int strlist_add(struct strlist *l, const char *s)
@@ -88,17 +101,78 @@ static void strlist_free(struct strlist *l)
 	free(l->v);
 }
 
-struct ftc_control_spec *ftc_control_spec_new(void)
+static void section_free(struct section *s)
 {
-	return calloc(1, sizeof(struct ftc_control_spec));
+	if (!s)
+		return;
+	free(s->tracer);
+	free(s->clock);
+	free(s->cpumask);
+	free(s->instance);
+	for (size_t i = 0; i < s->nevents; i++) {
+		free(s->events[i].spec);
+		free(s->events[i].filter);
+		strlist_free(&s->events[i].triggers);
+	}
+	free(s->events);
+	strlist_free(&s->options);
+	strlist_free(&s->funcs);
+	strlist_free(&s->notrace);
+	strlist_free(&s->graph);
+	strlist_free(&s->graph_notrace);
+	strlist_free(&s->func_triggers);
+	strlist_free(&s->pids);
+	free(s);
 }
 
-int ftc_control_spec_empty(const struct ftc_control_spec *s)
+static struct section *section_add(struct ftc_control_spec *spec)
+{
+	struct section **bigger = realloc(spec->secs, (spec->n + 1) * sizeof(*bigger));
+
+	if (!bigger)
+		return NULL;
+	spec->secs = bigger;
+	bigger[spec->n] = calloc(1, sizeof(struct section));
+	if (!bigger[spec->n])
+		return NULL;
+	return bigger[spec->n++];
+}
+
+struct ftc_control_spec *ftc_control_spec_new(void)
+{
+	struct ftc_control_spec *spec = calloc(1, sizeof(*spec));
+
+	if (spec && !section_add(spec)) {
+		ftc_control_spec_free(spec);
+		return NULL;
+	}
+	return spec;
+}
+
+void ftc_control_spec_free(struct ftc_control_spec *spec)
+{
+	if (!spec)
+		return;
+	for (size_t i = 0; i < spec->n; i++)
+		section_free(spec->secs[i]);
+	free(spec->secs);
+	free(spec);
+}
+
+static bool section_empty(const struct section *s)
 {
 	return !s->tracer && !s->clock && !s->cpumask && !s->instance && !s->buffer_kb &&
-	       !s->subbuf_kb && !s->cmdlines_size && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
+	       !s->subbuf_kb && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
 	       !s->nevents && !s->options.n && !s->funcs.n && !s->notrace.n && !s->graph.n &&
 	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n;
+}
+
+int ftc_control_spec_empty(const struct ftc_control_spec *spec)
+{
+	for (size_t i = 0; i < spec->n; i++)
+		if (!section_empty(spec->secs[i]))
+			return 0;
+	return !spec->cmdlines_size;
 }
 
 static int bad(const char *opt, const char *arg, const char *why)
@@ -136,17 +210,18 @@ static int add(struct strlist *l, const char *arg)
 	return strlist_add(l, arg) < 0 ? bad("", arg, "out of memory") : 1;
 }
 
-static struct event_item *last_event(struct ftc_control_spec *s, const char *opt,
-				     const char *arg)
+static struct event_item *last_event(struct section *s, const char *opt, const char *arg)
 {
 	if (!s->nevents) {
-		bad(opt, arg, "applies to the preceding -e EVENT; give -e first");
+		bad(opt, arg, s->instance ?
+		    "applies to the preceding -e EVENT of the same -B section; give -e first" :
+		    "applies to the preceding -e EVENT; give -e first");
 		return NULL;
 	}
 	return &s->events[s->nevents - 1];
 }
 
-static int add_event(struct ftc_control_spec *s, const char *arg)
+static int add_event(struct section *s, const char *arg)
 {
 	struct event_item *bigger = realloc(s->events, (s->nevents + 1) * sizeof(*bigger));
 
@@ -161,7 +236,7 @@ static int add_event(struct ftc_control_spec *s, const char *arg)
 	return 1;
 }
 
-static int event_opt(struct ftc_control_spec *s, int id, const char *arg)
+static int event_opt(struct section *s, int id, const char *arg)
 {
 	struct event_item *ev;
 
@@ -177,7 +252,26 @@ static int event_opt(struct ftc_control_spec *s, int id, const char *arg)
 	return set_str(&ev->filter, arg);
 }
 
-int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
+/* -B NAME: names the first section, or opens the next one. */
+static int section_open(struct ftc_control_spec *spec, const char *arg)
+{
+	struct section *s = spec->secs[spec->n - 1];
+
+	if (!*arg || strchr(arg, '/'))
+		return bad("-B", arg, "an instance name cannot be empty or contain '/'");
+	for (size_t i = 0; i < spec->n; i++)
+		if (spec->secs[i]->instance && !strcmp(spec->secs[i]->instance, arg))
+			return bad("-B", arg, "this instance is already given: give each -B NAME "
+				   "once, followed by all of its options");
+	if (s->instance) {
+		s = section_add(spec);
+		if (!s)
+			return bad("-B", arg, "out of memory");
+	}
+	return set_str(&s->instance, arg);
+}
+
+static int section_opt(struct section *s, int id, const char *arg)
 {
 	switch (id) {
 	case 'p': return set_str(&s->tracer, arg);
@@ -189,10 +283,6 @@ int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
 	case 'O': return add(&s->options, arg);
 	case 'C': return set_str(&s->clock, arg);
 	case 'b': return set_size(&s->buffer_kb, "-b", arg);
-	case 'B':
-		if (!*arg || strchr(arg, '/'))
-			return bad("-B", arg, "an instance name cannot be empty or contain '/'");
-		return set_str(&s->instance, arg);
 	case 'M':
 		if (!*arg || strspn(arg, "0123456789abcdefABCDEF,") != strlen(arg))
 			return bad("-M", arg, "give a hex CPU mask such as 3 (CPUs 0 and 1)");
@@ -206,7 +296,6 @@ int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
 			return bad("--func-trigger", arg, "use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
 		return add(&s->func_triggers, arg);
 	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, "--subbuf-size", arg);
-	case FTC_OPT_CMDLINES_SIZE: return set_size(&s->cmdlines_size, "--cmdlines-size", arg);
 	case FTC_OPT_EVENT_FORK: s->event_fork = true; return 1;
 	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
 	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
@@ -214,33 +303,58 @@ int ftc_control_spec_opt(struct ftc_control_spec *s, int id, const char *arg)
 	}
 }
 
-const char *ftc_control_spec_instance(const struct ftc_control_spec *s)
+int ftc_control_spec_opt(struct ftc_control_spec *spec, int id, const char *arg)
 {
-	return s->instance;
+	if (id == 'B')
+		return section_open(spec, arg);
+	if (id == FTC_OPT_CMDLINES_SIZE)
+		return set_size(&spec->cmdlines_size, "--cmdlines-size", arg);
+	return section_opt(spec->secs[spec->n - 1], id, arg);
 }
 
-void ftc_control_spec_free(struct ftc_control_spec *s)
+size_t ftc_control_spec_count(const struct ftc_control_spec *spec)
 {
-	if (!s)
-		return;
-	free(s->tracer);
-	free(s->clock);
-	free(s->cpumask);
-	free(s->instance);
-	for (size_t i = 0; i < s->nevents; i++) {
-		free(s->events[i].spec);
-		free(s->events[i].filter);
-		strlist_free(&s->events[i].triggers);
+	return spec->n;
+}
+
+const char *ftc_control_spec_instance_at(const struct ftc_control_spec *spec, size_t i)
+{
+	return i < spec->n ? spec->secs[i]->instance : NULL;
+}
+
+const char *ftc_control_spec_instance(const struct ftc_control_spec *spec)
+{
+	return ftc_control_spec_instance_at(spec, 0);
+}
+
+static bool function_tracer(const struct section *s)
+{
+	return s->tracer && !strncmp(s->tracer, "function", 8);
+}
+
+/* Sections that trace something a pid filter narrows: events or a tracer. */
+static bool section_traces(const struct section *s)
+{
+	return s->nevents || (s->tracer && strcmp(s->tracer, "nop"));
+}
+
+int ftc_control_spec_follow(struct ftc_control_spec *spec, const char *pid, bool children)
+{
+	size_t tracing = 0;
+
+	for (size_t i = 0; i < spec->n; i++)
+		tracing += section_traces(spec->secs[i]);
+	for (size_t i = 0; i < spec->n; i++) {
+		struct section *s = spec->secs[i];
+
+		if (tracing && !section_traces(s))
+			continue;
+		if (section_opt(s, 'P', pid) < 0)
+			return -1;
+		if (children)
+			s->event_fork = true;
 	}
-	free(s->events);
-	strlist_free(&s->options);
-	strlist_free(&s->funcs);
-	strlist_free(&s->notrace);
-	strlist_free(&s->graph);
-	strlist_free(&s->graph_notrace);
-	strlist_free(&s->func_triggers);
-	strlist_free(&s->pids);
-	free(s);
+	return 0;
 }
 
 int ftc_control_exit_status(int err)
@@ -273,18 +387,11 @@ static int step(void)
 	return 0;
 }
 
-static bool function_tracer(const struct ftc_control_spec *s)
-{
-	return s->tracer && !strncmp(s->tracer, "function", 8);
-}
-
-static int apply_buffer(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+static int apply_buffer(struct section *s, struct ftc_state *st, const char *inst)
 {
 	if (s->buffer_kb && (step() || ftc_set_buffer_kb(st, inst, s->buffer_kb)))
 		return -1;
 	if (s->subbuf_kb && (step() || ftc_set_subbuf_kb(st, inst, s->subbuf_kb)))
-		return -1;
-	if (s->cmdlines_size && (step() || ftc_set_cmdlines_size(st, s->cmdlines_size)))
 		return -1;
 	if (s->clock && (step() || ftc_set_clock(st, inst, s->clock)))
 		return -1;
@@ -300,7 +407,7 @@ static int apply_buffer(struct ftc_control_spec *s, struct ftc_state *st, const 
 	return 0;
 }
 
-static int apply_pids(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+static int apply_pids(struct section *s, struct ftc_state *st, const char *inst)
 {
 	if (!s->pids.n)
 		return 0;
@@ -316,16 +423,16 @@ static int apply_pids(struct ftc_control_spec *s, struct ftc_state *st, const ch
 	return 0;
 }
 
-static int apply_functions(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+static int apply_functions(struct section *s, struct ftc_state *st, const char *inst)
 {
 	static const struct {
 		const char *file;
 		size_t off;
 	} lists[] = {
-		{ "set_ftrace_filter", offsetof(struct ftc_control_spec, funcs) },
-		{ "set_ftrace_notrace", offsetof(struct ftc_control_spec, notrace) },
-		{ "set_graph_function", offsetof(struct ftc_control_spec, graph) },
-		{ "set_graph_notrace", offsetof(struct ftc_control_spec, graph_notrace) },
+		{ "set_ftrace_filter", offsetof(struct section, funcs) },
+		{ "set_ftrace_notrace", offsetof(struct section, notrace) },
+		{ "set_graph_function", offsetof(struct section, graph) },
+		{ "set_graph_notrace", offsetof(struct section, graph_notrace) },
 	};
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -342,7 +449,7 @@ static int apply_functions(struct ftc_control_spec *s, struct ftc_state *st, con
 	return 0;
 }
 
-static int apply_events(struct ftc_control_spec *s, struct ftc_state *st, const char *inst)
+static int apply_events(struct section *s, struct ftc_state *st, const char *inst)
 {
 	for (size_t i = 0; i < s->nevents; i++) {
 		struct event_item *ev = &s->events[i];
@@ -354,7 +461,8 @@ static int apply_events(struct ftc_control_spec *s, struct ftc_state *st, const 
 	return 0;
 }
 
-int ftc_control_spec_apply(struct ftc_control_spec *s, struct ftc_state *st)
+/* Everything but tracing_on, which stays 0 in the section's buffer. */
+static int section_configure(struct section *s, struct ftc_state *st)
 {
 	const char *inst = s->instance;
 
@@ -368,11 +476,52 @@ int ftc_control_spec_apply(struct ftc_control_spec *s, struct ftc_state *st)
 		return -1;
 	if (s->tracer && (step() || ftc_set_tracer(st, inst, s->tracer)))
 		return -1;
-	if (apply_events(s, st, inst))
+	return apply_events(s, st, inst);
+}
+
+/* With several sections, an error says which one failed (unless the
+ * message names its instance already, as a knob's path does). */
+static int name_section(const struct section *s)
+{
+	int err = errno;
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", ftc_strerror());
+	if (!strstr(msg, s->instance))
+		ftc_error(err, "instance '%s': %s", s->instance, msg);
+	errno = err;
+	return -1;
+}
+
+int ftc_control_spec_configure(struct ftc_control_spec *spec, struct ftc_state *st)
+{
+	if (spec->cmdlines_size && (step() || ftc_set_cmdlines_size(st, spec->cmdlines_size)))
 		return -1;
-	if (s->no_tracing_on)
-		return step();
-	return step() || ftc_knob_write(st, inst, "tracing_on", "1") ? -1 : 0;
+	for (size_t i = 0; i < spec->n; i++)
+		if (section_configure(spec->secs[i], st) < 0)
+			return spec->n > 1 ? name_section(spec->secs[i]) : -1;
+	return 0;
+}
+
+int ftc_control_spec_tracing_on(struct ftc_control_spec *spec, struct ftc_state *st)
+{
+	for (size_t i = 0; i < spec->n; i++) {
+		struct section *s = spec->secs[i];
+
+		if (step() || (!s->no_tracing_on &&
+			       ftc_knob_write(st, s->instance, "tracing_on", "1")))
+			return -1;
+	}
+	return 0;
+}
+
+/* Every section is configured before any buffer starts recording, so a
+ * failure in the last one leaves nothing traced half-way. */
+int ftc_control_spec_apply(struct ftc_control_spec *spec, struct ftc_state *st)
+{
+	if (ftc_control_spec_configure(spec, st) < 0)
+		return -1;
+	return ftc_control_spec_tracing_on(spec, st);
 }
 
 int ftc_control_each_instance(const char *instance, int all,

@@ -7,6 +7,9 @@
 #ifndef FTC_CMD_CONTROL_OPTS_H
 #define FTC_CMD_CONTROL_OPTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "options.h"
 
 struct ftc_state;
@@ -24,17 +27,34 @@ enum {
 
 extern const struct ftc_option ftc_control_options[];
 
+/*
+ * A spec holds one section per -B NAME (one for the top level when no -B
+ * is given): the per-buffer options that follow a -B apply to its
+ * instance until the next -B; options before the first -B belong to the
+ * first section. --cmdlines-size is global.
+ */
 struct ftc_control_spec;
 struct ftc_control_spec *ftc_control_spec_new(void);
 /* 1: the option was a control option and is stored; 0: not a control
- * option; -1: bad value (error already printed). Call it first from the
- * command's handler. */
+ * option; -1: bad value, or a -B NAME given twice (error already printed).
+ * Call it first from the command's handler. */
 int ftc_control_spec_opt(struct ftc_control_spec *spec, int id, const char *arg);
-/* Creates the instance if asked, writes every knob (journaled in st), and
- * enables tracing_on last; -1 with ftc_strerror() naming the file, value
- * and kernel reason. */
+/* Creates the instances if asked, writes every knob of every section
+ * (journaled in st, so that one ftc_state_restore() undoes them all), and
+ * enables tracing_on last, in each section, once all are configured; -1
+ * with ftc_strerror() naming the file, value and kernel reason. */
 int ftc_control_spec_apply(struct ftc_control_spec *spec, struct ftc_state *st);
-const char *ftc_control_spec_instance(const struct ftc_control_spec *spec); /* NULL = top */
+/* The two halves of apply: every knob with tracing_on left 0, then
+ * tracing_on 1 in each section that did not ask for --no-tracing-on. */
+int ftc_control_spec_configure(struct ftc_control_spec *spec, struct ftc_state *st);
+int ftc_control_spec_tracing_on(struct ftc_control_spec *spec, struct ftc_state *st);
+/* Sections: at least one; their instance names (NULL = top level). */
+size_t ftc_control_spec_count(const struct ftc_control_spec *spec);
+const char *ftc_control_spec_instance_at(const struct ftc_control_spec *spec, size_t i);
+const char *ftc_control_spec_instance(const struct ftc_control_spec *spec); /* the first */
+/* Traces only PID (and, with children, its children) in every section
+ * that has events or a tracer, or in all of them when none has. */
+int ftc_control_spec_follow(struct ftc_control_spec *spec, const char *pid, bool children);
 void ftc_control_spec_free(struct ftc_control_spec *spec);
 
 /* True when the spec asks for nothing at all. */

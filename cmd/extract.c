@@ -26,7 +26,8 @@ enum {
 static const struct ftc_option extract_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write to FILE (default trace.dat)", 'o' },
-	{ 'B', "instance", "NAME", "extract the buffer of instance NAME", 'B' },
+	{ 'B', "instance", "NAME", "extract the buffer of instance NAME; several -B: one buffer "
+	  "per instance in the file", 'B' },
 	{ 's', "snapshot", NULL, "extract the snapshot buffer instead of the live one", 's' },
 	{ 'q', "quiet", NULL, "no summary", 'q' },
 	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
@@ -34,11 +35,33 @@ static const struct ftc_option extract_options[] = {
 	{ 0 }
 };
 
+/* -B NAMEs point into argv; a fixed array of them is plenty. */
+#define EXTRACT_MAX_BUFS 64
+
 struct extract {
-	const char *output, *instance;
+	const char *output;
+	const char *instances[EXTRACT_MAX_BUFS];	/* { NULL } with n 1: top level */
+	int n;
 	bool snapshot, quiet;
 	int compression, version;
 };
+
+static int add_instance(struct extract *x, const char *name)
+{
+	for (int i = 0; i < x->n; i++)
+		if (!strcmp(x->instances[i], name)) {
+			fprintf(stderr, "ftc extract: -B '%s' is given twice: give each instance once\n",
+				name);
+			return -1;
+		}
+	if (x->n == EXTRACT_MAX_BUFS) {
+		fprintf(stderr, "ftc extract: -B '%s': at most %d instances per file\n", name,
+			EXTRACT_MAX_BUFS);
+		return -1;
+	}
+	x->instances[x->n++] = name;
+	return 0;
+}
 
 static int extract_opt(int id, const char *arg, void *ctx)
 {
@@ -46,7 +69,7 @@ static int extract_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'o': x->output = arg; break;
-	case 'B': x->instance = arg; break;
+	case 'B': return add_instance(x, arg);
 	case 's': x->snapshot = true; break;
 	case 'q': x->quiet = true; break;
 	case OPT_COMPRESSION:
@@ -72,45 +95,72 @@ static int extract_run(int argc, char **argv);
 const struct ftc_command ftc_cmd_extract = {
 	.name = "extract",
 	.summary = "write what the ring buffers hold now into a trace.dat file",
-	.synopsis = "[-s] [-B INSTANCE] [-o FILE]",
+	.synopsis = "[-s] [-B INSTANCE]... [-o FILE]",
 	.options = extract_options,
 	.run = extract_run,
 };
 
-static void summary(struct extract *x, struct ftc_capture *cap, struct ftc_writer *w)
+/* Pages of the slots of one instance ("" the top level), or of all (NULL). */
+static uint64_t count_pages(struct ftc_capture *cap, const char *inst, uint64_t *lost)
 {
-	uint64_t pages = 0, lost = 0;
+	uint64_t pages = 0;
 
 	for (int i = 0; i < ftc_capture_nslots(cap); i++) {
 		struct ftc_capture_cpu_stats s;
 
-		if (ftc_capture_cpu_stats(cap, i, &s) == 0) {
-			pages += s.pages;
-			lost += s.lost_pages;
-		}
+		if (ftc_capture_cpu_stats(cap, i, &s) < 0 || (inst && strcmp(inst, s.instance)))
+			continue;
+		pages += s.pages;
+		if (lost)
+			*lost += s.lost_pages;
 	}
+	return pages;
+}
+
+static void summary(struct extract *x, struct ftc_capture *cap, struct ftc_writer *w)
+{
+	uint64_t pages, lost = 0;
+
+	for (int i = 0; x->n > 1 && i < x->n; i++)
+		fprintf(stderr, "ftc extract: instance %s: %llu pages\n", x->instances[i],
+			(unsigned long long)count_pages(cap, x->instances[i], NULL));
+	pages = count_pages(cap, NULL, &lost);
 	fprintf(stderr, "ftc extract: %llu pages (%.1f KB in the file) into %s%s\n",
 		(unsigned long long)pages, (double)ftc_writer_data_bytes(w) / 1024, x->output,
 		lost ? "; some pages say events were lost before them" : "");
+}
+
+/* Declares buffer i (instance i) in the writer and the capture. */
+static int add_buffer(struct extract *x, int i, struct ftc_capture *cap, struct ftc_writer *w)
+{
+	const char *inst = x->instances[i];
+	int *cpus = NULL, n, ret = -1;
+
+	n = ftc_capture_cpus(inst, &cpus);
+	if (n == 0)
+		ftc_error(EINVAL, "tracing_cpumask%s%s selects no CPU: nothing to extract",
+			  inst ? " of instance " : "", inst ? inst : "");
+	if (n > 0 && ftc_capture_add(cap, i, inst, n, cpus) == 0 &&
+	    ftc_writer_add_buffer(w, inst, n, cpus) == i)
+		ret = 0;
+	free(cpus);
+	return ret;
 }
 
 static int extract(struct extract *x)
 {
 	struct ftc_capture *cap = NULL;
 	struct ftc_writer *w = NULL;
-	int *cpus = NULL, n, ret = FTC_EXIT_FAIL;
+	int ret = FTC_EXIT_FAIL;
 	bool started = false;
 
-	if (x->instance && !tracefs_instance_exists(x->instance)) {
-		ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)", x->instance);
-		goto out;
-	}
-	n = ftc_capture_cpus(x->instance, &cpus);
-	if (n <= 0) {
-		if (n == 0)
-			ftc_error(EINVAL, "tracing_cpumask selects no CPU: nothing to extract");
-		goto out;
-	}
+	/* Before the file is created: a missing instance leaves nothing behind. */
+	for (int i = 0; i < x->n; i++)
+		if (x->instances[i] && !tracefs_instance_exists(x->instances[i])) {
+			ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)",
+				  x->instances[i]);
+			goto out;
+		}
 	w = ftc_writer_create(x->output, x->version, (enum ftc_compression)x->compression);
 	if (!w)
 		goto out;
@@ -119,8 +169,10 @@ static int extract(struct extract *x)
 		goto out;
 	if (x->snapshot)
 		ftc_capture_use_snapshot(cap);
-	if (ftc_capture_add(cap, 0, x->instance, n, cpus) < 0 ||
-	    ftc_writer_add_buffer(w, x->instance, n, cpus) < 0 || ftc_writer_start(w) < 0)
+	for (int i = 0; i < x->n; i++)
+		if (add_buffer(x, i, cap, w) < 0)
+			goto out;
+	if (ftc_writer_start(w) < 0)
 		goto out;
 	started = true;
 	if (ftc_capture_drain(cap) < 0) {
@@ -143,7 +195,6 @@ out:
 out_quiet:
 	ftc_capture_free(cap);
 	ftc_writer_free(w);
-	free(cpus);
 	return ret;
 }
 
@@ -161,5 +212,7 @@ static int extract_run(int argc, char **argv)
 	}
 	if (x.version == 6)
 		x.compression = FTC_COMPRESS_NONE;
+	if (!x.n)
+		x.n = 1;	/* instances[0] NULL: the top level */
 	return extract(&x);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc record: configure tracing (as ftc start does, journaled), capture
- * every traced CPU's raw ring buffer into a trace.dat while a command
- * runs (or until Ctrl-C / --duration), then put tracefs back as it was.
+ * every traced CPU's raw ring buffer of every -B instance (or of the top
+ * level) into a trace.dat, one buffer per instance, while a command runs
+ * (or until Ctrl-C / --duration), then put tracefs back as it was.
  *
  * Order matters: the knobs are written with tracing still off, the file
  * head and the readers are set up, then tracing_on is set and only then
@@ -54,10 +55,17 @@ static const struct ftc_option record_options[] = {
 	{ 0 }
 };
 
+/* One buffer of the file: a -B section's instance (or the top level). */
+struct rec_buf {
+	const char *instance;	/* NULL: the top level */
+	int *cpus, ncpus;
+	int first_slot, nslots;	/* its capture slots (ftc_capture_cpu_stats) */
+};
+
 struct record {
 	struct ftc_control_spec *spec;
 	const char *output;
-	bool follow, children, all, quiet, user_no_tracing_on;
+	bool follow, children, all, quiet;
 	unsigned long long max_kb, sleep_us;
 	double duration;
 	int compression, version;
@@ -67,6 +75,8 @@ struct record {
 	struct ftc_state *st;
 	struct ftc_writer *w;
 	struct ftc_capture *cap;
+	struct rec_buf *bufs;		/* one per -B section, in the order given */
+	size_t nbufs;
 	struct timespec t0;
 	struct record_sample sample;	/* --sample, --count (record-sample.c) */
 };
@@ -144,72 +154,140 @@ static int add_follow(struct record *r)
 	char pid[32];
 
 	snprintf(pid, sizeof(pid), "%d", (int)r->cmd.pid);
-	if (ftc_control_spec_opt(r->spec, 'P', pid) < 0)
-		return -1;
-	if (r->children && ftc_control_spec_opt(r->spec, FTC_OPT_EVENT_FORK, NULL) < 0)
-		return -1;
+	return ftc_control_spec_follow(r->spec, pid, r->children);
+}
+
+static int bufs_init(struct record *r)
+{
+	r->nbufs = ftc_control_spec_count(r->spec);
+	r->bufs = calloc(r->nbufs, sizeof(*r->bufs));
+	if (!r->bufs)
+		return ftc_error(ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->nbufs; i++)
+		r->bufs[i].instance = ftc_control_spec_instance_at(r->spec, i);
+	return 0;
+}
+
+static void bufs_free(struct record *r)
+{
+	for (size_t i = 0; r->bufs && i < r->nbufs; i++)
+		free(r->bufs[i].cpus);
+	free(r->bufs);
+}
+
+/* The CPUs of every buffer, before the file is laid out. */
+static int bufs_cpus(struct record *r)
+{
+	for (size_t i = 0; i < r->nbufs; i++) {
+		struct rec_buf *b = &r->bufs[i];
+
+		b->ncpus = ftc_capture_cpus(b->instance, &b->cpus);
+		if (b->ncpus < 0)
+			return -1;
+		if (b->ncpus == 0)
+			return ftc_error(EINVAL, "tracing_cpumask%s%s selects no CPU: nothing to record",
+					 b->instance ? " of instance " : "",
+					 b->instance ? b->instance : "");
+	}
+	return 0;
+}
+
+/* Buffer i of the file is section i: the names are the instances'. */
+static int add_buffers(struct record *r)
+{
+	for (size_t i = 0; i < r->nbufs; i++)
+		if (ftc_writer_add_buffer(r->w, r->bufs[i].instance, r->bufs[i].ncpus,
+					  r->bufs[i].cpus) != (int)i)
+			return -1;
+	return 0;
+}
+
+static int add_captures(struct record *r)
+{
+	for (size_t i = 0; i < r->nbufs; i++) {
+		struct rec_buf *b = &r->bufs[i];
+
+		b->first_slot = ftc_capture_nslots(r->cap);
+		if (ftc_capture_add(r->cap, (int)i, b->instance, b->ncpus, b->cpus) < 0)
+			return -1;
+		b->nslots = ftc_capture_nslots(r->cap) - b->first_slot;
+	}
 	return 0;
 }
 
 static int setup_capture(struct record *r)
 {
-	const char *inst = ftc_control_spec_instance(r->spec);
-	int *cpus = NULL, n, ret = -1;
+	struct rec_buf *first = &r->bufs[0];
 
-	n = ftc_capture_cpus(inst, &cpus);
-	if (n < 0)
+	if (bufs_cpus(r) < 0)
 		return -1;
-	if (n == 0) {
-		free(cpus);
-		return ftc_error(EINVAL, "tracing_cpumask selects no CPU: nothing to record");
-	}
 	r->w = ftc_writer_create(r->output, r->version, (enum ftc_compression)r->compression);
 	if (!r->w)
-		goto out;
+		return -1;
 	if (r->max_kb)
 		ftc_writer_set_max(r->w, r->max_kb << 10);
-	if (ftc_writer_add_buffer(r->w, inst, n, cpus) < 0 ||
-	    record_sample_setup(&r->sample, r->w, inst, n, cpus, r->argv ? r->cmd.pid : 0) < 0 ||
+	/* perf samples take the first buffer's clock and CPUs */
+	if (add_buffers(r) < 0 ||
+	    record_sample_setup(&r->sample, r->w, first->instance, first->ncpus, first->cpus,
+				r->argv ? r->cmd.pid : 0) < 0 ||
 	    ftc_writer_start(r->w) < 0)
-		goto out;
+		return -1;
 	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
-	if (!r->cap || ftc_capture_add(r->cap, 0, inst, n, cpus) < 0 ||
-	    ftc_capture_start(r->cap) < 0 || record_sample_start(&r->sample) < 0)
-		goto out;
-	ret = 0;
-out:
-	free(cpus);
-	return ret;
+	if (!r->cap || add_captures(r) < 0 || ftc_capture_start(r->cap) < 0 ||
+	    record_sample_start(&r->sample) < 0)
+		return -1;
+	return 0;
 }
 
 struct totals {
 	uint64_t events, lost;
 };
 
-static struct totals totals(struct record *r, char *percpu, size_t len)
+/* The figures of capture slots [first, first + n), the lost events of
+ * each CPU appended to percpu as "0/12". */
+static struct totals slot_totals(struct record *r, int first, int n, char *percpu,
+				 size_t len)
 {
 	struct totals t = { 0, 0 };
-	size_t used = 0;
+	size_t used = strlen(percpu);
 
-	if (percpu)
-		percpu[0] = '\0';
-	for (int i = 0; i < ftc_capture_nslots(r->cap); i++) {
+	for (int i = first; i < first + n; i++) {
 		struct ftc_capture_cpu_stats s;
 
 		if (ftc_capture_cpu_stats(r->cap, i, &s) < 0)
 			continue;
 		t.events += s.events;
 		t.lost += s.lost;
-		if (percpu && used < len)
+		if (used < len)
 			used += (size_t)snprintf(percpu + used, len - used, "%s%llu",
-						 i ? "/" : "", (unsigned long long)s.lost);
+						 i > first ? "/" : "", (unsigned long long)s.lost);
+	}
+	return t;
+}
+
+/* All buffers; with several, percpu names each ("a 0/0, b 0/3"). */
+static struct totals totals(struct record *r, char *percpu, size_t len)
+{
+	struct totals t = { 0, 0 };
+
+	percpu[0] = '\0';
+	for (size_t i = 0; i < r->nbufs; i++) {
+		struct rec_buf *b = &r->bufs[i];
+		size_t used = strlen(percpu);
+		struct totals bt;
+
+		if (r->nbufs > 1 && used < len)
+			snprintf(percpu + used, len - used, "%s%s ", i ? ", " : "", b->instance);
+		bt = slot_totals(r, b->first_slot, b->nslots, percpu, len);
+		t.events += bt.events;
+		t.lost += bt.lost;
 	}
 	return t;
 }
 
 static void status_line(struct record *r, struct totals *prev, double *prev_t)
 {
-	char lost[256];
+	char lost[512];
 	double now = elapsed(r);
 	struct totals t = totals(r, lost, sizeof(lost));
 	double rate = now > *prev_t ? (double)(t.events - prev->events) / (now - *prev_t) : 0;
@@ -273,11 +351,26 @@ static int wait_loop(struct record *r, int *child_status)
 	return ret;
 }
 
+/* With several buffers, one line per instance before the total. */
+static void instance_summary(struct record *r)
+{
+	for (size_t i = 0; r->nbufs > 1 && i < r->nbufs; i++) {
+		struct rec_buf *b = &r->bufs[i];
+		char lost[256] = "";
+		struct totals t = slot_totals(r, b->first_slot, b->nslots, lost, sizeof(lost));
+
+		fprintf(stderr, "ftc record: instance %s: %llu events, %llu lost (per CPU: %s)\n",
+			b->instance, (unsigned long long)t.events, (unsigned long long)t.lost,
+			lost);
+	}
+}
+
 static void summary(struct record *r)
 {
-	char lost[256];
+	char lost[512];
 	struct totals t = totals(r, lost, sizeof(lost));
 
+	instance_summary(r);
 	fprintf(stderr, "ftc record: %llu events, %llu lost (per CPU: %s), %.1f MB of trace "
 		"in %s, %.1f s\n", (unsigned long long)t.events, (unsigned long long)t.lost,
 		lost, (double)ftc_writer_data_bytes(r->w) / 1e6, r->output, elapsed(r));
@@ -289,12 +382,12 @@ static void summary(struct record *r)
 /* Stops tracing, drains the readers and completes the file. */
 static int finish(struct record *r, bool failed)
 {
-	const char *inst = ftc_control_spec_instance(r->spec);
 	int ret = 0;
 
-	/* Quiet the buffer so the last drain ends (the journal restores it). */
-	if (ftc_knob_write(r->st, inst, "tracing_on", "0") < 0)
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	/* Quiet the buffers so the last drain ends (the journal restores them). */
+	for (size_t i = 0; i < r->nbufs; i++)
+		if (ftc_knob_write(r->st, r->bufs[i].instance, "tracing_on", "0") < 0)
+			ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 	if (ftc_capture_stop(r->cap) < 0) {
 		if (!failed)	/* a reader's failure was reported already */
 			ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
@@ -323,13 +416,10 @@ static int finish(struct record *r, bool failed)
  */
 static void exclude_self(struct record *r)
 {
-	const char *inst = ftc_control_spec_instance(r->spec);
 	pid_t tids[257];
 	char buf[257][16], *v[257];
 	int n;
 
-	if (!ftc_knob_exists(inst, "set_event_notrace_pid"))
-		return;
 	tids[0] = getpid();
 	n = 1 + ftc_capture_tids(r->cap, tids + 1, 256);
 	n += record_sample_tids(&r->sample, tids + n, 257 - n);
@@ -337,50 +427,61 @@ static void exclude_self(struct record *r)
 		snprintf(buf[i], sizeof(buf[i]), "%d", (int)tids[i]);
 		v[i] = buf[i];
 	}
-	if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, (size_t)n) < 0 && !r->quiet)
-		ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: %s",
-			      ftc_strerror());
+	for (size_t i = 0; i < r->nbufs; i++) {
+		const char *inst = r->bufs[i].instance;
+
+		if (!ftc_knob_exists(inst, "set_event_notrace_pid"))
+			continue;
+		if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, (size_t)n) < 0 &&
+		    !r->quiet)
+			ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: %s",
+				      ftc_strerror());
+	}
 }
 
+/* Each buffer, before anything is written: the top level or the instance. */
 static int check_readers(struct record *r)
 {
-	char *who = NULL;
-	int n = ftc_capture_find_readers(ftc_control_spec_instance(r->spec), &who);
+	int ret = 0;
 
-	if (n > 0) {
-		ftc_cmd_error(&ftc_cmd_record, "another reader already drains this buffer and "
-			      "would take events from the capture:\n%sstop it, or record in a "
-			      "private instance (-B NAME)", who);
+	for (size_t i = 0; i < r->nbufs; i++) {
+		const char *inst = r->bufs[i].instance;
+		char *who = NULL;
+
+		if (ftc_capture_find_readers(inst, &who) > 0) {
+			ftc_cmd_error(&ftc_cmd_record, "another reader already drains %s%s%s and "
+				      "would take events from the capture:\n%sstop it, or record in "
+				      "a private instance (-B NAME)", inst ? "instance '" : "the top-level buffer",
+				      inst ? inst : "", inst ? "'" : "", who);
+			ret = -1;
+		}
 		free(who);
-		return -1;
 	}
-	free(who);
-	return 0;
+	return ret;
 }
 
 static int capture(struct record *r)
 {
-	const char *inst;
 	int child_status = 0, stop, ret = FTC_EXIT_OK;
 
 	if (r->argv && ftc_workload_spawn(&r->cmd, r->argv) < 0)
 		goto fail;
 	if (r->follow && add_follow(r) < 0)
 		goto fail;
-	if (ftc_control_spec_apply(r->spec, r->st) < 0) {
+	/* Configure with tracing off; it is turned on once the readers run. */
+	if (ftc_control_spec_configure(r->spec, r->st) < 0) {
 		int err = ftc_state_interrupted() ? EINTR : errno;
 
 		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 		ftc_workload_reap(&r->cmd);	/* it reads EOF instead of "go" and exits */
 		return ftc_control_exit_status(err);
 	}
-	inst = ftc_control_spec_instance(r->spec);
 	if (setup_capture(r) < 0)
 		goto fail;
 	exclude_self(r);
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
-	if (!r->user_no_tracing_on && ftc_knob_write(r->st, inst, "tracing_on", "1") < 0)
-		goto fail;
+	if (ftc_control_spec_tracing_on(r->spec, r->st) < 0)
+		goto fail_started;
 	if (r->argv && ftc_workload_start(&r->cmd) < 0)
 		goto fail_started;
 	stop = wait_loop(r, &child_status);
@@ -401,7 +502,7 @@ fail_started:
 	ftc_capture_stop(r->cap);
 	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
-	return FTC_EXIT_FAIL;
+	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
 fail:
 	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 	ftc_workload_reap(&r->cmd);
@@ -427,9 +528,6 @@ static int record_run(int argc, char **argv)
 	}
 	if (ret < argc)
 		r.argv = argv + ret;
-	for (int i = 1; i < ret; i++)
-		if (!strcmp(argv[i], "--no-tracing-on"))
-			r.user_no_tracing_on = true;
 	if (r.version == 6 && r.compression_set && r.compression != FTC_COMPRESS_NONE) {
 		ftc_cmd_error(&ftc_cmd_record, "--file-version 6 has no compression: "
 			      "use --compression none or version 7");
@@ -453,8 +551,8 @@ static int record_run(int argc, char **argv)
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
-	/* Configure with tracing off; we turn it on once the readers run. */
-	if (ftc_control_spec_opt(r.spec, FTC_OPT_NO_TRACING_ON, NULL) < 0) {
+	if (bufs_init(&r) < 0) {
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
@@ -482,6 +580,7 @@ static int record_run(int argc, char **argv)
 	/* --duration ended the capture first: the command finishes on its own. */
 	ftc_workload_reap(&r.cmd);
 out:
+	bufs_free(&r);
 	ftc_control_spec_free(r.spec);
 	return ret;
 }

@@ -130,5 +130,59 @@ else
 		pass "a refused extract leaves no file"
 fi
 
+# Several instances (-B a ... -B b ...): one buffer per instance in the
+# file, in the order given; trace-cmd reads both and sees in each exactly
+# what ftc's reader sees. Each instance gets its own numbered marks.
+MA=$(test_instance mia) MB=$(test_instance mib)
+for fmt in v7 v6; do
+	[ $fmt = v6 ] && opts="--file-version 6" || opts=""
+	f=$D/multi-$fmt.dat
+	"$FTC" record -B "$MA" -e sched:sched_switch -B "$MB" -e syscalls:sys_enter_getppid $opts \
+		-o "$f" -- sh -c "$(marks_cmd "$MA" 300 ma); $(marks_cmd "$MB" 200 mb);
+		python3 -c 'import os; [os.getppid() for _ in range(100)]'" 2>"$D/err"
+	expect_status "multi-$fmt: trace-cmd reports no error" 0 sh -c "! trace-cmd report '$f' 2>&1 >/dev/null | grep -E 'error|warning|truncated|Unknown'"
+	rep=$(trace-cmd report "$f" 2>/dev/null)
+	for pair in "$MA:ma:300" "$MB:mb:200"; do
+		i=${pair%%:*} rest=${pair#*:}; tag=${rest%%:*} n=${rest#*:}
+		got=$(printf '%s\n' "$rep" | grep "^ *$i: " | grep -o "tracing_mark_write: $tag-[0-9]*" | sed 's/.*-//')
+		[ "$got" = "$(seq 1 "$n")" ] && pass "multi-$fmt: trace-cmd shows $tag-1..$n under its instance, in order" ||
+			fail "multi-$fmt: trace-cmd shows $tag-1..$n under its instance" "got $(echo "$got" | grep -c .) marks"
+		tc=$(printf '%s\n' "$rep" | grep -c "^ *$i: ")
+		fr=$("$FTC" report "$f" 2>/dev/null | grep -c "^ *$i: ")
+		said=$(sed -n "s/^ftc record: instance $i: \([0-9]*\) events.*/\1/p" "$D/err")
+		[ "$tc" = "$fr" ] && [ "$tc" = "$said" ] &&
+			pass "multi-$fmt: $i: trace-cmd, ftc report and the summary count the same ($tc)" ||
+			fail "multi-$fmt: $i: trace-cmd, ftc report and the summary count the same" \
+				"trace-cmd $tc, ftc report $fr, summary $said"
+	done
+	expect_nomatch "multi-$fmt: no getppid under instance a" "^ *$MA: .*sys_enter_getppid" "$rep"
+	expect_nomatch "multi-$fmt: no sched_switch under instance b" "^ *$MB: .*sched_switch" "$rep"
+	expect_match "multi-$fmt: getppid under instance b" "^ *$MB: .*sys_enter_getppid" "$rep"
+done
+# v7 keeps each instance's stats: --stat lists the buffers, in order, and
+# the events each CPU read add up to what trace-cmd reports for it.
+st=$(trace-cmd report --stat "$D/multi-v7.dat" 2>/dev/null)
+bufs=$(printf '%s\n' "$st" | sed -n 's/^Buffer: //p' | tr '\n' ' ')
+[ "$bufs" = "$MA $MB " ] && pass "multi-v7: trace-cmd --stat lists buffers $MA, $MB in order" ||
+	fail "multi-v7: trace-cmd --stat lists both buffers in order" "lists '$bufs'"
+for i in "$MA" "$MB"; do
+	sum=$(printf '%s\n' "$st" | awk -v b="Buffer: $i" '/^Buffer: /{on = ($0 == b)} on && /^read events:/{s += $3} END{print s+0}')
+	tc=$(trace-cmd report "$D/multi-v7.dat" 2>/dev/null | grep -c "^ *$i: ")
+	[ "$sum" = "$tc" ] && pass "multi-v7: $i's per-CPU stats add up to its $tc events" ||
+		fail "multi-v7: $i's per-CPU stats add up to its events" "stats $sum, reported $tc"
+done
+# extract -B a -B b: both buffers into one file.
+mkdir "$TRACEFS/instances/$MA" "$TRACEFS/instances/$MB"
+sh -c "$(marks_cmd "$MA" 100 xa); $(marks_cmd "$MB" 50 xb)"
+expect_status "extract -B a -B b exits 0" 0 "$FTC" extract -q -B "$MA" -B "$MB" -o "$D/multi-ext.dat"
+rep=$(trace-cmd report "$D/multi-ext.dat" 2>/dev/null)
+ga=$(printf '%s\n' "$rep" | grep "^ *$MA: " | grep -o "tracing_mark_write: xa-[0-9]*" | sed 's/.*-//')
+gb=$(printf '%s\n' "$rep" | grep "^ *$MB: " | grep -o "tracing_mark_write: xb-[0-9]*" | sed 's/.*-//')
+[ "$ga" = "$(seq 1 100)" ] && [ "$gb" = "$(seq 1 50)" ] &&
+	pass "extract of two instances: trace-cmd shows each one's marks under it" ||
+	fail "extract of two instances: trace-cmd shows each one's marks under it" \
+		"$(echo "$ga" | grep -c .) and $(echo "$gb" | grep -c .) marks"
+rmdir "$TRACEFS/instances/$MA" "$TRACEFS/instances/$MB"
+
 knobs_unchanged "record interop"
 finish
