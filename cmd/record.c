@@ -572,7 +572,7 @@ static int record_run(int argc, char **argv)
 	record_sample_free(&r.sample);
 	ftc_writer_free(r.w);
 	if (ftc_state_restore(r.st) < 0) {
-		ftc_cmd_error(&ftc_cmd_record, "restoring tracefs: %s", ftc_strerror());
+		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 		if (ret == FTC_EXIT_OK)
 			ret = FTC_EXIT_FAIL;
 	}

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <tracefs.h>
 
 #include "ftc.h"
@@ -463,12 +464,21 @@ static int remove_instance(const char *name)
 
 	if (!ti)
 		return ftc_error(errno, "instances/%s: %s", name, strerror(errno));
-	ret = tracefs_instance_destroy(ti);
+	/*
+	 * A process that has one of its files open (a trace_marker writer, a
+	 * reader) makes rmdir fail with EBUSY until it closes it: give such
+	 * short-lived openers a second before giving up.
+	 */
+	for (int i = 0; (ret = tracefs_instance_destroy(ti)) < 0 && errno == EBUSY && i < 50; i++)
+		usleep(20000);
 	err = errno;
 	tracefs_instance_free(ti);
 	if (ret < 0)
-		return ftc_error(err, "instances/%s: cannot remove the instance we created: %s",
-				 name, strerror(err));
+		return ftc_error(err, "instances/%s: cannot remove the instance we created: %s%s%s%s",
+				 name, strerror(err),
+				 err == EBUSY ? " (a process still has one of its files open; "
+						"`ftc reset -d -B " : "",
+				 err == EBUSY ? name : "", err == EBUSY ? "` removes it later)" : "");
 	return 0;
 }
 

@@ -90,9 +90,9 @@ rmdir "$TRACEFS/instances/$inst" 2>/dev/null
 
 # A full disk: a clear error naming the file, a readable file, tracefs restored.
 mkdir -p "$D/full"
-if mount -t tmpfs -o size=2m ftc-full "$D/full" 2>/dev/null; then
+if mount -t tmpfs -o size=4m ftc-full "$D/full" 2>/dev/null; then
 	inst=$(test_instance full)
-	# A syscall storm fills 2 MB in well under a second.
+	# A syscall storm fills 4 MB (the metadata, kallsyms most, takes about 1 MB) in about a second.
 	dd if=/dev/zero of=/dev/null bs=1 count=20000000 2>/dev/null & dd_pid=$!
 	"$FTC" record -B "$inst" -e syscalls -a --duration 20 -o "$D/full/f.dat" 2>"$D/err"; rc=$?
 	kill $dd_pid 2>/dev/null; wait $dd_pid 2>/dev/null
