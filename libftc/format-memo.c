@@ -22,6 +22,9 @@
 #define MEMO_KEY_MAX	64	/* payload bytes a slot can hold */
 #define MEMO_TEXT_MAX	192	/* longer texts are printed every time */
 #define COMMON_BYTES	8	/* type, flags, preempt count, pid */
+#define STAT_SLOTS	1024	/* per-event hit counts, by event id */
+#define TRIAL_LOOKUPS	1024
+#define MIN_HIT_SHARE	8
 
 struct memo_slot {
 	struct tep_event *ev;
@@ -30,17 +33,61 @@ struct memo_slot {
 	char text[MEMO_TEXT_MAX];
 };
 
-struct ftc_info_memo {
-	struct memo_slot slot[MEMO_SLOTS];
+struct memo_stat {
+	int id;
+	uint32_t tries, hits;
+	bool off;
 };
 
+struct ftc_info_memo {
+	struct memo_slot slot[MEMO_SLOTS];
+	struct memo_stat stat[STAT_SLOTS];
+};
+
+/* Eight bytes at a time: keys are short and this runs for every record. */
 static unsigned int key_hash(const struct tep_event *ev, const unsigned char *k, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(unsigned int)ev->id;
+	uint64_t h = 0x9e3779b97f4a7c15ULL * ((uint64_t)(unsigned int)ev->id + n);
+	uint64_t w;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ k[i]) * 1099511628211ULL;
-	return (unsigned int)(h ^ (h >> 29)) & (MEMO_SLOTS - 1);
+	for (; n >= 8; k += 8, n -= 8) {
+		memcpy(&w, k, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, k, n);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	}
+	h ^= h >> 29;
+	return (unsigned int)h & (MEMO_SLOTS - 1);
+}
+
+/*
+ * Events whose payloads never repeat (pointers, counters) only pay for the
+ * memo: after TRIAL_LOOKUPS with fewer than one hit in MIN_HIT_SHARE, an
+ * event is printed directly from then on.
+ */
+static bool memo_worth_it(struct ftc_info_memo *m, const struct tep_event *ev)
+{
+	struct memo_stat *st = &m->stat[(unsigned int)ev->id & (STAT_SLOTS - 1)];
+
+	if (st->id != ev->id) {
+		st->id = ev->id;
+		st->tries = st->hits = 0;
+		st->off = false;
+	}
+	return !st->off;
+}
+
+static void memo_count(struct ftc_info_memo *m, const struct tep_event *ev, bool hit)
+{
+	struct memo_stat *st = &m->stat[(unsigned int)ev->id & (STAT_SLOTS - 1)];
+
+	st->hits += hit;
+	if (++st->tries == TRIAL_LOOKUPS && st->hits < TRIAL_LOOKUPS / MIN_HIT_SHARE)
+		st->off = true;
 }
 
 /* The slot that holds (or would hold) this record's text; NULL: no memo. */
@@ -53,7 +100,7 @@ static struct memo_slot *memo_slot(struct ftc_format *f, struct tep_record *rec,
 		return NULL;
 	if (!f->memo)
 		f->memo = calloc(1, sizeof(*f->memo));
-	if (!f->memo)
+	if (!f->memo || !memo_worth_it(f->memo, ev))
 		return NULL;
 	return &f->memo->slot[key_hash(ev, (unsigned char *)rec->data + COMMON_BYTES, n)];
 }
@@ -85,9 +132,14 @@ const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct
 {
 	struct memo_slot *m = memo_slot(f, rec, ev);
 
-	if (m && slot_holds(m, rec, ev)) {
-		*len = m->text_len;
-		return m->text;
+	if (m) {
+		bool hit = slot_holds(m, rec, ev);
+
+		memo_count(f->memo, ev, hit);
+		if (hit) {
+			*len = m->text_len;
+			return m->text;
+		}
 	}
 	trace_seq_reset(&f->seq);
 	tep_print_event(f->r->tep, &f->seq, rec, "%s",
