@@ -51,7 +51,8 @@ static int print(const struct report_profile *o, struct ftc_perf_agg *a, bool ch
 	return 0;
 }
 
-int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path)
+int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path,
+		       ftc_profile_keep_fn keep, void *keep_ctx)
 {
 	struct ftc_perf_profile p = { 0 };
 	struct ftc_perf_agg a = { 0 };
@@ -59,12 +60,16 @@ int report_profile_run(struct ftc_reader *r, const struct report_profile *o, con
 	int status = FTC_EXIT_FAIL;
 	bool chain = false;
 
-	if (!syms || ftc_perf_agg_init(&a) < 0 || ftc_reader_profile(r, &p, &chain) < 0)
+	if (!syms || ftc_perf_agg_init(&a) < 0 || ftc_reader_profile_select(r, &p, &chain, keep, keep_ctx) < 0)
 		goto fail;
 	if (!p.nsamples) {
-		ftc_cmd_error(&ftc_cmd_report, "%s holds no samples (no %s events): record them "
-			      "with 'ftc record --sample cpu-clock [--call-graph] ...'", path,
-			      EVENT_NAME);
+		if (keep)
+			ftc_cmd_error(&ftc_cmd_report, "no sample of %s matches the selection "
+				      "(--cpu, --pid, --comm, -F, time window)", path);
+		else
+			ftc_cmd_error(&ftc_cmd_report, "%s holds no samples (no %s events): "
+				      "record them with 'ftc record --sample cpu-clock "
+				      "[--call-graph] ...'", path, EVENT_NAME);
 		goto out;
 	}
 	ftc_reader_profile_symbols(r, syms);

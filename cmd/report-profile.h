@@ -29,7 +29,9 @@ struct report_profile {
 /* One of the options above: 0, or -1 on a bad value. */
 int report_profile_opt(struct report_profile *o, int id, const char *arg);
 bool report_profile_wanted(const struct report_profile *o);
-/* Prints the profile of r's samples; returns an exit status. */
-int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path);
+/* Prints the profile of r's samples (those keep() takes, when given, as
+ * report's selection options choose them); returns an exit status. */
+int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path,
+		       ftc_profile_keep_fn keep, void *keep_ctx);
 
 #endif

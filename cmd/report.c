@@ -249,19 +249,13 @@ static bool event_selected(struct report *rp, struct tep_event *ev)
 	return false;
 }
 
-/* Every selection except the time window; 1 when the record is wanted. */
-static bool selected(struct report *rp, const struct ftc_merge_record *mr)
+/* The task and filter selections: --pid, --comm, -F. */
+static bool task_selected(struct report *rp, const struct ftc_merge_record *mr)
 {
 	struct tep_handle *tep = ftc_reader_tep(rp->r);
 	struct tep_record *rec = mr->rec;
-	struct tep_event *ev;
 	int pid;
 
-	if (rp->buffer_sel >= 0 && mr->buffer != rp->buffer_sel)
-		return false;
-	ev = ftc_reader_event(rp->r, rec);
-	if (!event_selected(rp, ev))
-		return false;
 	if (!rp->npids && !rp->ncomms && !rp->filter)
 		return true;
 	pid = tep_data_pid(tep, rec);
@@ -285,6 +279,40 @@ static bool selected(struct report *rp, const struct ftc_merge_record *mr)
 	if (rp->filter && tep_filter_match(rp->filter, rec) != TEP_ERRNO__FILTER_MATCH)
 		return false;
 	return true;
+}
+
+/* Every selection except the time window and --cpu (the merge's); 1 when wanted. */
+static bool selected(struct report *rp, const struct ftc_merge_record *mr)
+{
+	if (rp->buffer_sel >= 0 && mr->buffer != rp->buffer_sel)
+		return false;
+	if (!event_selected(rp, ftc_reader_event(rp->r, mr->rec)))
+		return false;
+	return task_selected(rp, mr);
+}
+
+/*
+ * The samples a profile takes: the time window, --cpu and the task
+ * selections. -e and -B do not apply: the samples are one event of one
+ * buffer (ftc_perf), and their comm and mmap records are always read.
+ */
+static bool profile_keep(const struct ftc_merge_record *mr, void *ctx)
+{
+	struct report *rp = ctx;
+	int cpu = mr->cpu;
+
+	if ((rp->have_from && mr->rec->ts < rp->from) || (rp->have_to && mr->rec->ts > rp->to))
+		return false;
+	if (rp->have_cpus && (cpu < 0 || cpu >= 1024 ||
+			      !(rp->cpu_mask[cpu / 64] & (1ULL << (cpu % 64)))))
+		return false;
+	return task_selected(rp, mr);
+}
+
+static bool profile_selects(const struct report *rp)
+{
+	return rp->have_from || rp->have_to || rp->have_cpus || rp->npids || rp->ncomms ||
+	       rp->nfilters;
 }
 
 static int setup_filter(struct report *rp)
@@ -597,12 +625,13 @@ static int report_run(int argc, char **argv)
 		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
 		goto out;
 	}
-	if (report_profile_wanted(&rp.prof)) {
-		status = report_profile_run(rp.r, &rp.prof, rp.input);
-		goto out;
-	}
 	if (setup_filter(&rp) < 0 || find_instance(&rp) < 0) {
 		status = FTC_EXIT_USAGE;
+		goto out;
+	}
+	if (report_profile_wanted(&rp.prof)) {
+		status = report_profile_run(rp.r, &rp.prof, rp.input,
+					    profile_selects(&rp) ? profile_keep : NULL, &rp);
 		goto out;
 	}
 	m = ftc_merge_open(rp.r, rp.have_cpus ? rp.cpu_mask : NULL);

@@ -109,6 +109,12 @@ const char *ftc_reader_warnings(struct ftc_reader *r);
 struct ftc_perf_profile;
 struct ftc_symbols;
 int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain);
+/* The same, with only the samples keep() returns true for (comm and mmap
+ * records, which name the frames, are always taken). */
+struct ftc_merge_record;
+typedef bool (*ftc_profile_keep_fn)(const struct ftc_merge_record *mr, void *ctx);
+int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain,
+			      ftc_profile_keep_fn keep, void *keep_ctx);
 void ftc_reader_profile_symbols(struct ftc_reader *r, struct ftc_symbols *s);
 
 /* Merged iteration over every CPU of every buffer, by timestamp. */

@@ -30,6 +30,8 @@ struct rp {
 	uint64_t *buf;		/* one synthesized perf record, 8-byte aligned */
 	size_t cap;		/* words */
 	bool callchain;
+	ftc_profile_keep_fn keep;	/* NULL: every sample */
+	void *keep_ctx;
 };
 
 static uint64_t num(struct tep_event *ev, struct tep_record *rec, const char *name)
@@ -149,14 +151,16 @@ static int on_mmap(struct rp *x, struct tep_event *ev, struct tep_record *rec)
 	return add(x, PERF_RECORD_MMAP, 0, words);
 }
 
-static int on_record(struct rp *x, struct tep_record *rec)
+static int on_record(struct rp *x, const struct ftc_merge_record *mr)
 {
+	struct tep_record *rec = mr->rec;
 	struct tep_event *ev = ftc_reader_event(x->r, rec);
 
 	if (!ev || !ev->system || strcmp(ev->system, FTC_PERF_FTRACE_SYSTEM))
 		return 0;
+	/* comm and mmap records always count: they name every sample's frames. */
 	if (!strcmp(ev->name, "sample"))
-		return on_sample(x, ev, rec);
+		return x->keep && !x->keep(mr, x->keep_ctx) ? 0 : on_sample(x, ev, rec);
 	if (!strcmp(ev->name, "comm"))
 		return on_comm(x, ev, rec);
 	if (!strcmp(ev->name, "mmap"))
@@ -168,7 +172,13 @@ static int on_record(struct rp *x, struct tep_record *rec)
 
 int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain)
 {
-	struct rp x = { .r = r, .p = p };
+	return ftc_reader_profile_select(r, p, callchain, NULL, NULL);
+}
+
+int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain,
+			      ftc_profile_keep_fn keep, void *keep_ctx)
+{
+	struct rp x = { .r = r, .p = p, .keep = keep, .keep_ctx = keep_ctx };
 	struct ftc_merge *m = ftc_merge_open(r, NULL);
 	struct ftc_merge_record mr;
 	int ret;
@@ -177,7 +187,7 @@ int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *c
 		return -1;
 	p->sample_type = SAMPLE_TYPE;
 	while ((ret = ftc_merge_next(m, &mr)) == 1)
-		if (on_record(&x, mr.rec) < 0) {
+		if (on_record(&x, &mr) < 0) {
 			ret = -1;
 			break;
 		}

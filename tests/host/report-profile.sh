@@ -48,6 +48,31 @@ awk -v h="$1" -v t="$2" 'BEGIN { exit !(t > 0 && h >= 0.9 * t) }' &&
 expect_match "stacks run from the command through main to the leaf" \
 	'^hot;.*main;hot_function [0-9]+$' "$(cat "$OUT/folded.txt")"
 
+# Selection options choose the samples a profile takes, as they choose the
+# records a report prints: the pid, the CPU, the time window.
+folded_total() { "$FTC" report --folded "$@" "$dat" 2>"$OUT/sel.err" | awk '{ t += $NF } END { print t + 0 }'; }
+"$FTC" report --ns "$dat" | grep '^ftc_perf: .* sample: ' >"$OUT/samples.txt"
+hotpid=$("$FTC" report "$dat" | awk '/sched_process_exec:/ { sub(/.* pid=/, ""); print $1; exit }')
+n=$(folded_total --pid "$hotpid")
+[ -n "$hotpid" ] && [ "$n" = "$nstored" ] && pass "--pid of the command keeps all its $n samples" ||
+	fail "--pid of the command keeps all its samples" "pid '$hotpid': $n of $nstored"
+expect_status "--pid of another task: no samples, exit 1" 1 "$FTC" report --profile --pid 1 "$dat"
+expect_match "... and says the selection matched none" 'no sample of .* matches the selection' \
+	"$(cat "$OUT/last.err")"
+mid=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); print $i } }' \
+	"$OUT/samples.txt" | sort -g | awk '{ v[NR] = $0 } END { print v[int(NR / 2)] }')
+want=$(awk -v m="$mid" '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); if ($i + 0 <= m + 0) c++ } } END { print c + 0 }' "$OUT/samples.txt")
+n=$(folded_total --to "$mid")
+[ "$want" -gt 0 ] && [ "$want" -lt "$nstored" ] && [ "$n" = "$want" ] &&
+	pass "--to keeps the samples up to that time ($n of $nstored)" ||
+	fail "--to keeps the samples up to that time" "--to $mid: $n, the report shows $want"
+for c in 0 1; do
+	want=$(grep -c "\[00$c\]" "$OUT/samples.txt")
+	n=$(folded_total --cpu "$c")
+	[ "$n" = "$want" ] && pass "--cpu $c keeps that CPU's $n samples" ||
+		fail "--cpu $c keeps that CPU's samples" "$n, the report shows $want"
+done
+
 # Flame graph: well-formed SVG naming the hot function.
 expect_status "report --flamegraph exits 0" 0 "$FTC" report --flamegraph "$OUT/f.svg" "$dat"
 if command -v xmllint >/dev/null; then
