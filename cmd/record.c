@@ -440,6 +440,28 @@ static void exclude_self(struct record *r)
 }
 
 /* Each buffer, before anything is written: the top level or the instance. */
+/*
+ * The file's buffers are merged by timestamp when read: instances on
+ * different trace clocks (-C in one section only, or an existing instance
+ * set otherwise) interleave wrongly. Say so; the capture itself is fine.
+ */
+static void warn_mixed_clocks(struct record *r)
+{
+	char *first = r->nbufs > 1 ? ftc_tracefs_clock(r->bufs[0].instance) : NULL;
+
+	for (size_t i = 1; first && i < r->nbufs; i++) {
+		char *c = ftc_tracefs_clock(r->bufs[i].instance);
+
+		if (c && strcmp(c, first))
+			fprintf(stderr, "ftc record: warning: instance %s uses trace clock '%s' but "
+				"%s uses '%s': a report merges their records by timestamp, so give "
+				"every section the same -C\n", r->bufs[i].instance, c,
+				r->bufs[0].instance, first);
+		free(c);
+	}
+	free(first);
+}
+
 static int check_readers(struct record *r)
 {
 	int ret = 0;
@@ -476,6 +498,7 @@ static int capture(struct record *r)
 		ftc_workload_reap(&r->cmd);	/* it reads EOF instead of "go" and exits */
 		return ftc_control_exit_status(err);
 	}
+	warn_mixed_clocks(r);
 	if (setup_capture(r) < 0)
 		goto fail;
 	exclude_self(r);

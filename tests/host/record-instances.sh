@@ -158,4 +158,16 @@ wait $REC; rc=$?
 	fail "the interrupted file holds instance a's events" "none"
 knobs_unchanged "record of two instances interrupted"
 
+# 7. Sections on different trace clocks: recorded, with a warning naming both.
+knobs_save
+expect_status "record with a different -C per section exits 0" 0 "$FTC" record -q \
+	-B "$A" -e sched:sched_switch -C global -B "$B" -e sched:sched_switch -C mono \
+	-o "$D/clk.dat" -- true
+expect_match "... and warns that the clocks differ" \
+	"warning: instance $B uses trace clock 'mono' but $A uses 'global'" "$(cat "$OUT/last.err")"
+expect_status "record with one clock everywhere exits 0" 0 "$FTC" record -q \
+	-B "$A" -e sched:sched_switch -B "$B" -e sched:sched_switch -o "$D/clk.dat" -- true
+expect_nomatch "... without a clock warning" "trace clock" "$(cat "$OUT/last.err")"
+knobs_unchanged "record with mixed clocks"
+
 finish
