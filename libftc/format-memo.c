@@ -45,6 +45,16 @@ struct ftc_info_memo {
 };
 
 /* Eight bytes at a time: keys are short and this runs for every record. */
+static size_t payload_len(const struct tep_record *rec)
+{
+	return rec->size > COMMON_BYTES ? (size_t)rec->size - COMMON_BYTES : 0;
+}
+
+static struct memo_stat *stat_of(struct ftc_info_memo *m, const struct tep_event *ev)
+{
+	return &m->stat[(unsigned int)ev->id & (STAT_SLOTS - 1)];
+}
+
 static unsigned int key_hash(const struct tep_event *ev, const unsigned char *k, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL * ((uint64_t)(unsigned int)ev->id + n);
@@ -71,7 +81,7 @@ static unsigned int key_hash(const struct tep_event *ev, const unsigned char *k,
  */
 static bool memo_worth_it(struct ftc_info_memo *m, const struct tep_event *ev)
 {
-	struct memo_stat *st = &m->stat[(unsigned int)ev->id & (STAT_SLOTS - 1)];
+	struct memo_stat *st = stat_of(m, ev);
 
 	if (st->id != ev->id) {
 		st->id = ev->id;
@@ -83,7 +93,7 @@ static bool memo_worth_it(struct ftc_info_memo *m, const struct tep_event *ev)
 
 static void memo_count(struct ftc_info_memo *m, const struct tep_event *ev, bool hit)
 {
-	struct memo_stat *st = &m->stat[(unsigned int)ev->id & (STAT_SLOTS - 1)];
+	struct memo_stat *st = stat_of(m, ev);
 
 	st->hits += hit;
 	if (++st->tries == TRIAL_LOOKUPS && st->hits < TRIAL_LOOKUPS / MIN_HIT_SHARE)
@@ -94,7 +104,7 @@ static void memo_count(struct ftc_info_memo *m, const struct tep_event *ev, bool
 static struct memo_slot *memo_slot(struct ftc_format *f, struct tep_record *rec,
 				   struct tep_event *ev)
 {
-	size_t n = rec->size > COMMON_BYTES ? (size_t)rec->size - COMMON_BYTES : 0;
+	size_t n = payload_len(rec);
 
 	if (n > MEMO_KEY_MAX || !ftc_reader_print_is_pure(f->r, ev))
 		return NULL;
@@ -107,7 +117,7 @@ static struct memo_slot *memo_slot(struct ftc_format *f, struct tep_record *rec,
 
 static bool slot_holds(const struct memo_slot *m, struct tep_record *rec, struct tep_event *ev)
 {
-	size_t n = rec->size > COMMON_BYTES ? (size_t)rec->size - COMMON_BYTES : 0;
+	size_t n = payload_len(rec);
 
 	return m->ev == ev && m->key_len == n &&
 	       !memcmp(m->key, (unsigned char *)rec->data + COMMON_BYTES, n);
@@ -116,7 +126,7 @@ static bool slot_holds(const struct memo_slot *m, struct tep_record *rec, struct
 static void slot_store(struct memo_slot *m, struct tep_record *rec, struct tep_event *ev,
 		       const char *text, int len)
 {
-	size_t n = rec->size > COMMON_BYTES ? (size_t)rec->size - COMMON_BYTES : 0;
+	size_t n = payload_len(rec);
 
 	if (len < 0 || len >= MEMO_TEXT_MAX)
 		return;
