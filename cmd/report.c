@@ -281,10 +281,18 @@ static bool task_selected(struct report *rp, const struct ftc_merge_record *mr)
 	return true;
 }
 
-/* Every selection except the time window and --cpu (the merge's); 1 when wanted. */
+static bool cpu_selected(const struct report *rp, int cpu)
+{
+	return !rp->have_cpus ||
+	       (cpu >= 0 && cpu < 1024 && (rp->cpu_mask[cpu / 64] & (1ULL << (cpu % 64))));
+}
+
+/* Every selection except the time window; 1 when the record is wanted. */
 static bool selected(struct report *rp, const struct ftc_merge_record *mr)
 {
 	if (rp->buffer_sel >= 0 && mr->buffer != rp->buffer_sel)
+		return false;
+	if (!cpu_selected(rp, mr->cpu))
 		return false;
 	if (!event_selected(rp, ftc_reader_event(rp->r, mr->rec)))
 		return false;
@@ -299,14 +307,10 @@ static bool selected(struct report *rp, const struct ftc_merge_record *mr)
 static bool profile_keep(const struct ftc_merge_record *mr, void *ctx)
 {
 	struct report *rp = ctx;
-	int cpu = mr->cpu;
 
 	if ((rp->have_from && mr->rec->ts < rp->from) || (rp->have_to && mr->rec->ts > rp->to))
 		return false;
-	if (rp->have_cpus && (cpu < 0 || cpu >= 1024 ||
-			      !(rp->cpu_mask[cpu / 64] & (1ULL << (cpu % 64)))))
-		return false;
-	return task_selected(rp, mr);
+	return cpu_selected(rp, mr->cpu) && task_selected(rp, mr);
 }
 
 static bool profile_selects(const struct report *rp)
@@ -439,12 +443,12 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 		ftc_format_set_merge(f, m);
 	}
 	while ((ret = ftc_merge_next(m, &mr)) == 1) {
-		if (rp->have_from && mr.rec->ts < rp->from)
-			continue;
 		if (rp->have_to && mr.rec->ts > rp->to)
 			break;
-		if (!selected(rp, &mr))
+		if ((rp->have_from && mr.rec->ts < rp->from) || !selected(rp, &mr)) {
+			ftc_format_pass_over(f, &mr);
 			continue;
+		}
 		if (rp->have_first && printed >= rp->first)
 			break;
 		ftc_format_record(f, &mr);
@@ -634,7 +638,11 @@ static int report_run(int argc, char **argv)
 					    profile_selects(&rp) ? profile_keep : NULL, &rp);
 		goto out;
 	}
-	m = ftc_merge_open(rp.r, rp.have_cpus ? rp.cpu_mask : NULL);
+	/*
+	 * Printing reads every CPU (selected() picks them): the records of the
+	 * others still register the comms the selected ones print with.
+	 */
+	m = ftc_merge_open(rp.r, rp.have_cpus && rp.stat ? rp.cpu_mask : NULL);
 	if (!m) {
 		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
 		goto out;

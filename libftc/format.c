@@ -393,6 +393,22 @@ int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 	return 0;
 }
 
+void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr)
+{
+	struct tep_record rec;
+	struct tep_event *ev;
+	struct trace_seq s;
+
+	ftc_format_safe_record(f, mr->rec, &rec);
+	ev = ftc_reader_event(f->r, &rec);
+	if (!ev || !ev->handler)
+		return;
+	trace_seq_init(&s);
+	tep_print_event(f->r->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_destroy(&s);
+	f->comm_gen++;
+}
+
 void ftc_format_flush(struct ftc_format *f)
 {
 	ftc_graph_flush(f);

@@ -163,6 +163,12 @@ void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m);
 void ftc_format_header(struct ftc_format *f, const char *tracer);
 /* Prints a record, preceded by its lost-events marker if any. */
 int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr);
+/*
+ * A record a selection leaves out: not printed, but its plugin handler still
+ * runs (sched_switch's registers the comms later records print with), so a
+ * selected report prints the same lines as the whole one.
+ */
+void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr);
 /* Prints what is still held back (function_graph entries waiting for an exit). */
 void ftc_format_flush(struct ftc_format *f);
 /* "function_graph", "function" or "nop", from the events at the head of m. */
