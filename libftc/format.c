@@ -399,10 +399,11 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 	struct tep_event *ev;
 	struct trace_seq s;
 
-	ftc_format_safe_record(f, mr->rec, &rec);
-	ev = ftc_reader_event(f->r, &rec);
+	/* Only handler events are printed: copy just those into the scratch record. */
+	ev = ftc_reader_event(f->r, mr->rec);
 	if (!ev || !ev->handler)
 		return;
+	ftc_format_safe_record(f, mr->rec, &rec);
 	trace_seq_init(&s);
 	tep_print_event(f->r->tep, &s, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_destroy(&s);
