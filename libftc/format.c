@@ -132,11 +132,11 @@ static void find_common_offsets(struct ftc_format *f, struct tep_event *ev)
 	struct tep_format_field *fl = tep_find_common_field(ev, "common_flags");
 	struct tep_format_field *pc = tep_find_common_field(ev, "common_preempt_count");
 	struct tep_format_field *pid = tep_find_common_field(ev, "common_pid");
-	bool host_order = f->r->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 
 	f->flags_off = fl && fl->size == 1 ? fl->offset : -2;
 	f->preempt_off = pc && pc->size == 1 ? pc->offset : -2;
-	f->pid_off = pid && pid->size == 4 && host_order ? pid->offset : -2;
+	f->pid_off = pid && pid->size == 4 && ftc_reader_host_order(f->r) ?
+		     pid->offset : -2;
 }
 
 /* The record's pid, read in place when the file's byte order is ours. */

@@ -342,9 +342,8 @@ static int record_type(struct ftc_reader *r, struct tep_record *rec)
 static void learn_type_layout(struct ftc_reader *r, struct tep_event *ev)
 {
 	struct tep_format_field *f = tep_find_common_field(ev, "common_type");
-	bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 
-	r->type_u16 = f && f->offset == 0 && f->size == 2 && r->big_endian == host_big ? 1 : -1;
+	r->type_u16 = f && f->offset == 0 && f->size == 2 && ftc_reader_host_order(r) ? 1 : -1;
 }
 
 bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev)

@@ -170,6 +170,12 @@ void ftc_stream_release(struct ftc_stream *s);
 int ftc_stream_peek(struct ftc_stream *s, struct tep_record *next);
 void ftc_stream_skip(struct ftc_stream *s);
 
+/* True when the file's numbers can be read in place (its byte order is ours). */
+static inline bool ftc_reader_host_order(const struct ftc_reader *r)
+{
+	return r->big_endian == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
 /* True when libtraceevent prints ev's fields from its payload alone. */
 bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev);
 
