@@ -54,13 +54,6 @@ struct ftc_graph_state {
 	struct gcpu cpu[];
 };
 
-static bool read_field(struct tep_format_field *fd, struct tep_record *rec,
-		       unsigned long long *v)
-{
-	if (!fd || fd->offset + fd->size > rec->size)
-		return false;
-	return tep_read_number_field(fd, rec->data, v) == 0;
-}
 
 static int digits(int n)
 {
@@ -229,10 +222,10 @@ static bool closes(struct ftc_format *f, struct tep_record *next, unsigned long 
 		learn_event(st, ev);
 	if (ev != st->ext)
 		return false;
-	if (!read_field(st->ext_func, next, &nf) || nf != func ||
+	if (!ftc_graph_read_field(st->ext_func, next, &nf) || nf != func ||
 	    tep_data_pid(f->r->tep, next) != pid)
 		return false;
-	if (read_field(st->ext_call, next, &ct) && read_field(st->ext_ret, next, &rt))
+	if (ftc_graph_read_field(st->ext_call, next, &ct) && ftc_graph_read_field(st->ext_ret, next, &rt))
 		*dur = rt - ct;
 	else
 		*dur = 0;
@@ -248,8 +241,8 @@ static void entry_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 	unsigned long long func = 0, d = 0;
 	int pid = tep_data_pid(f->r->tep, rec), depth;
 
-	read_field(st->ent_func, rec, &func);
-	read_field(st->ent_depth, rec, &d);
+	ftc_graph_read_field(st->ent_func, rec, &func);
+	ftc_graph_read_field(st->ent_depth, rec, &d);
 	depth = (int)d;
 	prologue(f, mr, rec, gc, pid);
 	if (leaf)
@@ -305,7 +298,7 @@ static int resolve_pending(struct ftc_format *f, const struct ftc_merge_record *
 
 	/* Lost events between them: the exit may not be the next call's. */
 	if (mr->buffer == st->pend_mr.buffer && mr->cpu == st->pend_mr.cpu && !mr->missed &&
-	    read_field(st->ent_func, &st->pend_rec, &func) &&
+	    ftc_graph_read_field(st->ent_func, &st->pend_rec, &func) &&
 	    closes(f, rec, func, tep_data_pid(f->r->tep, &st->pend_rec), &dur)) {
 		st->pending = false;
 		entry_line(f, &st->pend_mr, &st->pend_rec, true, dur);
@@ -322,7 +315,8 @@ static int entry(struct ftc_format *f, const struct ftc_merge_record *mr,
 	unsigned long long func, d, dur = 0;
 	struct tep_record next;
 
-	if (!read_field(st->ent_func, rec, &func) || !read_field(st->ent_depth, rec, &d))
+	if (!ftc_graph_read_field(st->ent_func, rec, &func) ||
+	    !ftc_graph_read_field(st->ent_depth, rec, &d))
 		return 0;
 	if (f->peek && f->peek(f->peek_ctx, &next) == 1) {
 		/* next points into the reader's window, which stays put until skip. */
@@ -348,7 +342,8 @@ static int exit_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 	int pid = tep_data_pid(f->r->tep, rec), depth;
 	bool match = true;
 
-	if (!read_field(st->ext_func, rec, &func) || !read_field(st->ext_depth, rec, &d))
+	if (!ftc_graph_read_field(st->ext_func, rec, &func) ||
+	    !ftc_graph_read_field(st->ext_depth, rec, &d))
 		return 0;
 	depth = (int)d;
 	if (gc) {
@@ -359,7 +354,7 @@ static int exit_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 		}
 	}
 	prologue(f, mr, rec, gc, pid);
-	if (read_field(st->ext_call, rec, &ct) && read_field(st->ext_ret, rec, &rt))
+	if (ftc_graph_read_field(st->ext_call, rec, &ct) && ftc_graph_read_field(st->ext_ret, rec, &rt))
 		put_duration(f, rt - ct);
 	else
 		put_no_duration(f);

@@ -20,14 +20,18 @@
 #include "ftc.h"
 #include "reader.h"
 
-static bool field_u64(struct tep_event *ev, struct tep_record *rec, const char *name,
-		      unsigned long long *v)
+bool ftc_graph_read_field(struct tep_format_field *fd, struct tep_record *rec,
+			  unsigned long long *v)
 {
-	struct tep_format_field *fd = tep_find_field(ev, name);
-
 	if (!fd || fd->offset + fd->size > rec->size)
 		return false;
 	return tep_read_number_field(fd, rec->data, v) == 0;
+}
+
+static bool field_u64(struct tep_event *ev, struct tep_record *rec, const char *name,
+		      unsigned long long *v)
+{
+	return ftc_graph_read_field(tep_find_field(ev, name), rec, v);
 }
 
 void ftc_graph_func(struct ftc_format *f, unsigned long long addr)

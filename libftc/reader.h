@@ -229,6 +229,10 @@ int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 void ftc_graph_flush(struct ftc_format *f);
 void ftc_graph_free(struct ftc_format *f);
 void ftc_graph_duration(struct trace_seq *s, unsigned long long ns);
+/* A numeric field of rec, false when fd is NULL or lies past the record. */
+struct tep_format_field;
+bool ftc_graph_read_field(struct tep_format_field *fd, struct tep_record *rec,
+			  unsigned long long *v);
 /* The symbol of a kernel address, or 0x..., appended to f->seq. */
 void ftc_graph_func(struct ftc_format *f, unsigned long long addr);
 /* format-graph-kernel.c: the trace file's layout (FTC_FMT_GRAPH_KERNEL). */
