@@ -96,6 +96,11 @@ int record_sample_tids(struct record_sample *rs, pid_t *tids, int max)
 	return 1;
 }
 
+void record_sample_command_started(struct record_sample *rs)
+{
+	ftc_capture_perf_command_started(rs->cp);
+}
+
 int record_sample_stop(struct record_sample *rs)
 {
 	return rs->cp ? ftc_capture_perf_stop(rs->cp) : 0;

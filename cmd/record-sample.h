@@ -51,6 +51,8 @@ int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const ch
 			int ncpus, const int *cpus, pid_t child);
 int record_sample_start(struct record_sample *rs);
 int record_sample_stop(struct record_sample *rs);
+/* The command has exec'd: its counter intervals start now. */
+void record_sample_command_started(struct record_sample *rs);
 /* Stores the perf drain thread's id in tids[0] if there is room: returns 0 or 1. */
 int record_sample_tids(struct record_sample *rs, pid_t *tids, int max);
 void record_sample_summary(struct record_sample *rs);

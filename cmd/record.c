@@ -507,6 +507,8 @@ static int capture(struct record *r)
 		goto fail_started;
 	if (r->argv && ftc_workload_start(&r->cmd) < 0)
 		goto fail_started;
+	if (r->argv)
+		record_sample_command_started(&r->sample);
 	stop = wait_loop(r, &child_status);
 	if (stop < 0)
 		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_capture_failed(r->cap) ?

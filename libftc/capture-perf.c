@@ -50,6 +50,7 @@ struct ftc_capture_perf {
 	bool running;
 	int wake[2];
 	volatile int stop;
+	bool started;			/* the command has exec'd: readings may begin */
 	int err;
 	char errmsg[512];
 	char note[256];
@@ -431,8 +432,12 @@ static int read_counters(struct ftc_capture_perf *cp)
 
 		if (cp->cnt.ev[i].open_errno)
 			continue;
-		if (ftc_perf_evlist_read(&cp->cnt, i, -1, &c) < 0 ||
-		    ftc_perf_pager_add_counter(&cp->pagers[0], ts, cp->cnt.ev[i].name, &c) < 0)
+		if (ftc_perf_evlist_read(&cp->cnt, i, -1, &c) < 0)
+			return -1;
+		/* Never enabled (the command did not exec): not a reading of it. */
+		if (!c.ena)
+			continue;
+		if (ftc_perf_pager_add_counter(&cp->pagers[0], ts, cp->cnt.ev[i].name, &c) < 0)
 			return -1;
 		cp->readings++;
 	}
@@ -449,19 +454,41 @@ static int wait_data(struct ftc_capture_perf *cp, int timeout_ms)
 	for (int i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){ .fd = cp->rings[i].fd, .events = POLLIN };
 	pfd[n] = (struct pollfd){ .fd = cp->wake[0], .events = POLLIN };
-	poll(pfd, (nfds_t)n + 1, timeout_ms);
+	/* A wake-up is taken out, or every later poll would return at once. */
+	if (poll(pfd, (nfds_t)n + 1, timeout_ms) > 0 && (pfd[n].revents & POLLIN) && !cp->stop) {
+		char c;
+
+		if (read(cp->wake[0], &c, 1) < 0)
+			c = 0;
+	}
 	free(pfd);
 	return 0;
 }
 
+/*
+ * A command's counters start at its exec (enable_on_exec), so its
+ * intervals do too, as perf stat -I counts them: the first reading comes
+ * one interval after the exec, not after the setup that came before it.
+ */
+static uint64_t first_reading(struct ftc_capture_perf *cp, uint64_t next)
+{
+	if (cp->system_wide)
+		return next;
+	if (!__atomic_exchange_n(&cp->started, false, __ATOMIC_ACQ_REL))
+		return next;
+	return now_ns(cp) + (uint64_t)cp->interval_ms * 1000000ULL;
+}
+
 static int loop(struct ftc_capture_perf *cp)
 {
-	uint64_t next = now_ns(cp) + (uint64_t)cp->interval_ms * 1000000ULL;
+	uint64_t next = cp->system_wide ? now_ns(cp) + (uint64_t)cp->interval_ms * 1000000ULL :
+		UINT64_MAX;
 
 	while (!cp->stop) {
 		int timeout = 250;
 
-		if (cp->counting) {
+		next = first_reading(cp, next);
+		if (cp->counting && next != UINT64_MAX) {
 			uint64_t now = now_ns(cp);
 
 			if (now >= next) {
@@ -541,6 +568,15 @@ int ftc_capture_perf_start(struct ftc_capture_perf *cp)
 	for (int i = 0; i < 100000 && !__atomic_load_n(&cp->tid, __ATOMIC_ACQUIRE); i++)
 		sched_yield();
 	return 0;
+}
+
+void ftc_capture_perf_command_started(struct ftc_capture_perf *cp)
+{
+	if (!cp || !cp->running)
+		return;
+	__atomic_store_n(&cp->started, true, __ATOMIC_RELEASE);
+	if (write(cp->wake[1], "s", 1) < 0)
+		return;	/* it looks again within 250 ms anyway */
 }
 
 pid_t ftc_capture_perf_tid(const struct ftc_capture_perf *cp)

@@ -45,6 +45,8 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 					      const int *cpus);
 /* After ftc_writer_start(): enables the events and starts the drain thread. */
 int ftc_capture_perf_start(struct ftc_capture_perf *cp);
+/* The command was released and has exec'd: its counting intervals start now. */
+void ftc_capture_perf_command_started(struct ftc_capture_perf *cp);
 /* The drain thread's id after start (0 before): a recorder keeps it out of the trace. */
 pid_t ftc_capture_perf_tid(const struct ftc_capture_perf *cp);
 /* Disables the events, drains what is left, writes the last pages. */
