@@ -206,32 +206,46 @@ static void move_aside(const char *path)
 	}
 }
 
-static int create_in(struct ftc_state *st, const char *dir)
+/*
+ * Made under a hidden name and locked before it is named journal.PID, so
+ * that no one ever sees an unlocked journal of a live owner (and restores
+ * it from under us).
+ */
+static int create_in(struct ftc_state *st, const char *dir, char **tmp)
 {
 	int fd;
 
-	if (asprintf(&st->jf.path, "%s/journal.%d", dir, (int)getpid()) < 0) {
-		st->jf.path = NULL;
+	if (asprintf(&st->jf.path, "%s/journal.%d", dir, (int)getpid()) < 0 ||
+	    asprintf(tmp, "%s/.journal.%d", dir, (int)getpid()) < 0) {
+		free(st->jf.path);
+		st->jf.path = *tmp = NULL;
 		return ftc_error(ENOMEM, "out of memory");
 	}
-	fd = open(st->jf.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0 && errno == EEXIST) {
-		move_aside(st->jf.path);
-		fd = open(st->jf.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC |
-			  O_NOFOLLOW, 0600);
-	}
+	unlink(*tmp);
+	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int err = errno;
 
 		if (fd >= 0)
 			close(fd);
-		ftc_error(err, "%s: cannot create the journal: %s", st->jf.path, strerror(err));
+		ftc_error(err, "%s: cannot create the journal: %s", *tmp, strerror(err));
 		free(st->jf.path);
-		st->jf.path = NULL;
+		free(*tmp);
+		st->jf.path = *tmp = NULL;
 		return -1;
 	}
 	st->jf.fd = fd;
 	return 0;
+}
+
+static int name_it(struct ftc_state *st, const char *tmp)
+{
+	if (access(st->jf.path, F_OK) == 0)
+		move_aside(st->jf.path);
+	if (rename(tmp, st->jf.path) == 0)
+		return 0;
+	return ftc_error(errno, "%s: cannot name the journal %s: %s", tmp, st->jf.path,
+			 strerror(errno));
 }
 
 static int write_header(struct ftc_state *st, const char *command)
@@ -257,14 +271,14 @@ static int write_header(struct ftc_state *st, const char *command)
 
 int ftc_journal_file_open(struct ftc_state *st, const char *command)
 {
-	char *dirs[3];
+	char *dirs[3], *tmp = NULL;
 	int n = journal_dirs(dirs), ret = -1;
 
 	if (st->jf.fd >= 0)
 		return 0;
 	for (int i = 0; i < n && ret < 0; i++)
 		if (dir_usable(dirs[i]))
-			ret = create_in(st, dirs[i]);
+			ret = create_in(st, dirs[i], &tmp);
 	if (ret < 0 && n > 0)
 		ftc_error(errno ? errno : EACCES, "no directory for the journal: %s%s%s are not "
 			  "writable private directories: set FTC_JOURNAL_DIR to one", dirs[0],
@@ -275,8 +289,14 @@ int ftc_journal_file_open(struct ftc_state *st, const char *command)
 	ret = write_header(st, command);
 	for (size_t i = 0; ret == 0 && i < st->n; i++)
 		ret = ftc_journal_file_append(st, &st->e[i]);
-	if (ret < 0)
-		ftc_journal_file_done(st);
+	if (ret == 0)
+		ret = name_it(st, tmp);
+	if (ret < 0) {
+		unlink(tmp);
+		close(st->jf.fd);
+		st->jf.fd = -1;
+	}
+	free(tmp);
 	return ret;
 }
 
