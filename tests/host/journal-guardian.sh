@@ -125,6 +125,27 @@ left=$(ls "$D/j"; pgrep -x ftc-guardian -P $$)
 "$FTC" reset -q -B "$inst" -d 2>/dev/null
 knobs_unchanged "ftc start, then reset -d"
 
+# ftc start killed half-way (each step slowed down): the instance it was
+# configuring is as it was, one it created is gone.
+inst=$(test_instance halfstart)
+mkdir "$TRACEFS/instances/$inst"
+instance_knobs "$TRACEFS/instances/$inst" >"$D/half.before"
+for target in "$inst" "$(test_instance newstart)"; do
+	FTC_CONTROL_STEP_DELAY_MS=150 "$FTC" start -B "$target" -C mono -b 512 -O noirq-info \
+		-e irq:softirq_entry -e sched:sched_waking -e sched:sched_process_exit 2>"$D/err" & pid=$!
+	sleep 0.8; g=$(guardian $pid)
+	kill -KILL $pid; wait $pid 2>/dev/null
+	gone "$g" && pass "start -B $target killed: the guardian ends" ||
+		fail "start -B $target killed: the guardian ends" "pid '$g' still runs"
+	expect_match "start -B $target killed: the guardian restores" \
+		"ftc-guardian: pid $pid \(ftc start\) died before restoring tracefs: [0-9]+ changes" "$(cat "$D/err")"
+done
+instance_knobs "$TRACEFS/instances/$inst" >"$D/half.after"
+d=$(diff "$D/half.before" "$D/half.after") && pass "start killed: the existing instance is as it was" ||
+	fail "start killed: the existing instance is as it was" "$(echo "$d" | head -6)"
+rmdir "$TRACEFS/instances/$inst"
+knobs_unchanged "ftc start killed half-way"
+
 # ftc and its guardian both killed: the journal stays, status names it and
 # reset --journal restores it.
 inst=$(test_instance orphan)
