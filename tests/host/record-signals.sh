@@ -89,8 +89,7 @@ expect_match "restore names the bad file" "/etc/hostname: not a trace.dat" "$(ca
 for i in $(seq 1 100); do [ -d "$TRACEFS/instances/$inst" ] || break; sleep 0.1; done
 [ -d "$TRACEFS/instances/$inst" ] && fail "after SIGKILL the guardian removes the instance" "still there" ||
 	pass "after SIGKILL the guardian removes the instance"
-echo 0 > "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null
-rmdir "$TRACEFS/instances/$inst" 2>/dev/null
+{ echo 0 > "$TRACEFS/instances/$inst/tracing_on"; rmdir "$TRACEFS/instances/$inst"; } 2>/dev/null
 
 # A full disk: a clear error naming the file, a readable file, tracefs restored.
 mkdir -p "$D/full"
