@@ -421,7 +421,10 @@ static void exclude_self(struct record *r)
 	int n;
 
 	tids[0] = getpid();
-	n = 1 + ftc_capture_tids(r->cap, tids + 1, 256);
+	n = 1;
+	if (ftc_state_guardian(r->st))	/* it wakes only to restore, after the capture */
+		tids[n++] = ftc_state_guardian(r->st);
+	n += ftc_capture_tids(r->cap, tids + n, 257 - n);
 	n += record_sample_tids(&r->sample, tids + n, 257 - n);
 	for (int i = 0; i < n; i++) {
 		snprintf(buf[i], sizeof(buf[i]), "%d", (int)tids[i]);
@@ -591,6 +594,10 @@ static int record_run(int argc, char **argv)
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
+	/* Before the first write and before any thread: see ftc_state_guard. */
+	if (ftc_state_guard(r.st, "record") < 0)
+		ftc_cmd_error(&ftc_cmd_record, "warning: tracefs stays changed if ftc is killed: %s",
+			      ftc_strerror());
 	ftc_state_catch_signals();
 	ret = capture(&r);
 	ftc_capture_free(r.cap);

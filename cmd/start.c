@@ -56,6 +56,10 @@ static int start_apply(struct start_ctx *c)
 		ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
+	/* A kill half-way through leaves nothing half-configured. */
+	if (ftc_state_guard(st, "start") < 0)
+		ftc_cmd_error(&ftc_cmd_start, "warning: a killed ftc start leaves tracefs half "
+			      "configured: %s", ftc_strerror());
 	ftc_state_catch_signals();
 	if (ftc_control_spec_apply(c->spec, st) < 0) {
 		int err = ftc_state_interrupted() ? EINTR : errno;
@@ -64,8 +68,11 @@ static int start_apply(struct start_ctx *c)
 		if (ftc_state_restore(st) < 0)
 			ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
 		ret = ftc_control_exit_status(err);
-	} else if (!c->quiet) {
-		ftc_state_print(st, stdout);
+	} else {
+		if (!c->quiet)
+			ftc_state_print(st, stdout);
+		/* the changes stay: no one may "restore" them later */
+		ftc_state_keep(st);
 	}
 	ftc_state_free(st);
 	return ret;

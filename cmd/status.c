@@ -14,6 +14,7 @@
 
 #include "options.h"
 #include "ftc.h"
+#include "ftc-control.h"
 #include "ftc-tracefs-info.h"
 
 struct status_args {
@@ -259,6 +260,38 @@ static void show_state(const char *inst)
 		show_top_only();
 }
 
+/*
+ * Journals on disk. One whose owner is gone holds changes that no one will
+ * put back (the owner and its guardian were both killed): name it and the
+ * way to restore it. Running owners are shown too, so that a user sees
+ * which ftc is changing tracefs right now.
+ */
+static void show_journals(void)
+{
+	struct ftc_journal_info *list;
+	size_t n;
+
+	if (ftc_journals_find(&list, &n) < 0) {
+		printf("journal refused (%s)\n", ftc_strerror());
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ftc_journal_info *j = &list[i];
+
+		if (j->error)
+			printf("journal %s: unreadable: %s\n", j->path, j->error);
+		else if (j->owner_alive)
+			printf("journal %s: owner pid %d (ftc %s) is running; %zu changes to "
+			       "restore when it ends\n", j->path, (int)j->pid, j->command,
+			       j->changes);
+		else
+			printf("journal %s: owner pid %d (ftc %s) is gone; %zu changes not "
+			       "restored: run 'ftc reset --journal' to restore them\n", j->path,
+			       (int)j->pid, j->command, j->changes);
+	}
+	ftc_journals_free(list, n);
+}
+
 static int status_run(int argc, char **argv)
 {
 	struct status_args a = { 0 };
@@ -277,6 +310,7 @@ static int status_run(int argc, char **argv)
 			      "/sys/kernel/tracing");
 		return FTC_EXIT_FAIL;
 	}
+	show_journals();
 	if (a.instance) {
 		if (!tracefs_instance_exists(a.instance)) {
 			ftc_cmd_error(&ftc_cmd_status, "no instance '%s'; 'ftc list -B' lists "

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,47 @@ void ftc_state_free(struct ftc_state *st);
 size_t ftc_state_count(const struct ftc_state *st);
 /* One line per journaled write: "[instance] file: value". */
 void ftc_state_print(const struct ftc_state *st, FILE *f);
+
+/*
+ * The journal on disk and its guardian. ftc_state_guard writes the journal
+ * to a file (journal.PID in /run/ftc, else $XDG_RUNTIME_DIR/ftc, else
+ * /tmp/ftc-UID; FTC_JOURNAL_DIR overrides) as it grows, and forks a small
+ * process, "ftc-guardian", that restores tracefs from that file if this
+ * process dies (SIGKILL, a crash) before ftc_state_restore or
+ * ftc_state_keep. Call it before anything is written and before threads
+ * start; command names the owner in the file ("record"). ftc_state_keep
+ * is for changes meant to stay (ftc start): the file is removed and the
+ * guardian leaves. ftc_state_free on a journal neither restored nor kept
+ * lets the guardian restore it.
+ */
+int ftc_state_guard(struct ftc_state *st, const char *command);
+int ftc_state_keep(struct ftc_state *st);
+/* The journal file, NULL when the journal is only in memory. */
+const char *ftc_state_path(const struct ftc_state *st);
+/* The guardian's pid (0: none), to keep it out of traces. */
+pid_t ftc_state_guardian(const struct ftc_state *st);
+
+/* Journals found on disk, for ftc status and ftc reset --journal. */
+struct ftc_journal_info {
+	char *path;
+	char *command;			/* the ftc command that wrote it ("record") */
+	char *error;			/* why it could not be read; NULL when it could */
+	pid_t pid;			/* its owner */
+	unsigned long long start;	/* the owner's start time, /proc/PID/stat field 22 */
+	size_t changes;			/* knobs it would put back */
+	bool owner_alive;		/* someone still answers for it */
+	bool torn;			/* the last entry was cut short by a kill (ignored) */
+};
+int ftc_journals_find(struct ftc_journal_info **list, size_t *count);
+void ftc_journals_free(struct ftc_journal_info *list, size_t count);
+void ftc_journal_info_free(struct ftc_journal_info *info);
+int ftc_journal_describe(const char *path, struct ftc_journal_info *info);
+/* Restores tracefs from a journal whose owner is gone, then removes it.
+ * wait: wait for the owner to let go of it (the guardian does); owner, when
+ * not 0, is the pid the journal must belong to. Fails (EBUSY) while its
+ * owner lives. */
+int ftc_journal_restore(const char *path, bool wait, pid_t owner,
+			struct ftc_journal_info *info);
 
 /* Restore on SIGINT/SIGTERM: the handlers only set a flag (and interrupt
  * blocking reads); commands call ftc_state_restore() on their way out. */

@@ -14,35 +14,7 @@
 #include "ftc.h"
 #include "ftc-control.h"
 #include "control.h"
-
-enum knob_kind {
-	KNOB_PLAIN,		/* write the old text back */
-	KNOB_LIST,		/* rewrite the saved lines with truncation */
-	KNOB_CLOCK,		/* the bracketed name */
-	KNOB_FILTER,		/* "none" is cleared with "0" */
-	KNOB_BUFSIZE,		/* the expanded size */
-	KNOB_TRIGGER,		/* event trigger: remove or re-add lines */
-	KNOB_FUNC_TRIGGER,	/* function trigger in set_ftrace_filter */
-	KNOB_INSTANCE,		/* created by us: removed */
-};
-
-struct journal_entry {
-	char *instance;
-	char *file;		/* what was written */
-	char *value;
-	char *undo_file;	/* what restore writes (set_event for enable trees) */
-	char *undo;		/* the saved value or lines; NULL: nothing to write */
-	enum knob_kind kind;
-	bool append;
-	bool dup;		/* an older entry restores this knob */
-	bool saved_only;	/* saved before an indirect change, not written */
-	bool failed;		/* the write failed (kept: it may have half-applied) */
-};
-
-struct ftc_state {
-	struct journal_entry *e;
-	size_t n, cap;
-};
+#include "state.h"
 
 static const char *const list_files[] = {
 	"set_ftrace_filter", "set_ftrace_notrace", "set_graph_function",
@@ -93,8 +65,11 @@ struct ftc_state *ftc_state_new(void)
 {
 	struct ftc_state *st = calloc(1, sizeof(*st));
 
-	if (!st)
+	if (!st) {
 		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	st->jf.fd = st->jf.guard_fd = -1;
 	return st;
 }
 
@@ -305,22 +280,41 @@ static void entry_free(struct journal_entry *e)
 	free(e->undo);
 }
 
+void ftc_journal_entry_free(struct journal_entry *e)
+{
+	entry_free(e);
+}
+
+static int entry_room(struct ftc_state *st)
+{
+	size_t cap = st->cap ? st->cap * 2 : 16;
+	struct journal_entry *bigger;
+
+	if (st->n < st->cap)
+		return 0;
+	bigger = realloc(st->e, cap * sizeof(*bigger));
+	if (!bigger)
+		return ftc_error(ENOMEM, "out of memory");
+	st->e = bigger;
+	st->cap = cap;
+	return 0;
+}
+
+int ftc_journal_push(struct ftc_state *st, struct journal_entry *e)
+{
+	if (entry_room(st) < 0)
+		return -1;
+	st->e[st->n++] = *e;
+	return 0;
+}
+
 static struct journal_entry *entry_add(struct ftc_state *st, const char *instance,
 				       const char *file, const char *value)
 {
 	struct journal_entry *e;
 
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct journal_entry *bigger = realloc(st->e, cap * sizeof(*bigger));
-
-		if (!bigger) {
-			ftc_error(ENOMEM, "out of memory");
-			return NULL;
-		}
-		st->e = bigger;
-		st->cap = cap;
-	}
+	if (entry_room(st) < 0)
+		return NULL;
 	e = &st->e[st->n];
 	memset(e, 0, sizeof(*e));
 	e->instance = instance && *instance ? strdup(instance) : NULL;
@@ -375,6 +369,10 @@ int ftc_knob_save(struct ftc_state *st, const char *instance, const char *file)
 	if (!e)
 		return -1;
 	e->saved_only = true;
+	if (ftc_journal_file_append(st, e) < 0) {
+		entry_free(e);
+		return -1;
+	}
 	st->n++;
 	return 0;
 }
@@ -387,6 +385,12 @@ static int journal_write(struct ftc_state *st, const char *instance, const char 
 
 	if (!e)
 		return -1;
+	/* On disk before the kernel sees the write: a kill in between leaves
+	 * an entry that restores the value it just read, which is harmless. */
+	if (ftc_journal_file_append(st, e) < 0) {
+		entry_free(e);
+		return -1;
+	}
 	e->append = append;
 	/* function triggers live in set_ftrace_filter: appending keeps the filter */
 	if (e->kind == KNOB_FUNC_TRIGGER || e->kind == KNOB_TRIGGER)
@@ -398,6 +402,7 @@ static int journal_write(struct ftc_state *st, const char *instance, const char 
 	if (ret < 0 && e->kind != KNOB_LIST && e->kind != KNOB_FILTER) {
 		int err = errno;
 
+		ftc_journal_file_cut(st, e);
 		entry_free(e);
 		errno = err;
 		return -1;
@@ -435,16 +440,6 @@ int ftc_instance_create(struct ftc_state *st, const char *instance)
 	e = st ? entry_add(st, instance, "instances", instance) : NULL;
 	if (st && !e)
 		return -1;
-	ti = tracefs_instance_create(instance);
-	if (!ti) {
-		int err = errno;
-
-		if (e)
-			entry_free(e);
-		return ftc_error(err, "instances/%s: cannot create the instance: %s", instance,
-				 strerror(err));
-	}
-	tracefs_instance_free(ti);
 	if (e) {
 		e->kind = KNOB_INSTANCE;
 		e->undo_file = strdup("instances");
@@ -452,8 +447,25 @@ int ftc_instance_create(struct ftc_state *st, const char *instance)
 			entry_free(e);
 			return ftc_error(ENOMEM, "out of memory");
 		}
-		st->n++;
+		if (ftc_journal_file_append(st, e) < 0) {
+			entry_free(e);
+			return -1;
+		}
 	}
+	ti = tracefs_instance_create(instance);
+	if (!ti) {
+		int err = errno;
+
+		if (e) {
+			ftc_journal_file_cut(st, e);
+			entry_free(e);
+		}
+		return ftc_error(err, "instances/%s: cannot create the instance: %s", instance,
+				 strerror(err));
+	}
+	tracefs_instance_free(ti);
+	if (e)
+		st->n++;
 	return 1;
 }
 
@@ -533,8 +545,12 @@ int ftc_state_restore(struct ftc_state *st)
 			first_err = errno ? errno : EIO;
 			snprintf(first, sizeof(first), "%s", ftc_strerror());
 		}
+		/* what is undone leaves the file, so a kill now redoes only the rest */
+		ftc_journal_file_cut(st, e);
 		entry_free(e);
 	}
+	ftc_journal_file_done(st);
+	ftc_journal_guard_done(st);
 	if (first_err)
 		return ftc_error(first_err, "restoring tracefs: %s", first);
 	return 0;
@@ -544,6 +560,12 @@ void ftc_state_free(struct ftc_state *st)
 {
 	if (!st)
 		return;
+	/* Neither restored nor kept: the guardian restores from the file,
+	 * once our descriptor (and its lock) is gone. */
+	if (st->jf.fd >= 0)
+		close(st->jf.fd);
+	ftc_journal_guard_release(st);
+	free(st->jf.path);
 	for (size_t i = 0; i < st->n; i++)
 		entry_free(&st->e[i]);
 	free(st->e);

@@ -15,6 +15,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "state.h"
 
 int ftc_workload_spawn(struct ftc_workload *w, char **argv)
 {
@@ -39,6 +40,8 @@ int ftc_workload_spawn(struct ftc_workload *w, char **argv)
 
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* only ftc may tell its guardian that it finished */
+		ftc_journal_guard_forget();
 		close(go[1]);
 		close(err[0]);
 		if (read(go[0], &c, 1) != 1)

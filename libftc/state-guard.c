@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The guardian: a child forked before anything is written, holding one
+ * end of a socket whose other end only its parent holds. When the parent
+ * finishes it sends "d" and the guardian exits; when the socket reads end
+ * of file without that byte, the parent died before it could restore
+ * (SIGKILL, a crash), and the guardian restores tracefs from the journal
+ * file. A socket rather than a pipe: send() with MSG_NOSIGNAL cannot kill
+ * the parent with SIGPIPE when the guardian was killed first.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ftc.h"
+#include "ftc-control.h"
+#include "state.h"
+
+/* The parent's end, for children forked later to close (ftc_journal_guard_forget). */
+static int parent_end = -1;
+
+/*
+ * Ctrl-C and kill(0, ...) reach the whole process group: the parent
+ * handles them and restores, and the guardian must outlive it to cover a
+ * parent that dies on the way. Its stdout and stdin go, and every other
+ * file, so that it holds nothing of tracefs or of the capture open.
+ */
+static void guardian_setup(int sock)
+{
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP,
+				       SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2 };
+	sigset_t none;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	prctl(PR_SET_NAME, "ftc-guardian", 0, 0, 0);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+	}
+	if (sock != 3) {
+		dup2(sock, 3);
+		close(sock);
+	}
+	fcntl(3, F_SETFD, FD_CLOEXEC);
+	close_range(4, ~0U, 0);
+}
+
+static bool parent_finished(void)
+{
+	char c;
+
+	for (;;) {
+		ssize_t n = read(3, &c, 1);
+
+		if (n == 1)
+			return c == 'd';
+		if (n == 0 || errno != EINTR)
+			return false;
+	}
+}
+
+static _Noreturn void guardian_main(int sock, const char *path, pid_t owner,
+				    const char *command)
+{
+	struct ftc_journal_info info;
+	int ret;
+
+	guardian_setup(sock);
+	if (parent_finished())
+		_exit(0);
+	ret = ftc_journal_restore(path, true, owner, &info);
+	if (ret < 0 && errno != ENOENT)
+		fprintf(stderr, "ftc-guardian: pid %d (ftc %s) died before restoring tracefs; "
+			"restoring it from %s failed: %s\n", (int)owner, command, path,
+			ftc_strerror());
+	else if (ret == 0 && info.changes)
+		fprintf(stderr, "ftc-guardian: pid %d (ftc %s) died before restoring tracefs: "
+			"%zu changes restored from %s\n", (int)owner, command, info.changes, path);
+	ftc_journal_info_free(&info);
+	_exit(ret < 0 ? 1 : 0);
+}
+
+int ftc_state_guard(struct ftc_state *st, const char *command)
+{
+	pid_t owner = getpid();
+	int sv[2];
+
+	if (!st || st->jf.guardian)
+		return 0;
+	if (ftc_journal_file_open(st, command) < 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return ftc_error(errno, "socketpair for the guardian: %s", strerror(errno));
+	fflush(NULL);	/* what is buffered would be written twice */
+	st->jf.guardian = fork();
+	if (st->jf.guardian < 0) {
+		int err = errno;
+
+		st->jf.guardian = 0;
+		close(sv[0]);
+		close(sv[1]);
+		return ftc_error(err, "fork of the guardian: %s", strerror(err));
+	}
+	if (st->jf.guardian == 0)
+		guardian_main(sv[1], st->jf.path, owner, command);
+	close(sv[1]);
+	st->jf.guard_fd = parent_end = sv[0];
+	return 0;
+}
+
+pid_t ftc_state_guardian(const struct ftc_state *st)
+{
+	return st ? st->jf.guardian : 0;
+}
+
+static void guard_end(struct ftc_state *st, bool done)
+{
+	int status;
+
+	if (st->jf.guard_fd < 0)
+		return;
+	if (done && send(st->jf.guard_fd, "d", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE)
+		ftc_error(errno, "telling the guardian: %s", strerror(errno));
+	close(st->jf.guard_fd);
+	st->jf.guard_fd = parent_end = -1;
+	while (waitpid(st->jf.guardian, &status, 0) < 0 && errno == EINTR)
+		;
+	st->jf.guardian = 0;
+}
+
+void ftc_journal_guard_done(struct ftc_state *st)
+{
+	guard_end(st, true);
+}
+
+void ftc_journal_guard_release(struct ftc_state *st)
+{
+	guard_end(st, false);
+}
+
+void ftc_journal_guard_forget(void)
+{
+	if (parent_end >= 0)
+		close(parent_end);
+	parent_end = -1;
+}
+
+int ftc_state_keep(struct ftc_state *st)
+{
+	if (!st)
+		return 0;
+	ftc_journal_file_done(st);
+	ftc_journal_guard_done(st);
+	while (st->n)
+		ftc_journal_entry_free(&st->e[--st->n]);
+	return 0;
+}
