@@ -335,7 +335,7 @@ static int wait_loop(struct record *r, int *child_status)
 			break;
 		if (now - last_cp >= 1) {
 			last_cp = now;
-			if (ftc_writer_checkpoint(r->w) < 0) {
+			if (ftc_capture_checkpoint(r->cap) < 0) {
 				ret = -1;
 				break;
 			}

@@ -82,6 +82,13 @@ unsigned int ftc_writer_page_size(const struct ftc_writer *w);
 int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 			 const void *data, size_t len);
 
+/*
+ * Writes a CPU's pages that wait for a whole compressed chunk as a short
+ * chunk now, so a slow CPU's events reach the next checkpoint instead of
+ * waiting minutes for nine more pages. Same threading rule as add_pages.
+ */
+int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx);
+
 /* Makes everything appended so far readable (rewrites the index). */
 int ftc_writer_checkpoint(struct ftc_writer *w);
 

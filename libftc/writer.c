@@ -453,6 +453,24 @@ int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 	return 0;
 }
 
+int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx)
+{
+	struct wcpu *wc;
+	size_t len;
+
+	if (!w->started || buf < 0 || buf >= w->nbufs || cpu_idx < 0 ||
+	    cpu_idx >= w->bufs[buf].ncpus)
+		return ftc_error(EINVAL, "%s: bad flush (buffer %d, cpu %d)", w->path, buf,
+				 cpu_idx);
+	wc = &w->bufs[buf].cpus[cpu_idx];
+	if (!wc->pending_len)
+		return 0;
+	/* Cleared first: a failed chunk must not be written twice. */
+	len = wc->pending_len;
+	wc->pending_len = 0;
+	return write_chunk(w, wc, wc->pending, len);
+}
+
 uint64_t ftc_writer_data_bytes(struct ftc_writer *w)
 {
 	uint64_t n;
