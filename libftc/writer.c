@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <time.h>
@@ -172,13 +173,25 @@ unsigned int ftc_writer_page_size(const struct ftc_writer *w)
 	return w->page;
 }
 
-/* Slots as large as the free space: no CPU can outgrow its own. */
+/* File systems without sparse files: a write past the end zero-fills the gap. */
+static bool no_holes(long type)
+{
+	return type == MSDOS_MAGIC || type == EXFAT_MAGIC;
+}
+
+/*
+ * The free space shared out among the slots, so the file never looks
+ * larger than the disk; on file systems without holes the slots are
+ * small, as all of them are allocated and zeroed the moment the first
+ * tail is written. The head is already counted in groups_start.
+ */
 static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
 {
 	struct statvfs sv;
+	struct statfs sf;
 	struct stat st;
 	int nslots = 0;
-	uint64_t free_bytes, cap;
+	uint64_t free_bytes, cap, fixed, min = (uint64_t)w->page * (FTC_PAGES_IN_CHUNK + 2);
 
 	if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_blksize > w->page)
 		w->align = (uint64_t)st.st_blksize;
@@ -186,15 +199,32 @@ static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
 		w->align = w->page;
 	for (int b = 0; b < w->nbufs; b++)
 		nslots += w->bufs[b].ncpus;
+	w->nslots = nslots;
 	if (fstatvfs(w->fd, &sv) < 0)
 		return ftc_error(errno, "%s: statvfs: %s", w->path, strerror(errno));
 	free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
-	cap = (MAX_APPARENT - groups_start) / (uint64_t)(nslots ? nslots : 1);
-	w->stride = roundup_u64(free_bytes + (1u << 20), w->align);
-	if (w->stride > cap)
-		w->stride = cap / w->align * w->align;
+	w->fs_type = fstatfs(w->fd, &sf) == 0 ? (long)sf.f_type : 0;
+	cap = MAX_APPARENT;
+	if (w->fs_type == MSDOS_MAGIC)
+		cap = VFAT_MAX_FILE;
+	if (no_holes(w->fs_type) && free_bytes > NOHOLE_SLOT * (uint64_t)nslots)
+		free_bytes = NOHOLE_SLOT * (uint64_t)nslots;
+	if (free_bytes > cap)
+		free_bytes = cap;
+	/* The head, each buffer's block and the tail share the same space. */
+	fixed = groups_start + (uint64_t)w->nbufs * w->align + TAIL_RESERVE;
+	free_bytes = free_bytes > fixed ? free_bytes - fixed : 0;
+	w->stride = free_bytes / (uint64_t)(nslots ? nslots : 1) / w->align * w->align;
+	if (w->stride < roundup_u64(min, w->align))
+		w->stride = roundup_u64(min, w->align);
+	w->free_at_start = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (w->half && w->stride > roundup_u64(2 * w->hstride, w->align))
 		w->stride = roundup_u64(2 * w->hstride, w->align);
+	/* -m larger than the region: the halves share what there is. */
+	if (w->half && w->stride < 2 * w->hstride) {
+		w->hstride = w->stride / 2 / w->page * w->page;
+		w->half = w->hstride - w->page;
+	}
 	return 0;
 }
 
@@ -268,7 +298,7 @@ int ftc_writer_start(struct ftc_writer *w)
 		if (choose_stride(w, 0) < 0)
 			goto out;
 		layout(w, 0);
-		if (ftc_whead_v6(w, &h) < 0)
+		if (ftc_whead_v6(w, &h) < 0 || choose_stride(w, h.len) < 0)
 			goto out;
 		layout(w, h.len);
 		h.len = 0;
@@ -364,6 +394,31 @@ out:
 	return ret;
 }
 
+/*
+ * A CPU's region is its share of the disk: once full, that CPU's later
+ * pages are counted and dropped while the others go on. Only when every
+ * region is full is the disk, for this capture, full.
+ */
+static int region_full(struct ftc_writer *w, struct wcpu *wc, size_t len)
+{
+	bool all;
+
+	pthread_mutex_lock(&w->lock);
+	if (!wc->full)
+		w->nfull++;
+	wc->full = true;
+	wc->dropped += len / w->page;
+	all = w->nfull == w->nslots;
+	pthread_mutex_unlock(&w->lock);
+	if (all)
+		return ftc_error(ENOSPC, "%s: every CPU's region (%llu MB each, the %llu MB free "
+				 "at start shared out) is full: %s (free some space, write "
+				 "elsewhere, or keep the newest with -m)", w->path,
+				 (unsigned long long)(w->stride >> 20),
+				 (unsigned long long)(w->free_at_start >> 20), strerror(ENOSPC));
+	return 0;
+}
+
 static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, size_t len)
 {
 	uint32_t hdr[2];
@@ -378,8 +433,7 @@ static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, si
 	if (w->half && wc->size + 8 + (uint64_t)z > w->half)
 		switch_half(w, wc);
 	if (4 + wc->size + 8 + (uint64_t)z > w->stride)
-		return ftc_error(ENOSPC, "%s: CPU %d's region is full (%llu bytes)",
-				 w->path, wc->cpu, (unsigned long long)w->stride);
+		return region_full(w, wc, len);
 	if (ftc_wpwrite(w, wc->zout, 8 + (size_t)z, cur_off(w, wc) + 4 + wc->size) < 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
@@ -404,8 +458,7 @@ static int add_raw(struct ftc_writer *w, struct wcpu *wc, const void *data, size
 	if (w->half && wc->size + len > w->half)
 		switch_half(w, wc);
 	if (wc->size + len > w->stride)
-		return ftc_error(ENOSPC, "%s: CPU %d's region is full (%llu bytes)",
-				 w->path, wc->cpu, (unsigned long long)w->stride);
+		return region_full(w, wc, len);
 	if (ftc_wpwrite(w, data, len, cur_off(w, wc) + wc->size) < 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
@@ -427,6 +480,8 @@ int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 		return ftc_error(EINVAL, "%s: bad page write (buffer %d, cpu %d, %zu bytes)",
 				 w->path, buf, cpu_idx, len);
 	wc = &w->bufs[buf].cpus[cpu_idx];
+	if (wc->full)
+		return region_full(w, wc, len);
 	if (!compressed(w))
 		return add_raw(w, wc, data, len);
 	while (len) {
@@ -469,6 +524,25 @@ int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx)
 	len = wc->pending_len;
 	wc->pending_len = 0;
 	return write_chunk(w, wc, wc->pending, len);
+}
+
+bool ftc_writer_cpu_full(struct ftc_writer *w, int buf, int cpu_idx, uint64_t *dropped)
+{
+	bool full = false;
+
+	*dropped = 0;
+	if (buf < 0 || buf >= w->nbufs || cpu_idx < 0 || cpu_idx >= w->bufs[buf].ncpus)
+		return false;
+	pthread_mutex_lock(&w->lock);
+	full = w->bufs[buf].cpus[cpu_idx].full;
+	*dropped = w->bufs[buf].cpus[cpu_idx].dropped;
+	pthread_mutex_unlock(&w->lock);
+	return full;
+}
+
+uint64_t ftc_writer_region_size(const struct ftc_writer *w)
+{
+	return w->stride;
 }
 
 uint64_t ftc_writer_data_bytes(struct ftc_writer *w)
