@@ -140,5 +140,30 @@ for fs in ${FTC_TEST_FS:-ext4 xfs btrfs tmpfs vfat exfat}; do
 	on_fs "$fs"
 done
 
+# Each CPU's region is its share of the free space: a CPU that fills its
+# own loses its later pages, with a message, while the capture goes on.
+dir="$D/mnt-share"
+mkdir -p "$dir"
+if mount -t tmpfs -o size=12m ftc-fs-share "$dir"; then
+	MNT="$MNT $dir"
+	inst=$(test_instance fs-share); INSTS="$INSTS $inst"
+	taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=100000000 2>/dev/null & dd_pid=$!
+	# v6 is uncompressed: the storm fills a 2 MB region within a second.
+	"$FTC" record -B "$inst" -e syscalls:sys_enter_read -a --duration 3 --file-version 6 \
+		-o "$dir/s.dat" 2>"$D/share.err"; rc=$?
+	kill $dd_pid 2>/dev/null; wait $dd_pid 2>/dev/null
+	[ $rc = 0 ] && pass "a full region does not stop the capture" ||
+		fail "a full region does not stop the capture" "exit $rc: $(tail -2 "$D/share.err")"
+	expect_match "a full region is named with its CPU and what to do" \
+		"s.dat: CPU 0 of $inst's region .* is full: [0-9]+ of its pages were not recorded; .*-m" \
+		"$(cat "$D/share.err")"
+	if [ $have_tc = 1 ]; then
+		n=$(trace-cmd report "$dir/s.dat" 2>/dev/null | grep -c 'sys_enter_read')
+		[ "$n" -gt 1000 ] && pass "a file with a full region is readable ($n events)" ||
+			fail "a file with a full region is readable" "$n events"
+	fi
+	umount "$dir"
+fi
+
 knobs_unchanged "record on file systems"
 finish
