@@ -10,11 +10,30 @@
  * which doubles the disk traffic and makes stop-to-file slow.
  *
  * The layout here: every CPU of every buffer gets a pre-allocated region
- * (a "slot") of `stride` bytes, where stride is the free space of the
- * file system when the capture starts, so no slot can fill up before the
- * disk does. The regions are sparse: holes cost no disk space. A CPU's
- * pages (or chunks) are appended to its own slot with pwrite as they
- * arrive, so nothing is ever copied.
+ * (a "slot") of `stride` bytes, its share of the free space of the file
+ * system when the capture starts (less the head and the tail). The
+ * regions are sparse: holes cost no disk space. A CPU's pages (or chunks)
+ * are appended to its own slot with pwrite as they arrive, so nothing is
+ * ever copied.
+ *
+ * Why a share and not the whole free space per slot (which no CPU could
+ * outgrow): the file's apparent size would be CPUs times the free space.
+ * Tools that do not keep holes copy all of it, and vfat and exfat (the
+ * SD cards of boards) have no holes: a write far into the file allocates
+ * and zeroes everything before it. So the file never looks larger than
+ * the disk's free space; on vfat and exfat each slot is also at most
+ * NOHOLE_SLOT, since all slots are zero-filled when the first tail is
+ * written, and on vfat the file stays below 4 GB. The price is that a
+ * busy CPU can fill its slot before the disk fills: its later pages are
+ * dropped and counted (ftc_writer_cpu_full) while the others go on, and
+ * only when every slot is full does writing fail with ENOSPC. Relocating
+ * a full slot to the end of the file would lift that limit; it would move
+ * the tail too and rewrite what a busy CPU just wrote, and is not done.
+ *
+ * A slow CPU's pages would wait long for a chunk to fill: before each
+ * checkpoint its reader hands over its partial page and the pending
+ * pages are written as a short chunk (ftc_writer_flush_cpu), which
+ * trace-cmd reads like the short last chunk of a capture.
  *
  *   head:  v7: header, sections 16-21 (headers, formats, kallsyms, printk,
  *              cmdlines at start), options section 1 (DONE -> tail)
