@@ -9,6 +9,13 @@
  *   per wake-up), so pages move kernel -> pipe -> our buffer -> writer;
  * - at stop, read() without blocking takes the partial pages too; they
  *   are zero-padded to a page, as trace-cmd's readers expect;
+ * - a slow CPU may take minutes to fill a page (and ten for a chunk), so
+ *   before each checkpoint a reader that moved less than a chunk since
+ *   the last one takes its partial page and writes a short chunk: after
+ *   a SIGKILL the file then lacks at most the last second. A streaming
+ *   CPU is left alone, as its chunks fill within the second anyway and
+ *   short ones would waste space. The reader does this itself, so its
+ *   pages and pending chunk only ever have one thread touching them;
  * - one thread per CPU compresses its own chunks, in parallel.
  */
 #include <errno.h>
@@ -35,6 +42,8 @@
 #define MISSED_EVENTS	(1ULL << 31)
 #define MISSED_STORED	(1ULL << 30)
 #define COMMIT_MASK	((1ULL << 27) - 1)
+#define STREAMING_PAGES	10	/* pages a checkpoint interval: a chunk fills on its own */
+#define FLUSH_WAIT_MS	500	/* longest wait for the readers' flushes */
 
 struct stats0 {
 	uint64_t read, overrun, dropped;
@@ -46,6 +55,9 @@ struct cslot {
 	int buf, idx, cpu;
 	int fd;
 	int pipefd[2];
+	int flush_fd;		/* eventfd: the checkpoint asks for the partial page */
+	_Atomic uint64_t flush_done;	/* the last flush request served */
+	uint64_t npages_at_flush;
 	pthread_t thread;
 	bool running;
 	_Atomic pid_t tid;
@@ -65,6 +77,7 @@ struct ftc_capture {
 	bool snapshot;
 	struct cslot *slots;
 	int nslots;
+	_Atomic uint64_t flush_gen;
 	atomic_bool failed;
 	char errmsg[512];
 	pthread_mutex_t lock;
@@ -143,8 +156,13 @@ static int open_slot(struct ftc_capture *c, struct cslot *s)
 		return -1;
 	}
 	free(path);
+	/* Partial pages are taken only when there is one: never wait. */
+	fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
 	if (pipe2(s->pipefd, O_CLOEXEC) < 0)
 		return ftc_error(errno, "pipe: %s", strerror(errno));
+	s->flush_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->flush_fd < 0)
+		return ftc_error(errno, "eventfd: %s", strerror(errno));
 	/* A bigger pipe moves a whole batch per splice; best effort. */
 	fcntl(s->pipefd[0], F_SETPIPE_SZ, BATCH_PAGES * c->page);
 	s->pages = malloc((size_t)BATCH_PAGES * c->page);
@@ -175,7 +193,7 @@ int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
 
 		memset(s, 0, sizeof(*s));
 		s->cap = c;
-		s->fd = s->pipefd[0] = s->pipefd[1] = -1;
+		s->fd = s->pipefd[0] = s->pipefd[1] = s->flush_fd = -1;
 		s->buf = buf_index;
 		s->idx = i;
 		s->cpu = cpus[i];
@@ -257,15 +275,11 @@ static long splice_round(struct cslot *s)
 	}
 }
 
-/* The last pages, partial ones included, zero-padded. */
-static int flush_partial(struct cslot *s)
+/* The pages read() hands out, the partial one included, zero-padded. */
+static int read_partial(struct cslot *s)
 {
 	unsigned int page = s->cap->page;
-	int fl = fcntl(s->fd, F_GETFL);
 
-	if (splice_round(s) < 0)
-		return -1;
-	fcntl(s->fd, F_SETFL, fl | O_NONBLOCK);
 	for (;;) {
 		ssize_t r;
 
@@ -282,6 +296,43 @@ static int flush_partial(struct cslot *s)
 		if (give(s, page) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* The last pages, partial ones included. */
+static int flush_partial(struct cslot *s)
+{
+	if (splice_round(s) < 0)
+		return -1;
+	return read_partial(s);
+}
+
+/* A checkpoint comes: an idle or slow CPU puts what it holds in the file. */
+static int flush_idle(struct cslot *s)
+{
+	struct ftc_capture *c = s->cap;
+	uint64_t moved = atomic_load(&s->npages) - s->npages_at_flush;
+	int ret = 0;
+
+	if (moved < STREAMING_PAGES) {
+		ret = read_partial(s);
+		if (!ret)
+			ret = ftc_writer_flush_cpu(c->w, s->buf, s->idx);
+	}
+	s->npages_at_flush = atomic_load(&s->npages);
+	return ret;
+}
+
+/* Serves a checkpoint's request; returns -1 on failure. */
+static int serve_flush(struct cslot *s)
+{
+	uint64_t gen = atomic_load(&s->cap->flush_gen), v;
+
+	if (read(s->flush_fd, &v, 8) < 0 && errno != EAGAIN)
+		return ftc_error(errno, "reading the flush eventfd: %s", strerror(errno));
+	if (splice_round(s) < 0 || flush_idle(s) < 0)
+		return -1;
+	atomic_store(&s->flush_done, gen);
 	return 0;
 }
 
@@ -324,8 +375,9 @@ static void *reader(void *arg)
 {
 	struct cslot *s = arg;
 	struct ftc_capture *c = s->cap;
-	struct pollfd p[2] = { { .fd = s->fd, .events = POLLIN },
-			       { .fd = c->stop_fd, .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = s->fd, .events = POLLIN },
+			       { .fd = c->stop_fd, .events = POLLIN },
+			       { .fd = s->flush_fd, .events = POLLIN } };
 
 	int timeout = (int)c->wake_ms;
 
@@ -337,13 +389,17 @@ static void *reader(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
 	atomic_store(&s->tid, gettid());
 	while (!atomic_load(&c->failed)) {
-		int r = poll(p, 2, timeout);
+		int r = poll(p, 3, timeout);
 		long n;
 
 		if (r < 0 && errno != EINTR)
 			break;
 		if (p[1].revents)
 			break;
+		if (r > 0 && (p[2].revents & POLLIN) && serve_flush(s) < 0) {
+			slot_fail(s);
+			return NULL;
+		}
 		n = splice_round(s);
 		if (n < 0) {
 			slot_fail(s);
@@ -392,6 +448,30 @@ int ftc_capture_tids(struct ftc_capture *c, pid_t *tids, int max)
 		if (atomic_load(&c->slots[i].tid))
 			tids[n++] = atomic_load(&c->slots[i].tid);
 	return n;
+}
+
+static bool flushes_done(struct ftc_capture *c, uint64_t gen)
+{
+	for (int i = 0; i < c->nslots; i++)
+		if (c->slots[i].running && atomic_load(&c->slots[i].flush_done) < gen)
+			return false;
+	return true;
+}
+
+int ftc_capture_checkpoint(struct ftc_capture *c)
+{
+	uint64_t gen = atomic_fetch_add(&c->flush_gen, 1) + 1, one = 1;
+
+	for (int i = 0; i < c->nslots; i++)
+		if (c->slots[i].running && write(c->slots[i].flush_fd, &one, 8) < 0)
+			return ftc_error(errno, "waking reader %d: %s", i, strerror(errno));
+	/* A reader stuck on a slow disk must not hold back the others' index. */
+	for (int ms = 0; ms < FLUSH_WAIT_MS && !flushes_done(c, gen); ms++) {
+		if (atomic_load(&c->failed))
+			return ftc_error(EIO, "%s", c->errmsg);
+		usleep(1000);
+	}
+	return ftc_writer_checkpoint(c->w);
 }
 
 bool ftc_capture_failed(struct ftc_capture *c)
@@ -499,6 +579,8 @@ void ftc_capture_free(struct ftc_capture *c)
 			close(s->pipefd[0]);
 		if (s->pipefd[1] >= 0)
 			close(s->pipefd[1]);
+		if (s->flush_fd >= 0)
+			close(s->flush_fd);
 		free(s->pages);
 		free(s->instance);
 	}

@@ -50,6 +50,13 @@ int ftc_capture_tids(struct ftc_capture *c, pid_t *tids, int max);
 bool ftc_capture_failed(struct ftc_capture *c);
 const char *ftc_capture_error(struct ftc_capture *c);
 
+/*
+ * Makes the capture so far readable in the file: the readers of idle or
+ * slow CPUs first put their partial page and pending chunk in, then the
+ * index is rewritten (ftc_writer_checkpoint). About once a second.
+ */
+int ftc_capture_checkpoint(struct ftc_capture *c);
+
 /* Wakes the readers, lets them take what is left (partial pages too) and
  * joins them. Returns -1 if a reader failed. */
 int ftc_capture_stop(struct ftc_capture *c);

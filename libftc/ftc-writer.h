@@ -11,6 +11,7 @@
 #ifndef FTC_WRITER_H
 #define FTC_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,6 +82,23 @@ unsigned int ftc_writer_page_size(const struct ftc_writer *w);
  */
 int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 			 const void *data, size_t len);
+
+/*
+ * Writes a CPU's pages that wait for a whole compressed chunk as a short
+ * chunk now, so a slow CPU's events reach the next checkpoint instead of
+ * waiting minutes for nine more pages. Same threading rule as add_pages.
+ */
+int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx);
+
+/*
+ * Each CPU gets a region of the file, its share of the free space (see
+ * writer.c). True once a CPU's region is full; *dropped says how many of
+ * its pages were dropped since. The capture of the other CPUs goes on;
+ * ftc_writer_add_pages() fails (ENOSPC) once every region is full.
+ */
+bool ftc_writer_cpu_full(struct ftc_writer *w, int buf, int cpu_idx, uint64_t *dropped);
+/* The size of each CPU's region in bytes. */
+uint64_t ftc_writer_region_size(const struct ftc_writer *w);
 
 /* Makes everything appended so far readable (rewrites the index). */
 int ftc_writer_checkpoint(struct ftc_writer *w);

@@ -10,11 +10,30 @@
  * which doubles the disk traffic and makes stop-to-file slow.
  *
  * The layout here: every CPU of every buffer gets a pre-allocated region
- * (a "slot") of `stride` bytes, where stride is the free space of the
- * file system when the capture starts, so no slot can fill up before the
- * disk does. The regions are sparse: holes cost no disk space. A CPU's
- * pages (or chunks) are appended to its own slot with pwrite as they
- * arrive, so nothing is ever copied.
+ * (a "slot") of `stride` bytes, its share of the free space of the file
+ * system when the capture starts (less the head and the tail). The
+ * regions are sparse: holes cost no disk space. A CPU's pages (or chunks)
+ * are appended to its own slot with pwrite as they arrive, so nothing is
+ * ever copied.
+ *
+ * Why a share and not the whole free space per slot (which no CPU could
+ * outgrow): the file's apparent size would be CPUs times the free space.
+ * Tools that do not keep holes copy all of it, and vfat and exfat (the
+ * SD cards of boards) have no holes: a write far into the file allocates
+ * and zeroes everything before it. So the file never looks larger than
+ * the disk's free space; on vfat and exfat each slot is also at most
+ * NOHOLE_SLOT, since all slots are zero-filled when the first tail is
+ * written, and on vfat the file stays below 4 GB. The price is that a
+ * busy CPU can fill its slot before the disk fills: its later pages are
+ * dropped and counted (ftc_writer_cpu_full) while the others go on, and
+ * only when every slot is full does writing fail with ENOSPC. Relocating
+ * a full slot to the end of the file would lift that limit; it would move
+ * the tail too and rewrite what a busy CPU just wrote, and is not done.
+ *
+ * A slow CPU's pages would wait long for a chunk to fill: before each
+ * checkpoint its reader hands over its partial page and the pending
+ * pages are written as a short chunk (ftc_writer_flush_cpu), which
+ * trace-cmd reads like the short last chunk of a capture.
  *
  *   head:  v7: header, sections 16-21 (headers, formats, kallsyms, printk,
  *              cmdlines at start), options section 1 (DONE -> tail)
@@ -48,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <time.h>
@@ -172,13 +192,25 @@ unsigned int ftc_writer_page_size(const struct ftc_writer *w)
 	return w->page;
 }
 
-/* Slots as large as the free space: no CPU can outgrow its own. */
+/* File systems without sparse files: a write past the end zero-fills the gap. */
+static bool no_holes(long type)
+{
+	return type == MSDOS_MAGIC || type == EXFAT_MAGIC;
+}
+
+/*
+ * The free space shared out among the slots, so the file never looks
+ * larger than the disk; on file systems without holes the slots are
+ * small, as all of them are allocated and zeroed the moment the first
+ * tail is written. The head is already counted in groups_start.
+ */
 static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
 {
 	struct statvfs sv;
+	struct statfs sf;
 	struct stat st;
 	int nslots = 0;
-	uint64_t free_bytes, cap;
+	uint64_t free_bytes, cap, fixed, min = (uint64_t)w->page * (FTC_PAGES_IN_CHUNK + 2);
 
 	if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_blksize > w->page)
 		w->align = (uint64_t)st.st_blksize;
@@ -186,15 +218,32 @@ static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
 		w->align = w->page;
 	for (int b = 0; b < w->nbufs; b++)
 		nslots += w->bufs[b].ncpus;
+	w->nslots = nslots;
 	if (fstatvfs(w->fd, &sv) < 0)
 		return ftc_error(errno, "%s: statvfs: %s", w->path, strerror(errno));
 	free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
-	cap = (MAX_APPARENT - groups_start) / (uint64_t)(nslots ? nslots : 1);
-	w->stride = roundup_u64(free_bytes + (1u << 20), w->align);
-	if (w->stride > cap)
-		w->stride = cap / w->align * w->align;
+	w->fs_type = fstatfs(w->fd, &sf) == 0 ? (long)sf.f_type : 0;
+	cap = MAX_APPARENT;
+	if (w->fs_type == MSDOS_MAGIC)
+		cap = VFAT_MAX_FILE;
+	if (no_holes(w->fs_type) && free_bytes > NOHOLE_SLOT * (uint64_t)nslots)
+		free_bytes = NOHOLE_SLOT * (uint64_t)nslots;
+	if (free_bytes > cap)
+		free_bytes = cap;
+	/* The head, each buffer's block and the tail share the same space. */
+	fixed = groups_start + (uint64_t)w->nbufs * w->align + TAIL_RESERVE;
+	free_bytes = free_bytes > fixed ? free_bytes - fixed : 0;
+	w->stride = free_bytes / (uint64_t)(nslots ? nslots : 1) / w->align * w->align;
+	if (w->stride < roundup_u64(min, w->align))
+		w->stride = roundup_u64(min, w->align);
+	w->free_at_start = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (w->half && w->stride > roundup_u64(2 * w->hstride, w->align))
 		w->stride = roundup_u64(2 * w->hstride, w->align);
+	/* -m larger than the region: the halves share what there is. */
+	if (w->half && w->stride < 2 * w->hstride) {
+		w->hstride = w->stride / 2 / w->page * w->page;
+		w->half = w->hstride - w->page;
+	}
 	return 0;
 }
 
@@ -268,7 +317,7 @@ int ftc_writer_start(struct ftc_writer *w)
 		if (choose_stride(w, 0) < 0)
 			goto out;
 		layout(w, 0);
-		if (ftc_whead_v6(w, &h) < 0)
+		if (ftc_whead_v6(w, &h) < 0 || choose_stride(w, h.len) < 0)
 			goto out;
 		layout(w, h.len);
 		h.len = 0;
@@ -364,6 +413,31 @@ out:
 	return ret;
 }
 
+/*
+ * A CPU's region is its share of the disk: once full, that CPU's later
+ * pages are counted and dropped while the others go on. Only when every
+ * region is full is the disk, for this capture, full.
+ */
+static int region_full(struct ftc_writer *w, struct wcpu *wc, size_t len)
+{
+	bool all;
+
+	pthread_mutex_lock(&w->lock);
+	if (!wc->full)
+		w->nfull++;
+	wc->full = true;
+	wc->dropped += len / w->page;
+	all = w->nfull == w->nslots;
+	pthread_mutex_unlock(&w->lock);
+	if (all)
+		return ftc_error(ENOSPC, "%s: every CPU's region (%llu MB each, the %llu MB free "
+				 "at start shared out) is full: %s (free some space, write "
+				 "elsewhere, or keep the newest with -m)", w->path,
+				 (unsigned long long)(w->stride >> 20),
+				 (unsigned long long)(w->free_at_start >> 20), strerror(ENOSPC));
+	return 0;
+}
+
 static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, size_t len)
 {
 	uint32_t hdr[2];
@@ -378,8 +452,7 @@ static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, si
 	if (w->half && wc->size + 8 + (uint64_t)z > w->half)
 		switch_half(w, wc);
 	if (4 + wc->size + 8 + (uint64_t)z > w->stride)
-		return ftc_error(ENOSPC, "%s: CPU %d's region is full (%llu bytes)",
-				 w->path, wc->cpu, (unsigned long long)w->stride);
+		return region_full(w, wc, len);
 	if (ftc_wpwrite(w, wc->zout, 8 + (size_t)z, cur_off(w, wc) + 4 + wc->size) < 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
@@ -404,8 +477,7 @@ static int add_raw(struct ftc_writer *w, struct wcpu *wc, const void *data, size
 	if (w->half && wc->size + len > w->half)
 		switch_half(w, wc);
 	if (wc->size + len > w->stride)
-		return ftc_error(ENOSPC, "%s: CPU %d's region is full (%llu bytes)",
-				 w->path, wc->cpu, (unsigned long long)w->stride);
+		return region_full(w, wc, len);
 	if (ftc_wpwrite(w, data, len, cur_off(w, wc) + wc->size) < 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
@@ -427,6 +499,8 @@ int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 		return ftc_error(EINVAL, "%s: bad page write (buffer %d, cpu %d, %zu bytes)",
 				 w->path, buf, cpu_idx, len);
 	wc = &w->bufs[buf].cpus[cpu_idx];
+	if (wc->full)
+		return region_full(w, wc, len);
 	if (!compressed(w))
 		return add_raw(w, wc, data, len);
 	while (len) {
@@ -451,6 +525,43 @@ int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 		}
 	}
 	return 0;
+}
+
+int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx)
+{
+	struct wcpu *wc;
+	size_t len;
+
+	if (!w->started || buf < 0 || buf >= w->nbufs || cpu_idx < 0 ||
+	    cpu_idx >= w->bufs[buf].ncpus)
+		return ftc_error(EINVAL, "%s: bad flush (buffer %d, cpu %d)", w->path, buf,
+				 cpu_idx);
+	wc = &w->bufs[buf].cpus[cpu_idx];
+	if (!wc->pending_len)
+		return 0;
+	/* Cleared first: a failed chunk must not be written twice. */
+	len = wc->pending_len;
+	wc->pending_len = 0;
+	return write_chunk(w, wc, wc->pending, len);
+}
+
+bool ftc_writer_cpu_full(struct ftc_writer *w, int buf, int cpu_idx, uint64_t *dropped)
+{
+	bool full = false;
+
+	*dropped = 0;
+	if (buf < 0 || buf >= w->nbufs || cpu_idx < 0 || cpu_idx >= w->bufs[buf].ncpus)
+		return false;
+	pthread_mutex_lock(&w->lock);
+	full = w->bufs[buf].cpus[cpu_idx].full;
+	*dropped = w->bufs[buf].cpus[cpu_idx].dropped;
+	pthread_mutex_unlock(&w->lock);
+	return full;
+}
+
+uint64_t ftc_writer_region_size(const struct ftc_writer *w)
+{
+	return w->stride;
 }
 
 uint64_t ftc_writer_data_bytes(struct ftc_writer *w)

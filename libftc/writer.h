@@ -57,6 +57,10 @@ const char *ftc_zctx_lib_version(enum ftc_compression c);
 #define TAIL_RESERVE	(256u << 10)	/* blocks kept for the tail on a full disk */
 #define V6_CPUSTAT_SIZE	512		/* fixed so the v6 index can be rewritten */
 #define MAX_APPARENT	(8ULL << 40)	/* below ext4's 16 TiB file size limit */
+#define VFAT_MAX_FILE	((4ULL << 30) - (1ULL << 20))	/* vfat: files below 4 GB */
+#define NOHOLE_SLOT	(256ULL << 20)	/* a CPU's region where holes cost blocks */
+#define MSDOS_MAGIC	0x4d44		/* statfs f_type: vfat */
+#define EXFAT_MAGIC	0x2011BAB0
 
 struct wcpu {
 	int cpu;
@@ -67,6 +71,8 @@ struct wcpu {
 	bool wrapped;		/* the other half holds older data */
 	uint64_t old_size;
 	uint32_t old_chunks;
+	bool full;		/* its region is full: later pages are dropped */
+	uint64_t dropped;	/* pages dropped since */
 	char *pending;		/* pages waiting to fill a chunk */
 	size_t pending_len;
 	char *zout;
@@ -97,6 +103,9 @@ struct ftc_writer {
 	int nbufs;
 	int cpucount;
 	uint64_t stride;
+	int nslots, nfull;
+	long fs_type;		/* statfs f_type of the output */
+	uint64_t free_at_start;
 	uint64_t half;		/* -m: bytes per half of a CPU's region, 0 = no limit */
 	uint64_t hstride;	/* distance between the two halves */
 	uint64_t groups;	/* offset of the first buffer block */
