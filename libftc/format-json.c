@@ -117,6 +117,19 @@ void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *m
 		trace_seq_puts(&f->seq, ",\"count\":null}\n");
 }
 
+void ftc_format_json_damaged(struct ftc_format *f, const struct ftc_merge_record *mr,
+			     struct tep_event *ev, const char *why)
+{
+	json_head(f, "damaged", mr, mr->rec->ts);
+	trace_seq_printf(&f->seq, ",\"offset\":%llu,\"system\":", mr->rec->offset);
+	json_str(&f->seq, ev->system, 256);
+	trace_seq_puts(&f->seq, ",\"event\":");
+	json_str(&f->seq, ev->name, 256);
+	trace_seq_puts(&f->seq, ",\"reason\":");
+	json_str(&f->seq, why, 256);
+	trace_seq_puts(&f->seq, "}\n");
+}
+
 int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		    struct tep_record *rec, struct tep_event *ev)
 {
