@@ -39,6 +39,7 @@ struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int 
 	f->outbuf = malloc(OUT_CAP);
 	f->out_cap = f->outbuf ? OUT_CAP : 0;
 	trace_seq_init(&f->seq);
+	trace_seq_init(&f->tmp);
 	return f;
 }
 
@@ -52,6 +53,7 @@ void ftc_format_free(struct ftc_format *f)
 	ftc_format_check_free(f);
 	free(f->outbuf);
 	trace_seq_destroy(&f->seq);
+	trace_seq_destroy(&f->tmp);
 	free(f->scratch);
 	free(f);
 }
@@ -158,7 +160,6 @@ static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
 			      struct tep_event *ev)
 {
 	const unsigned char *d = rec->data;
-	struct trace_seq s;
 	unsigned int k;
 	int key;
 
@@ -173,12 +174,11 @@ static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
 		if (f->lat_cache[k].key == key + 1)
 			return f->lat_cache[k].text;
 	}
-	trace_seq_init(&s);
-	tep_print_event(f->r->tep, &s, rec, "%s", TEP_PRINT_LATENCY);
-	trace_seq_terminate(&s);
-	snprintf(f->lat_cache[k].text, sizeof(f->lat_cache[k].text), "%s", s.buffer);
+	trace_seq_reset(&f->tmp);
+	tep_print_event(f->r->tep, &f->tmp, rec, "%s", TEP_PRINT_LATENCY);
+	trace_seq_terminate(&f->tmp);
+	snprintf(f->lat_cache[k].text, sizeof(f->lat_cache[k].text), "%s", f->tmp.buffer);
 	f->lat_cache[k].key = key >= 0 ? key + 1 : 0;
-	trace_seq_destroy(&s);
 	return f->lat_cache[k].text;
 }
 
@@ -418,7 +418,6 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 {
 	struct tep_record rec;
 	struct tep_event *ev;
-	struct trace_seq s;
 	char why[160];
 
 	/* Only handler events are printed: copy just those into the scratch record. */
@@ -428,9 +427,8 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 	ftc_format_safe_record(f, mr->rec, &rec);
 	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)
 		return;
-	trace_seq_init(&s);
-	tep_print_event(f->r->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_destroy(&s);
+	trace_seq_reset(&f->tmp);
+	tep_print_event(f->r->tep, &f->tmp, &rec, "%s", TEP_PRINT_INFO);
 	f->comm_gen++;
 }
 

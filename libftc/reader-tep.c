@@ -212,10 +212,16 @@ int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len)
 	cur_mem(&c, r, buf, len, "ftrace event formats", 0);
 	if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, "ftrace", count) < 0)
 		return -1;
-	/* Parsed now: they are few, and tep learns the common fields from them. */
-	for (int i = first; i < r->nfmts; i++)
-		parse_fmt(r, &r->fmts[i]);
-	return build_id_map(r);
+	if (build_id_map(r) < 0)
+		return -1;
+	/*
+	 * Parsed on first use like the others (parsing them all cost a damaged
+	 * file's reader most of its open); tep needs one to learn the common
+	 * fields.
+	 */
+	if (r->tep && !tep_get_first_event(r->tep) && first < r->nfmts)
+		parse_fmt(r, &r->fmts[first]);
+	return 0;
 }
 
 int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)

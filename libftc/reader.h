@@ -187,6 +187,7 @@ struct ftc_format {
 	FILE *out;
 	unsigned int flags;
 	struct trace_seq seq;
+	struct trace_seq tmp;		/* latency columns, JSON info: reused, not re-made per record */
 	char *outbuf;
 	size_t out_len, out_cap;
 	char *scratch;			/* a record copy followed by zeros */
