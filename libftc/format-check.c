@@ -127,23 +127,27 @@ static struct ftc_rec_shape *shape_new(struct tep_event *ev)
 	return sh;
 }
 
-/* The shape of ev, made on first use and kept by event id. */
-static struct ftc_rec_shape *shape_of(struct ftc_format *f, struct tep_event *ev)
+#define MAX_CACHED_ID	(1 << 20)
+
+/* The shape of ev, made on first use and kept by event id (NULL: *tmp holds it). */
+static struct ftc_rec_shape *shape_of(struct ftc_format *f, struct tep_event *ev,
+				      struct ftc_rec_shape **tmp)
 {
 	struct ftc_rec_shape **tab;
-	int id = ev->id;
+	int id = ev->id, n;
 
 	if (id >= 0 && id < f->nshapes && f->shapes[id] && f->shapes[id]->ev == ev)
 		return f->shapes[id];
-	if (id < 0 || id > f->r->max_id)
-		return NULL;
+	if (id < 0 || id >= MAX_CACHED_ID)
+		return *tmp = shape_new(ev);
 	if (id >= f->nshapes) {
-		tab = realloc(f->shapes, (size_t)(f->r->max_id + 1) * sizeof(*tab));
+		n = id + 1 > 2 * f->nshapes ? id + 1 : 2 * f->nshapes;
+		tab = realloc(f->shapes, (size_t)n * sizeof(*tab));
 		if (!tab)
-			return NULL;
-		memset(tab + f->nshapes, 0, (size_t)(f->r->max_id + 1 - f->nshapes) * sizeof(*tab));
+			return *tmp = shape_new(ev);
+		memset(tab + f->nshapes, 0, (size_t)(n - f->nshapes) * sizeof(*tab));
 		f->shapes = tab;
-		f->nshapes = f->r->max_id + 1;
+		f->nshapes = n;
 	}
 	free(f->shapes[id]);
 	f->shapes[id] = shape_new(ev);
@@ -181,16 +185,11 @@ static int check_dyn(struct ftc_format *f, const struct dyn_field *d, struct tep
 	return 0;
 }
 
-int ftc_format_check(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
-		     char *why, size_t n)
+static int check(struct ftc_format *f, const struct ftc_rec_shape *sh, struct tep_record *rec,
+		 char *why, size_t n)
 {
-	struct ftc_rec_shape *sh = shape_of(f, ev);
 	const struct tep_format_field *fd;
 
-	if (!sh) {
-		snprintf(why, n, "no memory to check it");
-		return -1;
-	}
 	if (sh->bad_format) {
 		fd = sh->min_field;
 		snprintf(why, n, "field '%s' of the format has offset %d size %d", fd->name,
@@ -207,6 +206,21 @@ int ftc_format_check(struct ftc_format *f, struct tep_record *rec, struct tep_ev
 		if (check_dyn(f, &sh->dyn[i], rec, why, n) < 0)
 			return -1;
 	return 0;
+}
+
+int ftc_format_check(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
+		     char *why, size_t n)
+{
+	struct ftc_rec_shape *tmp = NULL, *sh = shape_of(f, ev, &tmp);
+	int ret;
+
+	if (!sh && !tmp) {
+		snprintf(why, n, "no memory to check it");
+		return -1;
+	}
+	ret = check(f, sh ? sh : tmp, rec, why, n);
+	free(tmp);
+	return ret;
 }
 
 void ftc_format_check_free(struct ftc_format *f)
