@@ -117,12 +117,25 @@ void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *m
 		trace_seq_puts(&f->seq, ",\"count\":null}\n");
 }
 
+void ftc_format_json_damaged(struct ftc_format *f, const struct ftc_merge_record *mr,
+			     struct tep_event *ev, const char *why)
+{
+	json_head(f, "damaged", mr, mr->rec->ts);
+	trace_seq_printf(&f->seq, ",\"offset\":%llu,\"system\":", mr->rec->offset);
+	json_str(&f->seq, ev->system, 256);
+	trace_seq_puts(&f->seq, ",\"event\":");
+	json_str(&f->seq, ev->name, 256);
+	trace_seq_puts(&f->seq, ",\"reason\":");
+	json_str(&f->seq, why, 256);
+	trace_seq_puts(&f->seq, "}\n");
+}
+
 int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		    struct tep_record *rec, struct tep_event *ev)
 {
 	struct tep_handle *tep = f->r->tep;
 	int pid = tep_data_pid(tep, rec);
-	struct trace_seq info;
+	struct trace_seq *info = &f->tmp;
 
 	json_head(f, "event", mr, rec->ts);
 	trace_seq_printf(&f->seq, ",\"pid\":%d,\"comm\":", pid);
@@ -135,12 +148,12 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 	json_str(&f->seq, ev->system, 256);
 	trace_seq_puts(&f->seq, ",\"event\":");
 	json_str(&f->seq, ev->name, 256);
-	trace_seq_init(&info);
-	tep_print_event(tep, &info, rec, "%s", TEP_PRINT_LATENCY);
-	trace_seq_terminate(&info);
+	trace_seq_reset(info);
+	tep_print_event(tep, info, rec, "%s", TEP_PRINT_LATENCY);
+	trace_seq_terminate(info);
 	trace_seq_puts(&f->seq, ",\"flags\":");
-	json_str(&f->seq, info.buffer, 64);
-	trace_seq_reset(&info);
+	json_str(&f->seq, info->buffer, 64);
+	trace_seq_reset(info);
 	trace_seq_puts(&f->seq, ",\"fields\":{");
 	for (struct tep_format_field *fd = ev->format.fields; fd; fd = fd->next) {
 		if (fd != ev->format.fields)
@@ -149,13 +162,12 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		trace_seq_putc(&f->seq, ':');
 		json_field(f, fd, rec);
 	}
-	tep_print_event(tep, &info, rec, "%s", TEP_PRINT_INFO);
-	while (info.len && info.buffer[info.len - 1] == '\n')
-		info.len--;
-	trace_seq_terminate(&info);
+	tep_print_event(tep, info, rec, "%s", TEP_PRINT_INFO);
+	while (info->len && info->buffer[info->len - 1] == '\n')
+		info->len--;
+	trace_seq_terminate(info);
 	trace_seq_puts(&f->seq, "},\"info\":");
-	json_str(&f->seq, info.buffer, (size_t)info.len);
+	json_str(&f->seq, info->buffer, (size_t)info->len);
 	trace_seq_puts(&f->seq, "}\n");
-	trace_seq_destroy(&info);
 	return 0;
 }

@@ -39,6 +39,7 @@ struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int 
 	f->outbuf = malloc(OUT_CAP);
 	f->out_cap = f->outbuf ? OUT_CAP : 0;
 	trace_seq_init(&f->seq);
+	trace_seq_init(&f->tmp);
 	return f;
 }
 
@@ -49,8 +50,10 @@ void ftc_format_free(struct ftc_format *f)
 	ftc_graph_free(f);
 	ftc_format_flush(f);
 	ftc_format_memo_free(f);
+	ftc_format_check_free(f);
 	free(f->outbuf);
 	trace_seq_destroy(&f->seq);
+	trace_seq_destroy(&f->tmp);
 	free(f->scratch);
 	free(f);
 }
@@ -157,7 +160,6 @@ static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
 			      struct tep_event *ev)
 {
 	const unsigned char *d = rec->data;
-	struct trace_seq s;
 	unsigned int k;
 	int key;
 
@@ -172,12 +174,11 @@ static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
 		if (f->lat_cache[k].key == key + 1)
 			return f->lat_cache[k].text;
 	}
-	trace_seq_init(&s);
-	tep_print_event(f->r->tep, &s, rec, "%s", TEP_PRINT_LATENCY);
-	trace_seq_terminate(&s);
-	snprintf(f->lat_cache[k].text, sizeof(f->lat_cache[k].text), "%s", s.buffer);
+	trace_seq_reset(&f->tmp);
+	tep_print_event(f->r->tep, &f->tmp, rec, "%s", TEP_PRINT_LATENCY);
+	trace_seq_terminate(&f->tmp);
+	snprintf(f->lat_cache[k].text, sizeof(f->lat_cache[k].text), "%s", f->tmp.buffer);
 	f->lat_cache[k].key = key >= 0 ? key + 1 : 0;
-	trace_seq_destroy(&s);
 	return f->lat_cache[k].text;
 }
 
@@ -366,10 +367,28 @@ static void lost_marker(struct ftc_format *f, const struct ftc_merge_record *mr)
 		trace_seq_printf(&f->seq, "CPU:%d [EVENTS DROPPED]\n", mr->cpu);
 }
 
+/* A record libtraceevent must not see: where it is and what is wrong with it. */
+static void damaged_marker(struct ftc_format *f, const struct ftc_merge_record *mr,
+			   const struct tep_record *rec, struct tep_event *ev, const char *why)
+{
+	const char *bname = f->r->buffers[mr->buffer].name;
+
+	ftc_graph_flush(f);	/* a held function_graph entry came before it */
+	if (f->flags & FTC_FMT_JSON) {
+		ftc_format_json_damaged(f, mr, ev, why);
+		return;
+	}
+	if ((f->flags & FTC_FMT_INSTANCE) && *bname)
+		trace_seq_printf(&f->seq, "%s: ", bname);
+	trace_seq_printf(&f->seq, "<damaged record: cpu %d offset 0x%llx: %s:%s %s>\n",
+			 mr->cpu, rec->offset, ev->system, ev->name, why);
+}
+
 int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 {
 	struct tep_record rec;
 	struct tep_event *ev;
+	char why[160];
 
 	ftc_format_safe_record(f, mr->rec, &rec);
 	ev = ftc_reader_event(f->r, &rec);
@@ -379,7 +398,9 @@ int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 		lost_marker(f, mr);
 	}
 	out_seq(f);
-	if (f->flags & FTC_FMT_JSON)
+	if (ev && ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)
+		damaged_marker(f, mr, &rec, ev, why);
+	else if (f->flags & FTC_FMT_JSON)
 		ftc_format_json(f, mr, &rec, ev);
 	else if ((f->flags & FTC_FMT_NO_GRAPH) || !ftc_graph_record(f, mr, &rec, ev))
 		ftc_format_line(f, mr, &rec, ev);
@@ -397,16 +418,17 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 {
 	struct tep_record rec;
 	struct tep_event *ev;
-	struct trace_seq s;
+	char why[160];
 
 	/* Only handler events are printed: copy just those into the scratch record. */
 	ev = ftc_reader_event(f->r, mr->rec);
 	if (!ev || !ev->handler)
 		return;
 	ftc_format_safe_record(f, mr->rec, &rec);
-	trace_seq_init(&s);
-	tep_print_event(f->r->tep, &s, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_destroy(&s);
+	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)
+		return;
+	trace_seq_reset(&f->tmp);
+	tep_print_event(f->r->tep, &f->tmp, &rec, "%s", TEP_PRINT_INFO);
 	f->comm_gen++;
 }
 

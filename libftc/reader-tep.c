@@ -212,10 +212,16 @@ int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len)
 	cur_mem(&c, r, buf, len, "ftrace event formats", 0);
 	if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, "ftrace", count) < 0)
 		return -1;
-	/* Parsed now: they are few, and tep learns the common fields from them. */
-	for (int i = first; i < r->nfmts; i++)
-		parse_fmt(r, &r->fmts[i]);
-	return build_id_map(r);
+	if (build_id_map(r) < 0)
+		return -1;
+	/*
+	 * Parsed on first use like the others (parsing them all cost a damaged
+	 * file's reader most of its open); tep needs one to learn the common
+	 * fields.
+	 */
+	if (r->tep && !tep_get_first_event(r->tep) && first < r->nfmts)
+		parse_fmt(r, &r->fmts[first]);
+	return 0;
 }
 
 int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
@@ -273,13 +279,38 @@ static int sized_text(struct ftc_reader *r, char *buf, size_t len, const char *w
 	return 0;
 }
 
+/*
+ * 'ADDR : "FORMAT"' lines. libtraceevent 1.7 reads past a line without the
+ * ':' and before a format without both quotes (found by the fuzzer): only
+ * lines of that shape are passed on, the others dropped in place.
+ */
+static void keep_printk_lines(char *text)
+{
+	char *dst = text, *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *q = strstr(line, " : \"");
+		size_t n = strlen(line);
+
+		if (!q || q == line || n < (size_t)(q - line) + 5 || line[n - 1] != '"')
+			continue;
+		memmove(dst, line, n);
+		dst[n] = '\n';
+		dst += n + 1;
+	}
+	*dst = '\0';
+}
+
 int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len)
 {
 	char *text;
 	int ret = sized_text(r, buf, len, "printk formats", 4, &text);
 
-	if (text && r->tep)
-		tep_parse_printk_formats(r->tep, text);
+	if (text && r->tep) {
+		keep_printk_lines(text);
+		if (*text)
+			tep_parse_printk_formats(r->tep, text);
+	}
 	free(buf);
 	return ret;
 }

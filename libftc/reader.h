@@ -187,6 +187,7 @@ struct ftc_format {
 	FILE *out;
 	unsigned int flags;
 	struct trace_seq seq;
+	struct trace_seq tmp;		/* latency columns, JSON info: reused, not re-made per record */
 	char *outbuf;
 	size_t out_len, out_cap;
 	char *scratch;			/* a record copy followed by zeros */
@@ -199,6 +200,8 @@ struct ftc_format {
 	int flags_off, preempt_off;	/* -1 until known */
 	int pid_off;			/* common_pid: offset of a host-order s32, -2 none, -1 unknown */
 	struct ftc_info_memo *memo;	/* format-memo.c */
+	struct ftc_rec_shape **shapes;	/* format-check.c: by event id */
+	int nshapes;
 	/* One record of look-ahead on the current CPU, for function_graph. */
 	int (*peek)(void *ctx, struct tep_record *next);
 	void (*skip)(void *ctx);
@@ -219,10 +222,19 @@ void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		    struct tep_record *rec, struct tep_event *ev);
 void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *mr);
+void ftc_format_json_damaged(struct ftc_format *f, const struct ftc_merge_record *mr,
+			     struct tep_event *ev, const char *why);
 /* The event's info text (what follows "name: "), from the memo when it can. */
 const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
 			    int *len);
 void ftc_format_memo_free(struct ftc_format *f);
+/*
+ * 0 when libtraceevent can print rec as ev safely; -1 when the record is
+ * damaged, with the reason in why.
+ */
+int ftc_format_check(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
+		     char *why, size_t n);
+void ftc_format_check_free(struct ftc_format *f);
 /* 1 when the graph code printed (or held back) the record. */
 int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev);

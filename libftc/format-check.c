@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A record is checked against its event format before libtraceevent sees
+ * it. libtraceevent trusts the sizes it reads from the record: a record
+ * shorter than its fixed fields makes a "char buf[]" field's length
+ * negative (a 4 GB malloc and memcpy), and a __data_loc word can point
+ * anywhere. The event's shape (how long a record must be, which fields are
+ * dynamic) is worked out once per event and kept, so the check per record
+ * is a compare, plus a few for events with dynamic fields.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "reader.h"
+
+#define MAX_ARG_DEPTH	64	/* print args nest this deep in no real format */
+
+struct dyn_field {
+	struct tep_format_field *fd;
+	bool needs_nul;		/* printed with %s through __get_str(): strlen'ed */
+};
+
+struct ftc_rec_shape {
+	struct tep_event *ev;
+	int min_size;		/* every fixed field ends within this */
+	struct tep_format_field *min_field;	/* the field that ends there */
+	bool bad_format;	/* a field libtraceevent cannot read safely */
+	int ndyn;
+	struct dyn_field dyn[];
+};
+
+static void note_fixed(struct ftc_rec_shape *sh, struct tep_format_field *fd)
+{
+	long end;
+
+	if (fd->offset < 0 || fd->size < 0) {
+		sh->bad_format = true;
+		sh->min_field = fd;
+		return;
+	}
+	/* A flexible array ("char buf[]", size 0) must at least start in the record. */
+	end = (long)fd->offset + fd->size;
+	if (end > sh->min_size && !sh->bad_format) {
+		sh->min_size = (int)(end > INT32_MAX ? INT32_MAX : end);
+		sh->min_field = fd;
+	}
+}
+
+static void mark_nul(struct ftc_rec_shape *sh, struct tep_format_field *fd)
+{
+	for (int i = 0; fd && i < sh->ndyn; i++)
+		if (sh->dyn[i].fd == fd)
+			sh->dyn[i].needs_nul = true;
+}
+
+/* Finds the __get_str() arguments: libtraceevent prints those with a bare %s. */
+static void walk_args(struct ftc_rec_shape *sh, struct tep_print_arg *a, int depth)
+{
+	for (; a && depth < MAX_ARG_DEPTH; a = a->next) {
+		switch (a->type) {
+		case TEP_PRINT_STRING:
+			if (a->string.string)
+				mark_nul(sh, tep_find_any_field(sh->ev, a->string.string));
+			break;
+		case TEP_PRINT_TYPE:
+			walk_args(sh, a->typecast.item, depth + 1);
+			break;
+		case TEP_PRINT_OP:
+			walk_args(sh, a->op.left, depth + 1);
+			walk_args(sh, a->op.right, depth + 1);
+			break;
+		case TEP_PRINT_FUNC:
+			walk_args(sh, a->func.args, depth + 1);
+			break;
+		case TEP_PRINT_FLAGS:
+			walk_args(sh, a->flags.field, depth + 1);
+			break;
+		case TEP_PRINT_SYMBOL:
+			walk_args(sh, a->symbol.field, depth + 1);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static bool loc_size_ok(const struct tep_format_field *fd)
+{
+	return fd->size == 1 || fd->size == 2 || fd->size == 4 || fd->size == 8;
+}
+
+static int count_fields(struct tep_format_field *fd)
+{
+	int n = 0;
+
+	for (; fd; fd = fd->next)
+		n++;
+	return n;
+}
+
+static struct ftc_rec_shape *shape_new(struct tep_event *ev)
+{
+	int n = count_fields(ev->format.common_fields) + count_fields(ev->format.fields);
+	struct ftc_rec_shape *sh = calloc(1, sizeof(*sh) + (size_t)n * sizeof(sh->dyn[0]));
+	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+
+	if (!sh)
+		return NULL;
+	sh->ev = ev;
+	for (int l = 0; l < 2; l++)
+		for (struct tep_format_field *fd = lists[l]; fd; fd = fd->next) {
+			note_fixed(sh, fd);
+			if (!(fd->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			sh->dyn[sh->ndyn++].fd = fd;
+			if (!loc_size_ok(fd)) {
+				sh->bad_format = true;
+				sh->min_field = fd;
+			}
+		}
+	walk_args(sh, ev->print_fmt.args, 0);
+	return sh;
+}
+
+#define MAX_CACHED_ID	(1 << 20)
+
+/* The shape of ev, made on first use and kept by event id (NULL: *tmp holds it). */
+static struct ftc_rec_shape *shape_of(struct ftc_format *f, struct tep_event *ev,
+				      struct ftc_rec_shape **tmp)
+{
+	struct ftc_rec_shape **tab;
+	int id = ev->id, n;
+
+	if (id >= 0 && id < f->nshapes && f->shapes[id] && f->shapes[id]->ev == ev)
+		return f->shapes[id];
+	if (id < 0 || id >= MAX_CACHED_ID)
+		return *tmp = shape_new(ev);
+	if (id >= f->nshapes) {
+		n = id + 1 > 2 * f->nshapes ? id + 1 : 2 * f->nshapes;
+		tab = realloc(f->shapes, (size_t)n * sizeof(*tab));
+		if (!tab)
+			return *tmp = shape_new(ev);
+		memset(tab + f->nshapes, 0, (size_t)(n - f->nshapes) * sizeof(*tab));
+		f->shapes = tab;
+		f->nshapes = n;
+	}
+	free(f->shapes[id]);
+	f->shapes[id] = shape_new(ev);
+	return f->shapes[id];
+}
+
+static const char *loc_kind(const struct tep_format_field *fd)
+{
+	return fd->flags & TEP_FIELD_IS_RELATIVE ? "__rel_loc" : "__data_loc";
+}
+
+static int check_dyn(struct ftc_format *f, const struct dyn_field *d, struct tep_record *rec,
+		     char *why, size_t n)
+{
+	const struct tep_format_field *fd = d->fd;
+	const char *data = rec->data;
+	unsigned int loc, off, len;
+
+	/* libtraceevent reads the word at the field's own size. */
+	loc = (unsigned int)tep_read_number(f->r->tep, data + fd->offset, fd->size);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (fd->flags & TEP_FIELD_IS_RELATIVE)
+		off += (unsigned int)(fd->offset + fd->size);
+	if ((unsigned long)off + len > (unsigned long)rec->size) {
+		snprintf(why, n, "%s field '%s' at %u+%u exceeds the record's %d bytes",
+			 loc_kind(fd), fd->name, off, len, rec->size);
+		return -1;
+	}
+	if (d->needs_nul && !memchr(data + off, '\0', len)) {
+		snprintf(why, n, "%s string '%s' at %u+%u has no terminating NUL",
+			 loc_kind(fd), fd->name, off, len);
+		return -1;
+	}
+	return 0;
+}
+
+static int check(struct ftc_format *f, const struct ftc_rec_shape *sh, struct tep_record *rec,
+		 char *why, size_t n)
+{
+	const struct tep_format_field *fd;
+
+	if (sh->bad_format) {
+		fd = sh->min_field;
+		snprintf(why, n, "field '%s' of the format has offset %d size %d", fd->name,
+			 fd->offset, fd->size);
+		return -1;
+	}
+	if (rec->size < sh->min_size) {
+		fd = sh->min_field;
+		snprintf(why, n, "field '%s' at %d+%d exceeds the record's %d bytes", fd->name,
+			 fd->offset, fd->size, rec->size);
+		return -1;
+	}
+	for (int i = 0; i < sh->ndyn; i++)
+		if (check_dyn(f, &sh->dyn[i], rec, why, n) < 0)
+			return -1;
+	return 0;
+}
+
+int ftc_format_check(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
+		     char *why, size_t n)
+{
+	struct ftc_rec_shape *tmp = NULL, *sh = shape_of(f, ev, &tmp);
+	int ret;
+
+	if (!sh && !tmp) {
+		snprintf(why, n, "no memory to check it");
+		return -1;
+	}
+	ret = check(f, sh ? sh : tmp, rec, why, n);
+	free(tmp);
+	return ret;
+}
+
+void ftc_format_check_free(struct ftc_format *f)
+{
+	for (int i = 0; i < f->nshapes; i++)
+		free(f->shapes[i]);
+	free(f->shapes);
+	f->shapes = NULL;
+	f->nshapes = 0;
+}

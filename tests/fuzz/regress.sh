@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every input the fuzzer (or a review) found that once broke the reader, in
+# tests/fuzz/regress/, through every path the fuzz target walks: report as
+# text, raw, JSON, both function_graph layouts, and dump. Each must end in a
+# clear error or a report, never a signal, a hang or a sanitizer report.
+# The asan tier reruns this script with FTC=./ftc-asan.
+. "$(dirname "$0")/../lib.sh"
+
+D=$OUT/fuzz-regress
+rm -rf "$D"; mkdir -p "$D"
+modes=("report" "report --raw" "report --json" "report --graph-layout events"
+       "report --graph-proc --graph-abstime" "report --no-graph" "dump" "dump --buffers")
+n=0
+for in in "$TOP"/tests/fuzz/regress/*; do
+	[ -f "$in" ] || continue
+	name=$(basename "$in")
+	for m in "${modes[@]}"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		timeout 20 "$FTC" $m "$in" >"$D/o" 2>"$D/e"
+		st=$?
+		if [ $st -ge 124 ]; then
+			fail "fuzz regress: $name: ftc $m" "exit $st (signal or hang): $(tail -2 "$D/e" | tr '\n' ' ')"
+		elif grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"; then
+			fail "fuzz regress: $name: ftc $m" "sanitizer report: $(grep -m2 -E 'ERROR|runtime error' "$D/e" | tr '\n' ' ')"
+		elif [ $st -ne 0 ] && [ ! -s "$D/e" ]; then
+			fail "fuzz regress: $name: ftc $m" "exit $st without an error message"
+		else
+			pass "fuzz regress: $name: ftc $m (exit $st)"
+		fi
+	done
+done
+[ $n -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress"
+
+# The record the 4 GB malloc came from is named, and the report goes on.
+in=$TOP/tests/fuzz/regress/report-sigbus-4g-malloc.dat
+"$FTC" report "$in" >"$D/o" 2>/dev/null
+expect_match "fuzz regress: short ftrace:print record printed as damaged" \
+	"<damaged record: cpu 0 offset 0x[0-9a-f]+: ftrace:print field 'ip' at 8\\+8 exceeds the record's 12 bytes>" \
+	"$(cat "$D/o")"
+after=$(sed -n '/<damaged record/,$p' "$D/o" | wc -l)
+[ "$after" -gt 1 ] && pass "fuzz regress: the report goes on after the damaged record" ||
+	fail "fuzz regress: the report goes on after the damaged record" "nothing after it"
+"$FTC" report --json "$in" >"$D/o" 2>/dev/null
+expect_match "fuzz regress: JSON names the damaged record" \
+	'"type":"damaged",.*"offset":[0-9]+,"system":"ftrace","event":"print","reason":' "$(cat "$D/o")"
+finish
