@@ -9,6 +9,7 @@
 
 #include "options.h"
 #include "ftc.h"
+#include "ftc-control.h"
 #include "ftc-probe.h"
 
 struct check_args {
@@ -101,11 +102,28 @@ static void print_cap(const struct check_args *a, const struct ftc_cap *c, bool 
 	putchar('}');
 }
 
+/*
+ * The private instance goes through a guarded journal, so even a SIGKILL
+ * leaves none behind. Without a place for the journal (a read-only /run
+ * and /tmp) check still runs, as it did before journals had files.
+ */
+static struct ftc_state *guarded_journal(void)
+{
+	struct ftc_state *st = ftc_state_new();
+
+	if (st && ftc_state_guard(st, "check") < 0) {
+		ftc_state_free(st);
+		st = NULL;
+	}
+	return st;
+}
+
 /* Probes with SIGINT/SIGTERM held back, so the private instance is always removed. */
 static int probe_all(const struct check_args *a, struct ftc_cap *caps)
 {
 	sigset_t block, old;
 	struct ftc_probe *p;
+	struct ftc_state *st = guarded_journal();
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -114,11 +132,14 @@ static int probe_all(const struct check_args *a, struct ftc_cap *caps)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	p = ftc_probe_open(a->instance);
 	if (p) {
+		ftc_probe_journal(p, st);
 		for (int i = 0; i < FTC_CAP_COUNT; i++)
 			if (!a->some || a->only[i])
 				ftc_probe_cap(p, i, &caps[i]);
 		ftc_probe_close(p);
 	}
+	ftc_state_restore(st);
+	ftc_state_free(st);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return p ? 0 : -1;
 }

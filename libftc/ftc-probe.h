@@ -83,6 +83,14 @@ struct ftc_probe;
  */
 struct ftc_probe *ftc_probe_open(const char *instance);
 void ftc_probe_close(struct ftc_probe *probe);
+/*
+ * The private instance goes through this journal (see ftc_state_guard),
+ * so that a probe killed half-way leaves nothing behind: its guardian
+ * removes the instance. Call before the first probe; the journal is
+ * restored by ftc_probe_close.
+ */
+struct ftc_state;
+void ftc_probe_journal(struct ftc_probe *probe, struct ftc_state *st);
 
 /* Fills *cap for one capability. Returns 0, or -1 if id is not valid. */
 int ftc_probe_cap(struct ftc_probe *probe, enum ftc_cap_id id, struct ftc_cap *cap);

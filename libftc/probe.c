@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ftc.h"
+#include "ftc-control.h"
 #include "probe.h"
 
 struct cap_def {
@@ -146,6 +147,11 @@ static void scratch_remove(struct ftc_probe *p)
 
 	if (p->scratch_state != 1)
 		return;
+	p->scratch_state = 0;
+	if (p->st) {
+		ftc_state_restore(p->st);
+		return;
+	}
 	path = ftc_tracefs_path(NULL, "instances");
 	if (path) {
 		char *dir = NULL;
@@ -158,7 +164,28 @@ static void scratch_remove(struct ftc_probe *p)
 		}
 		free(path);
 	}
-	p->scratch_state = 0;
+}
+
+void ftc_probe_journal(struct ftc_probe *p, struct ftc_state *st)
+{
+	if (p)
+		p->st = st;
+}
+
+static int scratch_make(struct ftc_probe *p, const char *top)
+{
+	char *path = NULL;
+	int ret;
+
+	if (p->st) {
+		ret = ftc_instance_create(p->st, p->scratch);
+		return ret > 0 ? 0 : ret == 0 ? -EEXIST : -(errno ? errno : EIO);
+	}
+	if (asprintf(&path, "%s/%s", top, p->scratch) < 0)
+		return -ENOMEM;
+	ret = mkdir(path, 0750) < 0 ? -errno : 0;
+	free(path);
+	return ret;
 }
 
 void ftc_probe_close(struct ftc_probe *p)
@@ -185,7 +212,8 @@ static bool scratch_unexpanded(const char *scratch)
 
 const char *probe_scratch(struct ftc_probe *p)
 {
-	char *path = NULL, *top;
+	char *top;
+	int ret;
 
 	if (p->scratch_state)
 		return p->scratch_state > 0 ? p->scratch : NULL;
@@ -196,15 +224,13 @@ const char *probe_scratch(struct ftc_probe *p)
 		return NULL;
 	}
 	snprintf(p->scratch, sizeof(p->scratch), "ftc-probe-%d", (int)getpid());
-	if (asprintf(&path, "%s/%s", top, p->scratch) < 0) {
-		p->scratch_err = ENOMEM;
-	} else if (mkdir(path, 0750) < 0) {
-		p->scratch_err = errno;
+	ret = scratch_make(p, top);
+	if (ret < 0) {
+		p->scratch_err = -ret;
 	} else {
 		p->scratch_state = 1;
 		p->unexpanded = scratch_unexpanded(p->scratch);
 	}
-	free(path);
 	free(top);
 	return p->scratch_state > 0 ? p->scratch : NULL;
 }

@@ -13,6 +13,7 @@ struct ftc_probe {
 	int scratch_state;
 	int scratch_err;
 	char scratch[64];
+	struct ftc_state *st;	/* journals the private instance; may be NULL */
 	/*
 	 * Older kernels (6.1) keep one global "buffers expanded" flag until
 	 * tracing is first used, and a tracer switch, an event write or a

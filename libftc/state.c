@@ -485,6 +485,8 @@ static int remove_instance(const char *name)
 		usleep(20000);
 	err = errno;
 	tracefs_instance_free(ti);
+	if (ret < 0 && err == ENOENT)
+		return 0;	/* removed already, by hand or by an earlier restore */
 	if (ret < 0)
 		return ftc_error(err, "instances/%s: cannot remove the instance we created: %s%s%s%s",
 				 name, strerror(err),

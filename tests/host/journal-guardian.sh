@@ -206,4 +206,18 @@ for cmd in "stat -e task-clock,sched:sched_switch" "profile"; do
 	for k in $kids; do kill -KILL "$k" 2>/dev/null; done
 done
 knobs_unchanged "stat and profile killed"
+
+# check write-tests in a private instance of its own: killed at any point
+# of its ~0.3 s, its guardian removes that instance.
+for ms in 10 30 50 70 90 120 150 200; do
+	"$FTC" check >/dev/null 2>&1 & pid=$!
+	sleep "0.$(printf '%03d' $ms)"
+	g=$(guardian $pid)
+	kill -KILL $pid; wait $pid 2>/dev/null
+	[ -z "$g" ] || gone "$g"
+done
+left=$(ls "$TRACEFS/instances" | grep '^ftc-probe-')
+[ -z "$left" ] && pass "check killed at 8 points leaves no private instance" ||
+	fail "check killed at 8 points leaves no private instance" "left: $left"
+knobs_unchanged "check killed"
 finish
