@@ -471,9 +471,12 @@ int ftc_instance_create(struct ftc_state *st, const char *instance)
 
 static int remove_instance(const char *name)
 {
-	struct tracefs_instance *ti = tracefs_instance_alloc(NULL, name);
+	struct tracefs_instance *ti;
 	int ret, err;
 
+	if (!tracefs_instance_exists(name))
+		return 0;	/* removed already, by hand or by an earlier restore */
+	ti = tracefs_instance_alloc(NULL, name);
 	if (!ti)
 		return ftc_error(errno, "instances/%s: %s", name, strerror(errno));
 	/*
@@ -486,7 +489,7 @@ static int remove_instance(const char *name)
 	err = errno;
 	tracefs_instance_free(ti);
 	if (ret < 0 && err == ENOENT)
-		return 0;	/* removed already, by hand or by an earlier restore */
+		return 0;	/* removed meanwhile */
 	if (ret < 0)
 		return ftc_error(err, "instances/%s: cannot remove the instance we created: %s%s%s%s",
 				 name, strerror(err),
@@ -514,6 +517,9 @@ static int undo_entry(const struct journal_entry *e)
 	int ret;
 
 	if (e->dup)
+		return 0;
+	/* Removed meanwhile (by hand, or an instance we created): nothing to put back in it. */
+	if (e->instance && e->kind != KNOB_INSTANCE && !tracefs_instance_exists(e->instance))
 		return 0;
 	switch (e->kind) {
 	case KNOB_INSTANCE:

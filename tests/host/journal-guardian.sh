@@ -196,6 +196,13 @@ rm -f "$D/j/journal.999999"
 expect_status "a damaged journal is refused" 1 "$FTC" reset --journal "$D/j/journal.999998"
 expect_match "with the file and the line" "journal.999998: line 2 is not a journal entry" "$(cat "$OUT/last.err")"
 rm -f "$D/j/journal.999998"
+# The instance a dead owner created was removed by hand meanwhile: there is
+# nothing left to put back in it, and that is no error.
+printf 'ftc-journal 1 999997 1 sstart\ninstance - s%s sinstances sinstances n\nplain - s%s stracing_on stracing_on s1\n' \
+	"$(test_instance gone)" "$(test_instance gone)" >"$D/j/journal.999997"
+expect_status "a journal whose instance is gone restores cleanly" 0 \
+	"$FTC" reset --journal "$D/j/journal.999997"
+[ ! -e "$D/j/journal.999997" ] && pass "and is removed" || fail "and is removed" "still there"
 unset FTC_JOURNAL_DIR
 
 # stat and profile change no tracefs knob: killed, nothing is left.
