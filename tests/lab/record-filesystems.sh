@@ -179,8 +179,14 @@ echo "== end"
 # guest's kallsyms): two come back, not four. They cover the end of a
 # capture (vfat) and ftc restore (exfat), each on one driver; ftc report
 # in the guest read all four.
+# A file that kept its zero-filled regions (64 MB) would take minutes.
 for f in /tmp/vfat-c.dat /tmp/exfat-k.dat; do
-	[ -f "$f" ] && lab_export "$f"
+	[ -f "$f" ] || continue
+	if [ "$(stat -c %s "$f")" -lt 4194304 ]; then
+		lab_export "$f"
+	else
+		echo "not exported: $f has $(stat -c %s "$f") bytes"
+	fi
 done
 EOF
 
@@ -254,7 +260,8 @@ for fs in $FSES; do
 	command -v trace-cmd >/dev/null || { skip "$n: trace-cmd reads the files" "no trace-cmd"; continue; }
 	case $fs in vfat) kind=c what=finished want=100 ;; *) kind=k what=restored want=$need ;; esac
 	if ! lab_file "$NAME" "/tmp/$fs-$kind.dat" "$D/$fs-$kind.dat" 2>"$D/last.err"; then
-		fail "$n: the $what file comes back" "$(cat "$D/last.err")"
+		fail "$n: the $what file comes back" \
+			"$(grep "^not exported: /tmp/$fs-$kind.dat" "$LAB_OUTPUT" || cat "$D/last.err")"
 		continue
 	fi
 	got=$(trace-cmd report -i "$D/$fs-$kind.dat" 2>"$D/tc.err" | grep -c 'fsmark-')
