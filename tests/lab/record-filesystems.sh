@@ -41,7 +41,7 @@ for fs in $FSES; do
 	args+=("$D/$fs.img.gz=/lab/$fs.img.gz")
 done
 
-LAB_TIMEOUT=150 lab_run "$NAME" - "${args[@]}" <<'EOF' || finish
+LAB_TIMEOUT=90 lab_run "$NAME" - "${args[@]}" <<'EOF' || finish
 T=/sys/kernel/tracing
 # Absent modules are built in or missing: /proc/filesystems tells.
 for m in $(cat /lab/mod/modules.list); do
