@@ -88,6 +88,29 @@ static struct ftc_option *merged_options(const struct ftc_command *cmd, int *cou
 	return all;
 }
 
+/*
+ * No option takes an empty value: an empty tracer, clock, file or number
+ * is always a slip (an unset shell variable), and tracefs lists would
+ * match "" anywhere. Refusing it here covers every command at once.
+ */
+static int check_value(const struct ftc_command *cmd, const struct ftc_option *o,
+		       const char *arg)
+{
+	char name[64];
+
+	if (!o->arg || (arg && *arg))
+		return 0;
+	if (o->short_name && o->long_name)
+		snprintf(name, sizeof(name), "-%c/--%s", o->short_name, o->long_name);
+	else if (o->long_name)
+		snprintf(name, sizeof(name), "--%s", o->long_name);
+	else
+		snprintf(name, sizeof(name), "-%c", o->short_name);
+	ftc_cmd_error(cmd, "option %s: the %s cannot be empty (give one, or leave the option out)",
+		      name, o->arg);
+	return -1;
+}
+
 int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
 		      ftc_option_fn fn, void *ctx)
 {
@@ -119,7 +142,7 @@ int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
 			ret = -2;
 			goto out;
 		}
-		if (fn(option_id(o), optarg, ctx) < 0)
+		if (check_value(cmd, o, optarg) < 0 || fn(option_id(o), optarg, ctx) < 0)
 			goto out;
 	}
 	ret = optind;

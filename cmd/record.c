@@ -30,6 +30,7 @@
 #include "ftc-control.h"
 #include "ftc-writer.h"
 #include "record-sample.h"
+#include "record-self.h"
 
 enum {
 	OPT_DURATION = 2000,
@@ -451,32 +452,54 @@ static int finish(struct record *r, bool failed)
  * (journaled like every other knob), as trace-cmd keeps itself out with
  * filters. Best effort: an old kernel without the file records them.
  */
+static int main_tids(void *ctx, pid_t *tids, int max)
+{
+	struct record *r = ctx;
+	int n = 0;
+
+	tids[n++] = getpid();
+	/* the guardian wakes only to restore, after the capture */
+	if (max > 1 && ftc_state_guardian(r->st))
+		tids[n++] = ftc_state_guardian(r->st);
+	return n;
+}
+
+static int reader_tids(void *ctx, pid_t *tids, int max)
+{
+	return ftc_capture_tids(ctx, tids, max);
+}
+
+static int sampler_tids(void *ctx, pid_t *tids, int max)
+{
+	return record_sample_tids(ctx, tids, max);
+}
+
 static void exclude_self(struct record *r)
 {
-	pid_t tids[257];
-	char buf[257][16], *v[257];
-	int n;
+	const struct tid_source src[] = {
+		{ main_tids, r, 2 },
+		{ reader_tids, r->cap, ftc_capture_nslots(r->cap) },
+		{ sampler_tids, &r->sample, 1 },
+	};
+	size_t n = 0;
+	char **v = self_tids(src, sizeof(src) / sizeof(src[0]), &n);
 
-	tids[0] = getpid();
-	n = 1;
-	if (ftc_state_guardian(r->st))	/* it wakes only to restore, after the capture */
-		tids[n++] = ftc_state_guardian(r->st);
-	n += ftc_capture_tids(r->cap, tids + n, 257 - n);
-	n += record_sample_tids(&r->sample, tids + n, 257 - n);
-	for (int i = 0; i < n; i++) {
-		snprintf(buf[i], sizeof(buf[i]), "%d", (int)tids[i]);
-		v[i] = buf[i];
+	if (!v) {
+		if (!r->quiet)
+			ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: out of memory");
+		return;
 	}
 	for (size_t i = 0; i < r->nbufs; i++) {
 		const char *inst = r->bufs[i].instance;
 
 		if (!ftc_knob_exists(inst, "set_event_notrace_pid"))
 			continue;
-		if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, (size_t)n) < 0 &&
+		if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, n) < 0 &&
 		    !r->quiet)
 			ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: %s",
 				      ftc_strerror());
 	}
+	self_tids_free(v, n);
 }
 
 /* Each buffer, before anything is written: the top level or the instance. */

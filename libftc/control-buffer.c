@@ -13,21 +13,6 @@
 #include "ftc-control.h"
 #include "control.h"
 
-/* trace_clock reads "local [global] counter ...": is name one of them? */
-static bool clock_offered(const char *clocks, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = clocks; (p = strstr(p, name)); p += n) {
-		bool start = p == clocks || p[-1] == ' ' || p[-1] == '[';
-		bool end = !p[n] || p[n] == ' ' || p[n] == ']' || p[n] == '\n';
-
-		if (start && end)
-			return true;
-	}
-	return false;
-}
-
 int ftc_set_clock(struct ftc_state *st, const char *instance, const char *clock)
 {
 	char *clocks;
@@ -35,7 +20,7 @@ int ftc_set_clock(struct ftc_state *st, const char *instance, const char *clock)
 
 	if (ftc_knob_read(instance, "trace_clock", &clocks) < 0)
 		return -1;
-	if (!clock_offered(clocks, clock)) {
+	if (!ftc_tracefs_word_in(clocks, clock)) {
 		ret = ftc_error(EINVAL, "trace_clock: cannot write '%s': not a clock of this kernel (it offers: %s)",
 				clock, clocks);
 		free(clocks);

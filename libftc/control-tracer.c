@@ -16,20 +16,6 @@
 #include "ftc-control.h"
 #include "control.h"
 
-static bool word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; (p = strstr(p, word)); p += n) {
-		bool start = p == list || p[-1] == ' ' || p[-1] == '\n';
-		bool end = !p[n] || p[n] == ' ' || p[n] == '\n';
-
-		if (start && end)
-			return true;
-	}
-	return false;
-}
-
 int ftc_set_tracer(struct ftc_state *st, const char *instance, const char *tracer)
 {
 	char *avail;
@@ -37,7 +23,7 @@ int ftc_set_tracer(struct ftc_state *st, const char *instance, const char *trace
 
 	if (ftc_knob_read(instance, "available_tracers", &avail) < 0)
 		return -1;
-	if (!word_in(avail, tracer)) {
+	if (!ftc_tracefs_word_in(avail, tracer)) {
 		ret = ftc_error(ENOENT, "current_tracer: cannot write '%s': absent: this kernel's tracers are '%s'; run `ftc check`",
 				tracer, avail);
 		free(avail);

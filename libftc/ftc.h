@@ -10,6 +10,7 @@
 #define FTC_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -29,6 +30,9 @@ char *ftc_tracefs_path(const char *instance, const char *file);
 int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t *len);
 /* The trace clock in use (the bracketed name in trace_clock); free() it. */
 char *ftc_tracefs_clock(const char *instance);
+/* Is word one of the blank-separated words of a tracefs list, such as
+ * available_tracers or trace_clock ("[local] global")? Never for "". */
+bool ftc_tracefs_word_in(const char *list, const char *word);
 
 #ifdef __cplusplus
 }

@@ -139,18 +139,7 @@ const char *probe_where(const struct ftc_probe *p, char *buf, size_t size)
 
 bool probe_word_in(const char *list, const char *word)
 {
-	size_t len = strlen(word);
-	const char *s = list;
-
-	while (list && (s = strstr(s, word))) {
-		bool start = s == list || strchr(" \t\n[", s[-1]);
-		bool end = !s[len] || strchr(" \t\n]", s[len]);
-
-		if (start && end)
-			return true;
-		s += len;
-	}
-	return false;
+	return ftc_tracefs_word_in(list, word);
 }
 
 /*

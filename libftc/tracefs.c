@@ -105,3 +105,20 @@ char *ftc_tracefs_clock(const char *instance)
 			  instance && *instance ? instance : "the top-level buffer");
 	return clock;
 }
+
+bool ftc_tracefs_word_in(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	/* strstr finds "" everywhere without moving on: it would never end */
+	if (!list || !len)
+		return false;
+	for (const char *s = list; (s = strstr(s, word)); s++) {
+		bool start = s == list || strchr(" \t\n[", s[-1]);
+		bool end = !s[len] || strchr(" \t\n]", s[len]);
+
+		if (start && end)
+			return true;
+	}
+	return false;
+}

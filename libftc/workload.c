@@ -32,8 +32,17 @@ int ftc_workload_spawn(struct ftc_workload *w, char **argv)
 		return ftc_error(errno, "pipe: %s", strerror(errno));
 	}
 	w->pid = fork();
-	if (w->pid < 0)
-		return ftc_error(errno, "fork: %s", strerror(errno));
+	if (w->pid < 0) {
+		int e = errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		/* pid -1 would make ftc_workload_kill signal every process */
+		w->pid = 0;
+		return ftc_error(e, "cannot start '%s': fork: %s", argv[0], strerror(e));
+	}
 	if (w->pid == 0) {
 		char c;
 		int e;
@@ -69,10 +78,17 @@ int ftc_workload_start(struct ftc_workload *w)
 		return ftc_error(errno, "cannot start '%s': %s", w->argv0, strerror(errno));
 	close(w->go_fd);
 	w->go_fd = -1;
-	/* The error pipe closes on a successful exec, or carries its errno. */
-	n = read(w->err_fd, &e, sizeof(e));
+	/* The error pipe closes on a successful exec, or carries its errno.
+	 * A signal (SIGCHLD, the user's SIGINT) must not pass for an exec. */
+	do
+		n = read(w->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		e = errno;
 	close(w->err_fd);
 	w->err_fd = -1;
+	if (n < 0)
+		return ftc_error(e, "cannot tell whether '%s' started: %s", w->argv0, strerror(e));
 	if (n == (ssize_t)sizeof(e))
 		return ftc_error(e, "cannot run '%s': %s", w->argv0, strerror(e));
 	return 0;

@@ -20,6 +20,16 @@ expect() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "'$*' failed: $(echo "$out" | tail -3)"; fi
 }
 
+# setup NAME COMMAND...: a step the checks need (building, creating an
+# instance, cleaning up), not a check: silent when COMMAND succeeds, so it
+# is not counted as a pass; FAIL when it does not. Returns COMMAND's status.
+setup() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then return 0; fi
+	fail "setup: $name" "'$*' failed: $(echo "$out" | tail -3)"
+	return 1
+}
+
 # expect_status NAME STATUS COMMAND...: COMMAND must exit with STATUS.
 expect_status() {
 	name=$1; want=$2; shift 2

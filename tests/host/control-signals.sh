@@ -24,7 +24,7 @@ run_and_signal() {
 }
 
 knobs_save
-expect_status "start a private instance to work in" 0 \
+setup "start a private instance to work in" \
 	"$FTC" start -q -B "$I" -e sched:sched_switch -e sched:sched_wakeup -f 'pid > 1' -C global
 instance_knobs "$D" >"$OUT/sig.before"
 
@@ -54,6 +54,6 @@ run_and_signal INT 0.5 "$FTC" start -B "$J" -C global -b 256 -e sched:sched_swit
 	pass "the new instance is removed again"
 unset FTC_CONTROL_STEP_DELAY_MS
 
-expect_status "reset -B -d the working instance" 0 "$FTC" reset -q -B "$I" -d
+setup "reset -B -d the working instance" "$FTC" reset -q -B "$I" -d
 knobs_unchanged "interrupted show and start"
 finish

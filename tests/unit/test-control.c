@@ -96,6 +96,7 @@ static void journal(void)
 	mkdir(path, 0700);
 	put(dir, "trace_clock", "[local] global counter\n");
 	put(dir, "tracing_on", "1\n");
+	put(dir, "max_graph_depth", "0\n");
 	put(dir, "buffer_size_kb", "7 (expanded: 1410)\n");
 	put(dir, "set_event", "sched:sched_wakeup\nirq:softirq_entry\n");
 	put(dir, "set_event_pid", "");
@@ -107,7 +108,10 @@ static void journal(void)
 	st = ftc_state_new();
 	CHECK("write clock", ftc_knob_write(st, NULL, "trace_clock", "global") == 0);
 	CHECK("write tracing_on", ftc_knob_write(st, NULL, "tracing_on", "0") == 0);
-	CHECK("write it twice", ftc_knob_write(st, NULL, "tracing_on", "1") == 0);
+	/* Three distinct values: restoring in the wrong order leaves 5,
+	 * not restoring leaves 9; only newest-first gives back 0. */
+	CHECK("write a knob", ftc_knob_write(st, NULL, "max_graph_depth", "5") == 0);
+	CHECK("write it twice", ftc_knob_write(st, NULL, "max_graph_depth", "9") == 0);
 	CHECK("write buffer", ftc_knob_write(st, NULL, "buffer_size_kb", "300") == 0);
 	CHECK("append set_event", ftc_knob_append(st, NULL, "set_event", "sched:sched_switch") == 0);
 	CHECK("write pid", ftc_knob_write(st, NULL, "set_event_pid", "42") == 0);
@@ -115,7 +119,7 @@ static void journal(void)
 					     "prev_pid == 1") == 0);
 	CHECK("save before an indirect change", ftc_knob_save(st, NULL, "set_event_pid") == 0);
 	CHECK("indirect change", ftc_knob_set(NULL, "set_event_pid", "7", false) == 0);
-	CHECK("journal counts writes", ftc_state_count(st) == 8);
+	CHECK("journal counts writes", ftc_state_count(st) == 9);
 	CHECK("absent knob fails", ftc_knob_write(st, NULL, "no_such_knob", "1") < 0 &&
 	      errno == ENOENT && strstr(ftc_strerror(), "no_such_knob"));
 	CHECK("restore", ftc_state_restore(st) == 0);
@@ -124,7 +128,10 @@ static void journal(void)
 	CHECK_STR("clock restored by name", v, "local");
 	free(v);
 	v = get("tracing_on");
-	CHECK_STR("knob written twice gets the first old value", v, "1");
+	CHECK_STR("tracing_on restored", v, "1");
+	free(v);
+	v = get("max_graph_depth");
+	CHECK_STR("knob written twice gets the first old value", v, "0");
 	free(v);
 	v = get("buffer_size_kb");
 	CHECK_STR("buffer size restored expanded", v, "1410");

@@ -55,6 +55,15 @@ static void test_words(void)
 	CHECK("function_graph is not function", !probe_word_in("function_graph nop", "function"));
 	CHECK("bracketed current clock", probe_word_in("[local] global", "local"));
 	CHECK("NULL list", !probe_word_in(NULL, "x"));
+	/* An empty word once looped forever (ftc start -C ''): a hang here
+	 * ends in SIGALRM, which fails the test instead of stalling tests/run. */
+	alarm(5);
+	CHECK("empty word in a list", !probe_word_in("function nop", ""));
+	CHECK("empty word, empty list", !ftc_tracefs_word_in("", ""));
+	CHECK("empty word in trace_clock", !ftc_tracefs_word_in("[local] global\n", ""));
+	CHECK("last clock before the newline", ftc_tracefs_word_in("[local] global\n", "global"));
+	CHECK("a prefix is not a word", !ftc_tracefs_word_in("[local] global\n", "glob"));
+	alarm(0);
 }
 
 static void test_errno_mapping(void)
