@@ -47,6 +47,7 @@
 
 struct stats0 {
 	uint64_t read, overrun, dropped;
+	bool ok;		/* read; a failed read counts nothing */
 };
 
 struct cslot {
@@ -113,6 +114,7 @@ static int read_stats(const char *instance, int cpu, struct stats0 *s)
 	s->read = stat_field(text, "\nread events: ");
 	s->overrun = stat_field(text, "\noverrun: ");
 	s->dropped = stat_field(text, "\ndropped events: ");
+	s->ok = true;
 	free(text);
 	return 0;
 }
@@ -537,6 +539,17 @@ int ftc_capture_nslots(const struct ftc_capture *c)
 	return c->nslots;
 }
 
+/*
+ * What a counter grew by since the start. A stats file that could not be
+ * read, or a counter that went back (the buffer was reset meanwhile),
+ * tells nothing: 0, never an unsigned wrap to 1.8e19.
+ */
+static uint64_t grown(const struct stats0 *now, const struct stats0 *start,
+		      uint64_t n, uint64_t s)
+{
+	return now->ok && start->ok && n >= s ? n - s : 0;
+}
+
 int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 			  struct ftc_capture_cpu_stats *out)
 {
@@ -552,8 +565,9 @@ int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 	out->instance = s->instance;
 	out->cpu = s->cpu;
 	out->pages = atomic_load(&s->npages);
-	out->events = now.read - s->start.read;
-	lost = (now.overrun - s->start.overrun) + (now.dropped - s->start.dropped);
+	out->events = grown(&now, &s->start, now.read, s->start.read);
+	lost = grown(&now, &s->start, now.overrun, s->start.overrun) +
+	       grown(&now, &s->start, now.dropped, s->start.dropped);
 	out->lost = lost > atomic_load(&s->missed) ? lost : atomic_load(&s->missed);
 	out->lost_pages = atomic_load(&s->missed_pages);
 	return 0;
