@@ -132,12 +132,26 @@ static int write_line(struct ftc_state *st, const char *line, size_t len)
 			 st->jf.path, strerror(errno));
 }
 
+/* Ends the line being built in m (open_memstream on *line) and writes it whole. */
+static int end_line(struct ftc_state *st, FILE *m, char **line, size_t *len)
+{
+	int ret;
+
+	fputc('\n', m);
+	if (fclose(m) != 0) {
+		free(*line);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	ret = write_line(st, *line, *len);
+	free(*line);
+	return ret;
+}
+
 int ftc_journal_file_append(struct ftc_state *st, struct journal_entry *e)
 {
 	char *line = NULL;
 	size_t len = 0;
 	FILE *m;
-	int ret;
 
 	if (st->jf.fd < 0)
 		return 0;
@@ -152,14 +166,7 @@ int ftc_journal_file_append(struct ftc_state *st, struct journal_entry *e)
 	put_field(m, e->file);
 	put_field(m, e->undo_file);
 	put_field(m, e->undo);
-	fputc('\n', m);
-	if (fclose(m) != 0) {
-		free(line);
-		return ftc_error(ENOMEM, "out of memory");
-	}
-	ret = write_line(st, line, len);
-	free(line);
-	return ret;
+	return end_line(st, m, &line, &len);
 }
 
 void ftc_journal_file_cut(struct ftc_state *st, const struct journal_entry *e)
@@ -253,20 +260,12 @@ static int write_header(struct ftc_state *st, const char *command)
 	char *line = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&line, &len);
-	int ret;
 
 	if (!m)
 		return ftc_error(ENOMEM, "out of memory");
 	fprintf(m, "%s %d %llu", JOURNAL_MAGIC, (int)getpid(), ftc_pid_start_time(getpid()));
 	put_field(m, command);
-	fputc('\n', m);
-	if (fclose(m) != 0) {
-		free(line);
-		return ftc_error(ENOMEM, "out of memory");
-	}
-	ret = write_line(st, line, len);
-	free(line);
-	return ret;
+	return end_line(st, m, &line, &len);
 }
 
 int ftc_journal_file_open(struct ftc_state *st, const char *command)
