@@ -65,11 +65,16 @@ static struct move *plan_moves(struct ftc_writer *w, int *count, uint64_t *new_t
 	return m;
 }
 
-/* Removes each hole in place; last first, so earlier offsets stay valid. */
-static int collapse_holes(struct ftc_writer *w, const struct move *m, int n)
+/*
+ * Removes each hole in place; last first, so earlier offsets stay valid.
+ * Each hole removed moves everything after it down: the plan's sources
+ * and *tail follow, so that a failure half-way still says where every
+ * block is.
+ */
+static int collapse_holes(struct ftc_writer *w, struct move *m, int n, uint64_t *tail)
 {
 	for (int i = n - 1; i >= 0; i--) {
-		uint64_t next = i + 1 < n ? m[i + 1].from : w->tail;
+		uint64_t next = i + 1 < n ? m[i + 1].from : *tail;
 		uint64_t off = m[i].from + m[i].len, len = next - off;
 
 		if (!len)
@@ -80,8 +85,28 @@ static int collapse_holes(struct ftc_writer *w, const struct move *m, int n)
 			return ftc_error(errno, "%s: removing the gap at %llu: %s", w->path,
 					 (unsigned long long)off, strerror(errno));
 		}
+		for (int j = i + 1; j < n; j++)
+			m[j].from -= len;
+		*tail -= len;
 	}
 	return 0;
+}
+
+/* The writer's view of where each block is: moved (at to) or as it stands (at from). */
+static void take_layout(struct ftc_writer *w, const struct move *m, bool moved, uint64_t tail)
+{
+	int k = 0;
+
+	for (int b = 0; b < w->nbufs; b++) {
+		struct wbuf *wb = &w->bufs[b];
+
+		wb->sec = moved ? m[k].to : m[k].from;
+		k++;
+		for (int c = 0; c < wb->ncpus; c++, k++)
+			wb->cpus[c].start = moved ? m[k].to : m[k].from;
+		wb->end = b + 1 < w->nbufs ? (moved ? m[k].to : m[k].from) : tail;
+	}
+	w->tail = tail;
 }
 
 /* Fallback: move each block down, freeing the source behind it. */
@@ -126,16 +151,16 @@ out:
 	return ret;
 }
 
-int ftc_wcompact(struct ftc_writer *w)
+static int compact(struct ftc_writer *w)
 {
-	uint64_t new_tail;
-	int n, k = 0, ret;
+	uint64_t new_tail, tail = w->tail;
+	int n, ret;
 	struct move *m = plan_moves(w, &n, &new_tail);
 	struct stat st;
 
 	if (!m)
 		return ftc_error(ENOMEM, "out of memory");
-	ret = collapse_holes(w, m, n);
+	ret = collapse_holes(w, m, n, &tail);
 	if (ret == 1) {
 		/* The reserve's blocks give the first moves room on a full disk;
 		 * each move then frees its source. */
@@ -149,19 +174,29 @@ int ftc_wcompact(struct ftc_writer *w)
 				  (off_t)new_tail, (off_t)((uint64_t)st.st_size - new_tail) +
 				  TAIL_RESERVE);
 	}
-	if (ret < 0)
-		goto out;
-	for (int b = 0; b < w->nbufs; b++) {
-		struct wbuf *wb = &w->bufs[b];
-
-		wb->sec = m[k++].to;
-		for (int c = 0; c < wb->ncpus; c++)
-			wb->cpus[c].start = m[k++].to;
-		wb->end = b + 1 < w->nbufs ? m[k].to : new_tail;
-	}
-	w->tail = new_tail;
-out:
+	if (ret < 0 && tail != w->tail)
+		take_layout(w, m, false, tail);	/* some holes are gone, not all */
+	else if (ret == 0)
+		take_layout(w, m, true, new_tail);
 	free(m);
+	return ret;
+}
+
+/*
+ * Removes the holes, then indexes the data where it now is. When removal
+ * stops half-way, the blocks after a removed hole have moved and the last
+ * index points at where they were: it is rewritten for where they are, so
+ * the file stays complete, with the holes that are left.
+ */
+int ftc_wcompact(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final)
+{
+	uint64_t before = w->tail;
+	int ret = compact(w);
+
+	if (ret < 0 && w->tail == before)
+		return -1;	/* nothing moved: the last index still holds */
+	if (ftc_wpatch_sections(w) < 0 || ftc_windex(w, cmdlines, final, true) < 0)
+		return -1;
 	return ret;
 }
 
@@ -454,10 +489,8 @@ int ftc_writer_repair(const char *path, int *changed)
 	/* The index as it stands first, so a failure below loses nothing. */
 	if (*changed && ftc_windex(w, NULL, false, false) < 0)
 		goto out;
-	if (ftc_wcompact(w) < 0 || ftc_wpatch_sections(w) < 0)
-		goto out;
+	ret = ftc_wcompact(w, NULL, false);
 	*changed += w->tail != before;
-	ret = ftc_windex(w, NULL, false, true);
 out:
 	ftc_writer_free(w);
 	return ret;

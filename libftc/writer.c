@@ -610,9 +610,7 @@ int ftc_writer_finish(struct ftc_writer *w)
 		goto out;
 	if (ftc_windex(w, w->version >= 7 ? &cmd : NULL, true, true) < 0)
 		goto out;
-	if (ftc_wcompact(w) < 0 || ftc_wpatch_sections(w) < 0)
-		goto out;
-	if (ftc_windex(w, w->version >= 7 ? &cmd : NULL, true, true) < 0)
+	if (ftc_wcompact(w, w->version >= 7 ? &cmd : NULL, true) < 0)
 		goto out;
 	if (w->version == 6 && ftruncate(w->fd, (off_t)w->tail) < 0) {
 		ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));

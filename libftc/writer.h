@@ -148,7 +148,9 @@ int ftc_whead_v6(struct ftc_writer *w, struct ftc_dbuf *h);
 int ftc_wgroups(struct ftc_writer *w);
 int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,
 	       bool cut);
-int ftc_wcompact(struct ftc_writer *w);
+/* Removes the holes and rewrites the index; a failure half-way still
+ * leaves an index of where the data is. */
+int ftc_wcompact(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final);
 int ftc_wpatch_sections(struct ftc_writer *w);
 /* writer-synthetic.c: appends ftc's own event systems to the formats. */
 int ftc_wsynthetic_formats(struct ftc_writer *w);

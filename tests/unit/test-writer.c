@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <linux/falloc.h>
 
 #include "check.h"
 #include "ftc.h"
@@ -161,6 +163,22 @@ out:
 	return n;
 }
 
+/*
+ * The writer's fallocate goes through here: the Nth hole removal
+ * (FALLOC_FL_COLLAPSE_RANGE, counted from 1) fails with EIO, as a disk
+ * error half-way through compaction would; 0 fails none.
+ */
+static int collapse_fail_at, collapse_calls;
+
+int fallocate(int fd, int mode, off_t off, off_t len)
+{
+	if ((mode & FALLOC_FL_COLLAPSE_RANGE) && ++collapse_calls == collapse_fail_at) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_fallocate, fd, mode, off, len);
+}
+
 static void fill_page(char *page, uint64_t ts)
 {
 	memset(page, 0, PAGE);
@@ -263,6 +281,20 @@ int main(void)
 	/* 205 pages = 20 whole chunks; the last 5 pages wait for a chunk. */
 	check_file("checkpoint (unfinished file)", path, 200, 0);
 	ftc_writer_free(w);
+
+	/* Compaction that fails after one hole is gone: the file is still whole. */
+	snprintf(path, sizeof(path), "%s/partial.dat", dir);
+	collapse_calls = 0;
+	collapse_fail_at = 2;
+	w = write_file(path, 7, FTC_COMPRESS_NONE, 300, 0, 1);
+	collapse_fail_at = 0;
+	if (collapse_calls < 2) {
+		SKIP("compaction failing half-way", "this file system has no COLLAPSE_RANGE");
+	} else {
+		CHECK("compaction failing half-way: finish says so", w == NULL &&
+		      strstr(ftc_strerror(), "removing the gap"));
+		check_file("compaction failing half-way", path, 300, 0);
+	}
 
 	/* -m: at most about 16 pages per CPU, the newest. */
 	snprintf(path, sizeof(path), "%s/max.dat", dir);
