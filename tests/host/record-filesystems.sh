@@ -62,7 +62,7 @@ mount_fs() {
 	*) "$mk" "$img" >/dev/null 2>&1 || return 1 ;;
 	esac
 	if ! grep -qw "$fs" /proc/filesystems; then
-		echo "this kernel has no $fs driver (/proc/filesystems)"
+		echo "this kernel has no $fs driver (/proc/filesystems); tests/lab/record-filesystems.sh tries it with the lab kernel's driver"
 		return 2
 	fi
 	# mount -o loop detaches the loop device itself at umount.
