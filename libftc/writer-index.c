@@ -155,14 +155,25 @@ int ftc_whead_v7(struct ftc_writer *w, struct ftc_dbuf *h)
 }
 
 /* Per-CPU (offset, size) as committed now, for the index. */
+/*
+ * What a CPU's index entry says, taken together under the writer's lock:
+ * with -m its reader thread may switch halves at any time, and the offset
+ * must be that of the half the size and chunk count belong to.
+ */
 struct snap {
-	uint64_t size;
+	uint64_t off, size;
 	uint32_t chunks;
 };
 
 static uint64_t snap_size(const struct snap *s, const struct wbuf *b, int c)
 {
 	return s ? s[b->slot0 + c].size : 0;
+}
+
+static uint64_t snap_off(const struct ftc_writer *w, const struct snap *s,
+			 const struct wbuf *b, int c)
+{
+	return s ? s[b->slot0 + c].off : cur_off(w, &b->cpus[c]);
 }
 
 /* The v6 index: options and the top flyrecord's per-CPU pairs. Fixed size. */
@@ -211,7 +222,7 @@ static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap
 
 		for (int c = 0; top && c < top->ncpus; c++)
 			if (top->cpus[c].cpu == cpu) {
-				off = cur_off(w, &top->cpus[c]);
+				off = snap_off(w, s, top, c);
 				size = snap_size(s, top, c);
 			}
 		ftc_dbuf_u64(o, off);
@@ -235,7 +246,7 @@ static void flyrecord_v6(struct ftc_writer *w, struct wbuf *b, struct ftc_dbuf *
 
 		for (int c = 0; c < b->ncpus; c++)
 			if (b->cpus[c].cpu == cpu) {
-				off = cur_off(w, &b->cpus[c]);
+				off = snap_off(w, s, b, c);
 				size = snap_size(s, b, c);
 			}
 		ftc_dbuf_u64(o, off);
@@ -305,6 +316,7 @@ static struct snap *snapshot(struct ftc_writer *w)
 	pthread_mutex_lock(&w->lock);
 	for (int b = 0; b < w->nbufs; b++)
 		for (int c = 0; c < w->bufs[b].ncpus; c++, k++) {
+			s[k].off = cur_off(w, &w->bufs[b].cpus[c]);
 			s[k].size = w->bufs[b].cpus[c].size;
 			s[k].chunks = w->bufs[b].cpus[c].chunks;
 		}
@@ -328,7 +340,7 @@ static void buffer_option(struct ftc_writer *w, struct ftc_dbuf *o, struct wbuf 
 	ftc_dbuf_u32(o, s ? n : 0);
 	for (int c = 0; s && c < b->ncpus; c++) {
 		ftc_dbuf_u32(o, (uint32_t)b->cpus[c].cpu);
-		ftc_dbuf_u64(o, cur_off(w, &b->cpus[c]));
+		ftc_dbuf_u64(o, s[c].off);
 		ftc_dbuf_u64(o, s[c].size);
 	}
 }
@@ -409,7 +421,7 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
 	/* v7 chunk counts first: they describe data already written. */
 	for (int b = 0; compressed(w) && b < w->nbufs; b++)
 		for (int c = 0; c < w->bufs[b].ncpus; c++, k++)
-			if (ftc_wpwrite(w, &s[k].chunks, 4, cur_off(w, &w->bufs[b].cpus[c])) < 0)
+			if (ftc_wpwrite(w, &s[k].chunks, 4, s[k].off) < 0)
 				goto out;
 	if (w->version == 6) {
 		index_v6(w, &t, s, final);
