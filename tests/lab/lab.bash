@@ -31,6 +31,8 @@
 #   LAB_EXPECT=panic	the scenario crashes the guest on purpose: a panic
 #			passes, a clean end fails
 #   LAB_CACHE		the kernel cache folder (default .cache/lab)
+#   LAB_ACCEL		qemu's -accel value (default tcg,thread=multi), to
+#			compare TCG modes (tests/lab/README.md, "Guest panics")
 #   FTC_STATIC		the ftc put in the guest (default ftc-static)
 #   LAB_BUSYBOX		a static busybox (default /bin/busybox)
 
@@ -174,7 +176,7 @@ lab_verdict() {
 # qemu leaves the terminal alone.
 lab_boot() {
 	timeout -k 5 "$2" \
-		qemu-system-x86_64 -accel tcg,thread=multi -m 512 -smp 2 \
+		qemu-system-x86_64 -accel "${LAB_ACCEL:-tcg,thread=multi}" -m 512 -smp 2 \
 		-kernel "$LAB_KERNEL" -initrd "$1/initrd" \
 		-append "console=ttyS0 quiet panic=-1 mitigations=off" \
 		-nic none -nographic -no-reboot </dev/null >"$LAB_CONSOLE" 2>&1
