@@ -23,6 +23,40 @@ expect_match "lab harness: a guest panic returns 1" '^rc=1$' "$out"
 out=$(LAB_EXPECT=panic LAB_CONSOLE=$OUT/lab-h-panic.console lab_verdict "lab h-panic" 0 1 1)
 expect_match "lab harness: LAB_EXPECT=panic passes a panic" '^PASS lab h-panic: the guest panicked' "$out"
 
+expect_match "lab harness: a panic names the oops's task" \
+	'^FAIL lab h-panic: .*\[oops: .*task sh \(PID [0-9]+, CPU [0-9]\): not in ftc.s task' "$out"
+
+# An oops in an interrupt (the kind function_graph once met under
+# multi-threaded TCG) is told apart from one in ftc's own task: both fail,
+# and the reason says where to look. The consoles are written here, trimmed
+# from 6.1's oops layout, since no scenario can crash the kernel that way
+# on purpose.
+oops_console() { # FILE TASK-LINE IRQ(0/1)
+	{
+		echo "@@LAB BEGIN 6.1.0-lab uptime=1.8"
+		echo "[   12.345678] BUG: unable to handle page fault for address: ffffffffc0201000"
+		echo "[   12.345680] Oops: 0010 [#1] PREEMPT SMP NOPTI"
+		echo "[   12.345681] $2 Not tainted 6.1.0-lab #1  Debian"
+		echo "[   12.345683] RIP: 0010:ftrace_return_to_handler+0x9/0x120"
+		echo "[   12.345684] Call Trace:"
+		[ "$3" = 1 ] && echo "[   12.345685]  <IRQ>"
+		echo "[   12.345686]  ? prepare_ftrace_return+0x5a/0xa0"
+		[ "$3" = 1 ] && echo "[   12.345687]  </IRQ>"
+		echo "[   12.345691] RIP: 0010:ftrace_return_to_handler+0x9/0x120"
+		[ "$3" = 1 ] && echo "[   12.345692] Kernel panic - not syncing: Fatal exception in interrupt" ||
+			echo "[   12.345692] Kernel panic - not syncing: Fatal exception"
+	} >"$1"
+}
+oops_console "$OUT/lab-h-oops-irq.console" "CPU: 1 PID: 0 Comm: swapper/1" 1
+out=$(LAB_CONSOLE=$OUT/lab-h-oops-irq.console lab_verdict "lab h-oops-irq" 0 1 1)
+expect_match "lab harness: an oops in an interrupt is not blamed on ftc" \
+	'^FAIL lab h-oops-irq: the guest kernel panicked: Fatal exception in interrupt \[oops: BUG: unable to handle page fault .*; RIP ftrace_return_to_handler\+0x9/0x120; task swapper/1 \(PID 0, CPU 1\) in an interrupt: not in ftc.s task, a kernel or emulator fault\]' \
+	"$out"
+oops_console "$OUT/lab-h-oops-ftc.console" "CPU: 0 PID: 97 Comm: ftc" 0
+out=$(LAB_CONSOLE=$OUT/lab-h-oops-ftc.console lab_verdict "lab h-oops-ftc" 0 1 1)
+expect_match "lab harness: an oops in ftc's task says so" \
+	'^FAIL lab h-oops-ftc: the guest kernel panicked: Fatal exception \[oops: .*; task ftc \(PID 97, CPU 0\): in ftc.s own task' "$out"
+
 out=$(LAB_TIMEOUT=2 lab_run h-timeout - <<'EOF'
 echo started
 sleep 60

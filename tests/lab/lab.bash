@@ -135,6 +135,44 @@ lab_initrd() {
 		return 1
 }
 
+# lab_oops CONSOLE: one line on the guest's first oops: what the kernel
+# reported, the faulting code (RIP), the task that ran on the CPU, whether it
+# was in an interrupt, and whose fault to suspect. A panic stops the guest
+# whoever caused it, so the verdict must say where to look: a fault in a
+# task named ftc* (ftc itself, its threads, a workload before its exec) in
+# process context came from a system call of ftc's; a fault in an interrupt
+# or in another task (swapper, a kworker, the workload) is the kernel's or
+# the emulator's, even while ftc is tracing (tests/lab/README.md, "Guest
+# panics").
+lab_oops() {
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' | awk '
+		!what && /^(BUG: |general protection fault|kernel BUG at|invalid opcode|int3: |stack segment|double fault|Oops: |sysrq: Trigger a crash)/ {
+			what = $0 }
+		!comm && /^CPU: [0-9]+ PID: [0-9]+ Comm: / { cpu = $2; pid = $4; comm = $6 }
+		!rip && /^RIP: [0-9a-f]+:/ { rip = $2; sub(/^[0-9a-f]+:/, "", rip) }
+		/^ *<(IRQ|NMI)>$/ || /Fatal exception in interrupt/ { irq = 1 }
+		# panic() itself prints the task after its own line.
+		/^Kernel panic - not syncing: / { panicked = 1 }
+		END {
+			if (!what && !comm)
+				exit
+			if (!what)
+				what = panicked ? "a panic without an oops" : "no oops line"
+			line = what
+			if (rip != "")
+				line = line "; RIP " rip
+			if (comm != "")
+				line = line "; task " comm " (PID " pid ", CPU " cpu ")"
+			if (irq)
+				line = line " in an interrupt"
+			if (comm ~ /^ftc/ && !irq)
+				line = line ": in ftc'"'"'s own task, look at what ftc asked of the kernel"
+			else
+				line = line ": not in ftc'"'"'s task, a kernel or emulator fault"
+			print line
+		}'
+}
+
 lab_tail() { tr -d '\r' <"$1" | grep -v '^$' | tail -n "${2:-15}"; }
 
 # lab_verdict NAME RC SECONDS QEMU_TIMEOUT: reads the console, reports the run.
@@ -148,7 +186,8 @@ lab_verdict() {
 		fi
 		why="the scenario was meant to panic the guest, but it did not (qemu exited $rc)"
 	elif grep -q 'Kernel panic' "$con"; then
-		why="the guest kernel panicked: $(grep -m1 'Kernel panic' "$con" | tr -d '\r')"
+		why="the guest kernel panicked: $(grep -m1 'Kernel panic' "$con" | tr -d '\r' |
+			sed 's/.*Kernel panic - not syncing: //') [oops: $(lab_oops "$con")]"
 	elif grep -q '^@@LAB TIMEOUT' "$con"; then
 		why="the scenario was killed after LAB_TIMEOUT=$LAB_TIMEOUT s"
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
