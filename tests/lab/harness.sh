@@ -52,6 +52,18 @@ out=$(LAB_CONSOLE=$OUT/lab-h-oops-irq.console lab_verdict "lab h-oops-irq" 0 1 1
 expect_match "lab harness: an oops in an interrupt is not blamed on ftc" \
 	'^FAIL lab h-oops-irq: the guest kernel panicked: Fatal exception in interrupt \[oops: BUG: unable to handle page fault .*; RIP ftrace_return_to_handler\+0x9/0x120; task swapper/1 \(PID 0, CPU 1\) in an interrupt: not in ftc.s task, a kernel or emulator fault\]' \
 	"$out"
+# The oops multi-threaded TCG caused (README, "Guest panics"), trimmed.
+printf '%s\n' "@@LAB BEGIN 6.1.0-lab uptime=3.0" "[ 4.5] kernel BUG at kernel/entry/common.c:463!" \
+	"[ 4.5] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI" \
+	"[ 4.5] CPU: 1 PID: 152 Comm: ls Not tainted 6.1.0-56-amd64 #1  Debian 6.1.192-2" \
+	"[ 4.5] RIP: 0010:irqentry_nmi_enter+0x2a/0x30" "[ 4.5] Call Trace:" "[ 4.5]  <TASK>" \
+	"[ 4.5]  exc_int3+0x3a/0x120" "[ 4.5]  asm_exc_int3+0x35/0x40" \
+	"[ 4.5] RIP: 0010:get_kprobe+0x1/0x40" "[ 4.5]  kprobe_int3_handler+0x42/0x1b0" \
+	"[ 4.5] Kernel panic - not syncing: Fatal exception in interrupt" >"$OUT/lab-h-oops-int3.console"
+out=$(LAB_CONSOLE=$OUT/lab-h-oops-int3.console lab_verdict "lab h-oops-int3" 0 1 1)
+expect_match "lab harness: a stray int3 after code patching is named" \
+	'^FAIL lab h-oops-int3: .*task ls \(PID 152, CPU 1\) in an interrupt: a stray int3 at get_kprobe\+0x1/0x40 after code patching, likely the emulator.s fault\]' \
+	"$out"
 oops_console "$OUT/lab-h-oops-ftc.console" "CPU: 0 PID: 97 Comm: ftc" 0
 out=$(LAB_CONSOLE=$OUT/lab-h-oops-ftc.console lab_verdict "lab h-oops-ftc" 0 1 1)
 expect_match "lab harness: an oops in ftc's task says so" \

@@ -151,6 +151,11 @@ lab_oops() {
 		!comm && /^CPU: [0-9]+ PID: [0-9]+ Comm: / { cpu = $2; pid = $4; comm = $6 }
 		!rip && /^RIP: [0-9a-f]+:/ { rip = $2; sub(/^[0-9a-f]+:/, "", rip) }
 		/^ *<(IRQ|NMI)>$/ || /Fatal exception in interrupt/ { irq = 1 }
+		# An int3 trap reports the address after the int3: FUNC+0x1 is a
+		# function whose first byte, the patched call to __fentry__, ran as
+		# int3 (qemu ran code from before the patch was finished).
+		/asm_exc_int3/ { int3 = 1 }
+		int3 && !stray && /^RIP: [0-9a-f]+:[^ ]+\+0x1\// { stray = $2; sub(/^[0-9a-f]+:/, "", stray) }
 		# panic() itself prints the task after its own line.
 		/^Kernel panic - not syncing: / { panicked = 1 }
 		END {
@@ -165,7 +170,9 @@ lab_oops() {
 				line = line "; task " comm " (PID " pid ", CPU " cpu ")"
 			if (irq)
 				line = line " in an interrupt"
-			if (comm ~ /^ftc/ && !irq)
+			if (stray != "")
+				line = line ": a stray int3 at " stray " after code patching, likely the emulator'"'"'s fault"
+			else if (comm ~ /^ftc/ && !irq)
 				line = line ": in ftc'"'"'s own task, look at what ftc asked of the kernel"
 			else
 				line = line ": not in ftc'"'"'s task, a kernel or emulator fault"
