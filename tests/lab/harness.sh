@@ -19,12 +19,11 @@ echo "rc=$?")
 expect_match "lab harness: a guest panic fails" '^FAIL lab h-panic: the guest kernel panicked' "$out"
 expect_match "lab harness: a guest panic shows the console's tail" '^    .*(RIP|Call Trace|Kernel Offset|sysrq)' "$out"
 expect_match "lab harness: a guest panic returns 1" '^rc=1$' "$out"
+expect_match "lab harness: a panic names the oops's task" \
+	'^FAIL lab h-panic: .*\[oops: .*task sh \(PID [0-9]+, CPU [0-9]\): not in ftc.s task' "$out"
 # LAB_EXPECT=panic judges the same consoles the other way round.
 out=$(LAB_EXPECT=panic LAB_CONSOLE=$OUT/lab-h-panic.console lab_verdict "lab h-panic" 0 1 1)
 expect_match "lab harness: LAB_EXPECT=panic passes a panic" '^PASS lab h-panic: the guest panicked' "$out"
-
-expect_match "lab harness: a panic names the oops's task" \
-	'^FAIL lab h-panic: .*\[oops: .*task sh \(PID [0-9]+, CPU [0-9]\): not in ftc.s task' "$out"
 
 # An oops in an interrupt (the kind function_graph once met under
 # multi-threaded TCG) is told apart from one in ftc's own task: both fail,

@@ -149,7 +149,7 @@ lab_oops() {
 		!what && /^(BUG: |general protection fault|kernel BUG at|invalid opcode|int3: |stack segment|double fault|Oops: |sysrq: Trigger a crash)/ {
 			what = $0 }
 		!comm && /^CPU: [0-9]+ PID: [0-9]+ Comm: / { cpu = $2; pid = $4; comm = $6 }
-		!rip && /^RIP: [0-9a-f]+:/ { rip = $2; sub(/^[0-9a-f]+:/, "", rip) }
+		!rip && /^RIP: 0010:/ { rip = $2; sub(/^0010:/, "", rip) }
 		/^ *<(IRQ|NMI)>$/ || /Fatal exception in interrupt/ { irq = 1 }
 		# An int3 trap reports the address after the int3: FUNC+0x1 is a
 		# function whose first byte, the patched call to __fentry__, ran as
