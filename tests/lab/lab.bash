@@ -269,8 +269,9 @@ lab_run() {
 	lab_boot "$stage" "$qtmo"
 	rc=$?
 	# No second boot after a freeze or a panic: the freezes that once seemed
-	# to need one came from multi-threaded TCG, as the panics did (see
-	# lab_boot), and another boot would hide a hang of ftc's as well.
+	# to need one came with multi-threaded TCG, as the panics did, and none
+	# was counted without it (see lab_boot); another boot would hide a hang
+	# of ftc's as well.
 	t1=$(date +%s.%N)
 	rm -rf "$stage"
 	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
