@@ -25,6 +25,7 @@
 #define STAT_SLOTS	1024	/* per-event hit counts, by event id */
 #define TRIAL_LOOKUPS	1024
 #define MIN_HIT_SHARE	8
+#define MEMO_START	1024	/* lookups before a memo is made: a short trace prints faster */
 
 struct memo_slot {
 	struct tep_event *ev;
@@ -108,6 +109,10 @@ static struct memo_slot *memo_slot(struct ftc_format *f, struct tep_record *rec,
 
 	if (n > MEMO_KEY_MAX || !ftc_reader_print_is_pure(f->r, ev))
 		return NULL;
+	if (!f->memo && f->memo_wait < MEMO_START) {
+		f->memo_wait++;
+		return NULL;
+	}
 	if (!f->memo)
 		f->memo = calloc(1, sizeof(*f->memo));
 	if (!f->memo || !memo_worth_it(f->memo, ev))

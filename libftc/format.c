@@ -17,10 +17,35 @@
 /* Output is gathered in f->outbuf and written in large blocks. */
 #define OUT_CAP		(256 * 1024)
 
+/*
+ * A reader may format again (report --last, the fuzzer's text, JSON and
+ * function_graph walks): the last format freed waits in the reader, and the
+ * next one takes over its buffers and caches (record shapes, comms, latency
+ * columns, the info memo), which depend on the reader alone; the memo also
+ * on FTC_FMT_RAW. Making them afresh was a short file's largest cost.
+ */
+static struct ftc_format *take_spare(struct ftc_reader *r, FILE *out, unsigned int flags)
+{
+	struct ftc_format *f = r->spare_format;
+
+	if (!f)
+		return NULL;
+	r->spare_format = NULL;
+	if ((f->flags ^ flags) & FTC_FMT_RAW)
+		ftc_format_memo_free(f);
+	f->out = out;
+	f->flags = flags;
+	ftc_format_set_merge(f, NULL);
+	return f;
+}
+
 struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags)
 {
-	struct ftc_format *f = calloc(1, sizeof(*f));
+	struct ftc_format *f = take_spare(r, out, flags);
 
+	if (f)
+		return f;
+	f = calloc(1, sizeof(*f));
 	if (!f) {
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
@@ -43,12 +68,10 @@ struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int 
 	return f;
 }
 
-void ftc_format_free(struct ftc_format *f)
+void ftc_format_destroy(struct ftc_format *f)
 {
 	if (!f)
 		return;
-	ftc_graph_free(f);
-	ftc_format_flush(f);
 	ftc_format_memo_free(f);
 	ftc_format_check_free(f);
 	free(f->outbuf);
@@ -56,6 +79,21 @@ void ftc_format_free(struct ftc_format *f)
 	trace_seq_destroy(&f->tmp);
 	free(f->scratch);
 	free(f);
+}
+
+void ftc_format_free(struct ftc_format *f)
+{
+	if (!f)
+		return;
+	ftc_graph_free(f);
+	ftc_format_flush(f);
+	if (f->r->spare_format) {
+		ftc_format_destroy(f);
+		return;
+	}
+	trace_seq_reset(&f->seq);
+	trace_seq_reset(&f->tmp);
+	f->r->spare_format = f;
 }
 
 static int merge_peek(void *ctx, struct tep_record *next)

@@ -72,6 +72,7 @@ struct ftc_reader {
 	uint64_t kallsyms_off;		/* where kallsyms is, for a lazy load */
 	struct ftc_syms *syms;		/* reader-syms.c */
 	struct ftc_reader_perf *perf;	/* reader-perf.c: ftc_perf sample printing */
+	struct ftc_format *spare_format;	/* format.c: the last one freed, for reuse */
 	int kallsyms_state;		/* 0 not loaded, 1 loaded, -1 absent */
 	long long ts_offset;		/* OFFSET option */
 	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC option, mult 0 = none */
@@ -129,6 +130,9 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len);
 int ftc_load_kallsyms(struct ftc_reader *r);
+/* Parses the event tep learns the common fields from, if none is parsed yet. */
+struct tep_record;
+void ftc_reader_learn_common(struct ftc_reader *r, struct tep_record *rec);
 /* reader-perf.c: symbolized printing of ftc_perf:sample events. */
 int ftc_reader_perf_init(struct ftc_reader *r);
 void ftc_reader_perf_free(struct ftc_reader *r);
@@ -200,6 +204,7 @@ struct ftc_format {
 	int flags_off, preempt_off;	/* -1 until known */
 	int pid_off;			/* common_pid: offset of a host-order s32, -2 none, -1 unknown */
 	struct ftc_info_memo *memo;	/* format-memo.c */
+	unsigned int memo_wait;		/* lookups before the memo is made */
 	struct ftc_rec_shape **shapes;	/* format-check.c: by event id */
 	int nshapes;
 	/* One record of look-ahead on the current CPU, for function_graph. */
@@ -210,6 +215,8 @@ struct ftc_format {
 	struct ftc_graph_state *graph;
 };
 
+/* Frees f for good (ftc_format_free parks one in its reader). */
+void ftc_format_destroy(struct ftc_format *f);
 /* Copies rec into f->scratch so printing never reads past the record. */
 void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
 			    struct tep_record *copy);
