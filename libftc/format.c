@@ -154,7 +154,7 @@ const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec)
 	return ev ? ev->name : "unknown";
 }
 
-static const char *comm_of(struct ftc_format *f, int pid)
+const char *ftc_format_comm(struct ftc_format *f, int pid)
 {
 	unsigned int k = (unsigned int)pid & 1023;
 
@@ -181,7 +181,7 @@ static void find_common_offsets(struct ftc_format *f, struct tep_event *ev)
 }
 
 /* The record's pid, read in place when the file's byte order is ours. */
-static int pid_of(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev)
+int ftc_format_pid(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev)
 {
 	int32_t pid;
 
@@ -194,8 +194,8 @@ static int pid_of(struct ftc_format *f, struct tep_record *rec, struct tep_event
 }
 
 /* The latency columns depend only on the flags and preempt-count bytes. */
-static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
-			      struct tep_event *ev)
+const char *ftc_format_latency(struct ftc_format *f, struct tep_record *rec,
+			       struct tep_event *ev)
 {
 	const unsigned char *d = rec->data;
 	unsigned int k;
@@ -283,9 +283,9 @@ static size_t prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev, char *dst)
 {
 	const char *bname = f->r->buffers[mr->buffer].name;
-	int pid = pid_of(f, rec, ev);
-	const char *comm = comm_of(f, pid);
-	const char *lat = latency_of(f, rec, ev);
+	int pid = ftc_format_pid(f, rec, ev);
+	const char *comm = ftc_format_comm(f, pid);
+	const char *lat = ftc_format_latency(f, rec, ev);
 	size_t clen = strlen(comm), llen = strlen(lat);
 	char *p = dst, *start;
 

@@ -221,6 +221,11 @@ void ftc_format_destroy(struct ftc_format *f);
 void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
 			    struct tep_record *copy);
 void ftc_format_time(struct ftc_format *f, unsigned long long ts);
+/* The record's pid, its comm and its latency columns, memoized (format.c). */
+int ftc_format_pid(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev);
+const char *ftc_format_comm(struct ftc_format *f, int pid);
+const char *ftc_format_latency(struct ftc_format *f, struct tep_record *rec,
+			       struct tep_event *ev);
 /* Appends "[inst: ]COMM-PID [CPU] flags TIMESTAMP" to f->seq. */
 void ftc_format_prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 		       struct tep_record *rec, struct tep_event *ev);
@@ -234,6 +239,9 @@ void ftc_format_json_damaged(struct ftc_format *f, const struct ftc_merge_record
 /* The event's info text (what follows "name: "), from the memo when it can. */
 const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
 			    int *len);
+/* The same, printed into seq (not f->seq) when not memoized; raw: TEP_PRINT_INFO_RAW. */
+const char *ftc_format_info_in(struct ftc_format *f, struct trace_seq *seq, bool raw,
+			       struct tep_record *rec, struct tep_event *ev, int *len);
 void ftc_format_memo_free(struct ftc_format *f);
 /*
  * 0 when libtraceevent can print rec as ev safely; -1 when the record is
