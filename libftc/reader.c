@@ -316,6 +316,7 @@ void ftc_reader_close(struct ftc_reader *r)
 		tep_free(r->tep);
 	}
 	ftc_format_destroy(r->spare_format);
+	ftc_decompress_free(r);
 	ftc_syms_free(r->syms);
 	ftc_reader_perf_free(r);
 	for (int i = 0; i < r->noptions; i++)

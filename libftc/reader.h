@@ -47,6 +47,7 @@ struct ftc_reader {
 	uint32_t page_size;
 	char *comp_name, *comp_version;
 	int comp;			/* 0 none, 1 zlib, 2 zstd */
+	void *zstd_dctx;		/* reader-decomp.c */
 	int ncpus;
 
 	struct ftc_dat_section *sections;
@@ -106,6 +107,13 @@ int ftc_pread_all(struct ftc_reader *r, void *dst, size_t n, uint64_t off, const
 /* Decompression (reader-decomp.c). Returns 0 or -1 with an error naming what. */
 int ftc_decompress(struct ftc_reader *r, const void *src, size_t slen, void *dst,
 		   size_t dlen, const char *what, uint64_t off);
+/*
+ * -1 when src cannot decompress to dlen bytes, told from its header: a
+ * damaged size is refused before its buffer is made.
+ */
+int ftc_decompress_check(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
+			 const char *what, uint64_t off);
+void ftc_decompress_free(struct ftc_reader *r);
 
 /* v7 (reader-v7.c) and v6 (reader-v6.c) metadata. */
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos);
