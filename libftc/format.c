@@ -35,6 +35,7 @@ static struct ftc_format *take_spare(struct ftc_reader *r, FILE *out, unsigned i
 		ftc_format_memo_free(f);
 	f->out = out;
 	f->flags = flags;
+	f->comm_gen++;	/* comms registered since may have replaced the cached strings */
 	ftc_format_set_merge(f, NULL);
 	return f;
 }
