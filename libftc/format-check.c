@@ -19,6 +19,7 @@
 #include "reader.h"
 
 #define MAX_ARG_DEPTH	64	/* print args nest this deep in no real format */
+#define MAX_DIVISORS	8	/* fields a print format divides by */
 
 struct dyn_field {
 	struct tep_format_field *fd;
@@ -30,6 +31,9 @@ struct ftc_rec_shape {
 	int min_size;		/* every fixed field ends within this */
 	struct tep_format_field *min_field;	/* the field that ends there */
 	bool bad_format;	/* a field libtraceevent cannot read safely */
+	bool bad_divisor;	/* a divisor that is 0 or cannot be checked */
+	int ndiv;
+	struct tep_format_field *div[MAX_DIVISORS];	/* fields divided by */
 	int ndyn;
 	struct dyn_field dyn[];
 };
@@ -58,7 +62,40 @@ static void mark_nul(struct ftc_rec_shape *sh, struct tep_format_field *fd)
 			sh->dyn[i].needs_nul = true;
 }
 
-/* Finds the __get_str() arguments: libtraceevent prints those with a bare %s. */
+/*
+ * libtraceevent 1.7 evaluates "/" and "%" in print args as they stand: a
+ * zero divisor kills the process with SIGFPE (the fuzzer made a format
+ * with "0x20%ps0x40", which reads as 0x20 % 0). A constant divisor must
+ * not be 0 and a field divisor is checked in each record; any other (no
+ * real format has one) makes the format unusable.
+ */
+static void note_divisor(struct ftc_rec_shape *sh, struct tep_print_arg *d)
+{
+	struct tep_format_field *fd = NULL;
+
+	while (d && d->type == TEP_PRINT_TYPE)
+		d = d->typecast.item;
+	if (d && d->type == TEP_PRINT_ATOM && d->atom.atom &&
+	    strtoull(d->atom.atom, NULL, 0))
+		return;
+	if (d && d->type == TEP_PRINT_FIELD)
+		fd = d->field.field ? d->field.field :
+		     d->field.name ? tep_find_any_field(sh->ev, d->field.name) : NULL;
+	if (fd && sh->ndiv < MAX_DIVISORS)
+		sh->div[sh->ndiv++] = fd;
+	else
+		sh->bad_divisor = true;
+}
+
+static bool is_division(const struct tep_print_arg *a)
+{
+	return a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%"));
+}
+
+/*
+ * Finds the __get_str() arguments (libtraceevent prints those with a bare
+ * %s) and the divisors.
+ */
 static void walk_args(struct ftc_rec_shape *sh, struct tep_print_arg *a, int depth)
 {
 	for (; a && depth < MAX_ARG_DEPTH; a = a->next) {
@@ -71,6 +108,8 @@ static void walk_args(struct ftc_rec_shape *sh, struct tep_print_arg *a, int dep
 			walk_args(sh, a->typecast.item, depth + 1);
 			break;
 		case TEP_PRINT_OP:
+			if (is_division(a))
+				note_divisor(sh, a->op.right);
 			walk_args(sh, a->op.left, depth + 1);
 			walk_args(sh, a->op.right, depth + 1);
 			break;
@@ -82,6 +121,16 @@ static void walk_args(struct ftc_rec_shape *sh, struct tep_print_arg *a, int dep
 			break;
 		case TEP_PRINT_SYMBOL:
 			walk_args(sh, a->symbol.field, depth + 1);
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			walk_args(sh, a->hex.field, depth + 1);
+			walk_args(sh, a->hex.size, depth + 1);
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			walk_args(sh, a->int_array.field, depth + 1);
+			walk_args(sh, a->int_array.count, depth + 1);
+			walk_args(sh, a->int_array.el_size, depth + 1);
 			break;
 		default:
 			break;
@@ -185,10 +234,33 @@ static int check_dyn(struct ftc_format *f, const struct dyn_field *d, struct tep
 	return 0;
 }
 
+/* libtraceevent reads a divisor field as a number of 1, 2, 4 or 8 bytes, else 0. */
+static int check_divisors(const struct ftc_rec_shape *sh, struct tep_record *rec, char *why,
+			  size_t n)
+{
+	static const char zero[8];
+
+	for (int i = 0; i < sh->ndiv; i++) {
+		const struct tep_format_field *fd = sh->div[i];
+
+		if (fd->offset >= 0 && loc_size_ok(fd) && fd->offset + fd->size <= rec->size &&
+		    memcmp((char *)rec->data + fd->offset, zero, (size_t)fd->size))
+			continue;
+		snprintf(why, n, "the print format divides by field '%s', which is 0", fd->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int check(struct ftc_format *f, const struct ftc_rec_shape *sh, struct tep_record *rec,
 		 char *why, size_t n)
 {
 	const struct tep_format_field *fd;
+
+	if (sh->bad_divisor) {
+		snprintf(why, n, "the print format divides by 0 or by an expression");
+		return -1;
+	}
 
 	if (sh->bad_format) {
 		fd = sh->min_field;
@@ -205,7 +277,7 @@ static int check(struct ftc_format *f, const struct ftc_rec_shape *sh, struct te
 	for (int i = 0; i < sh->ndyn; i++)
 		if (check_dyn(f, &sh->dyn[i], rec, why, n) < 0)
 			return -1;
-	return 0;
+	return check_divisors(sh, rec, why, n);
 }
 
 int ftc_format_check(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,

@@ -134,12 +134,13 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		    struct tep_record *rec, struct tep_event *ev)
 {
 	struct tep_handle *tep = f->r->tep;
-	int pid = tep_data_pid(tep, rec);
-	struct trace_seq *info = &f->tmp;
+	int pid = ftc_format_pid(f, rec, ev);
+	const char *info;
+	int len;
 
 	json_head(f, "event", mr, rec->ts);
 	trace_seq_printf(&f->seq, ",\"pid\":%d,\"comm\":", pid);
-	json_str(&f->seq, tep_data_comm_from_pid(tep, pid), 256);
+	json_str(&f->seq, ftc_format_comm(f, pid), 256);
 	if (!ev) {
 		trace_seq_printf(&f->seq, ",\"event\":null,\"id\":%d}\n", tep_data_type(tep, rec));
 		return 0;
@@ -148,12 +149,8 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 	json_str(&f->seq, ev->system, 256);
 	trace_seq_puts(&f->seq, ",\"event\":");
 	json_str(&f->seq, ev->name, 256);
-	trace_seq_reset(info);
-	tep_print_event(tep, info, rec, "%s", TEP_PRINT_LATENCY);
-	trace_seq_terminate(info);
 	trace_seq_puts(&f->seq, ",\"flags\":");
-	json_str(&f->seq, info->buffer, 64);
-	trace_seq_reset(info);
+	json_str(&f->seq, ftc_format_latency(f, rec, ev), 64);
 	trace_seq_puts(&f->seq, ",\"fields\":{");
 	for (struct tep_format_field *fd = ev->format.fields; fd; fd = fd->next) {
 		if (fd != ev->format.fields)
@@ -162,12 +159,12 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		trace_seq_putc(&f->seq, ':');
 		json_field(f, fd, rec);
 	}
-	tep_print_event(tep, info, rec, "%s", TEP_PRINT_INFO);
-	while (info->len && info->buffer[info->len - 1] == '\n')
-		info->len--;
-	trace_seq_terminate(info);
+	/* Through the memo the text layout fills (the fuzzer's walks share it). */
+	info = ftc_format_info_in(f, &f->tmp, false, rec, ev, &len);
+	while (len && info[len - 1] == '\n')
+		len--;
 	trace_seq_puts(&f->seq, "},\"info\":");
-	json_str(&f->seq, info->buffer, (size_t)info->len);
+	json_str(&f->seq, info, (size_t)len);
 	trace_seq_puts(&f->seq, "}\n");
 	return 0;
 }

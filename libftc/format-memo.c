@@ -25,6 +25,7 @@
 #define STAT_SLOTS	1024	/* per-event hit counts, by event id */
 #define TRIAL_LOOKUPS	1024
 #define MIN_HIT_SHARE	8
+#define MEMO_START	1024	/* lookups before a memo is made: a short trace prints faster */
 
 struct memo_slot {
 	struct tep_event *ev;
@@ -108,6 +109,10 @@ static struct memo_slot *memo_slot(struct ftc_format *f, struct tep_record *rec,
 
 	if (n > MEMO_KEY_MAX || !ftc_reader_print_is_pure(f->r, ev))
 		return NULL;
+	if (!f->memo && f->memo_wait < MEMO_START) {
+		f->memo_wait++;
+		return NULL;
+	}
 	if (!f->memo)
 		f->memo = calloc(1, sizeof(*f->memo));
 	if (!f->memo || !memo_worth_it(f->memo, ev))
@@ -137,10 +142,11 @@ static void slot_store(struct memo_slot *m, struct tep_record *rec, struct tep_e
 	memcpy(m->text, text, (size_t)len);
 }
 
-const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
-			    int *len)
+const char *ftc_format_info_in(struct ftc_format *f, struct trace_seq *seq, bool raw,
+			       struct tep_record *rec, struct tep_event *ev, int *len)
 {
-	struct memo_slot *m = memo_slot(f, rec, ev);
+	/* The memo holds the texts of the format's own mode. */
+	struct memo_slot *m = raw == !!(f->flags & FTC_FMT_RAW) ? memo_slot(f, rec, ev) : NULL;
 
 	if (m) {
 		bool hit = slot_holds(m, rec, ev);
@@ -151,13 +157,18 @@ const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct
 			return m->text;
 		}
 	}
-	trace_seq_reset(&f->seq);
-	tep_print_event(f->r->tep, &f->seq, rec, "%s",
-			(f->flags & FTC_FMT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	if (m && f->seq.state == TRACE_SEQ__GOOD)
-		slot_store(m, rec, ev, f->seq.buffer, f->seq.len);
-	*len = f->seq.len;
-	return f->seq.buffer;
+	trace_seq_reset(seq);
+	tep_print_event(f->r->tep, seq, rec, "%s", raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (m && seq->state == TRACE_SEQ__GOOD)
+		slot_store(m, rec, ev, seq->buffer, seq->len);
+	*len = seq->len;
+	return seq->buffer;
+}
+
+const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
+			    int *len)
+{
+	return ftc_format_info_in(f, &f->seq, f->flags & FTC_FMT_RAW, rec, ev, len);
 }
 
 void ftc_format_memo_free(struct ftc_format *f)

@@ -17,10 +17,36 @@
 /* Output is gathered in f->outbuf and written in large blocks. */
 #define OUT_CAP		(256 * 1024)
 
+/*
+ * A reader may format again (report --last, the fuzzer's text, JSON and
+ * function_graph walks): the last format freed waits in the reader, and the
+ * next one takes over its buffers and caches (record shapes, comms, latency
+ * columns, the info memo), which depend on the reader alone; the memo also
+ * on FTC_FMT_RAW. Making them afresh was a short file's largest cost.
+ */
+static struct ftc_format *take_spare(struct ftc_reader *r, FILE *out, unsigned int flags)
+{
+	struct ftc_format *f = r->spare_format;
+
+	if (!f)
+		return NULL;
+	r->spare_format = NULL;
+	if ((f->flags ^ flags) & FTC_FMT_RAW)
+		ftc_format_memo_free(f);
+	f->out = out;
+	f->flags = flags;
+	f->comm_gen++;	/* comms registered since may have replaced the cached strings */
+	ftc_format_set_merge(f, NULL);
+	return f;
+}
+
 struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags)
 {
-	struct ftc_format *f = calloc(1, sizeof(*f));
+	struct ftc_format *f = take_spare(r, out, flags);
 
+	if (f)
+		return f;
+	f = calloc(1, sizeof(*f));
 	if (!f) {
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
@@ -43,12 +69,10 @@ struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int 
 	return f;
 }
 
-void ftc_format_free(struct ftc_format *f)
+void ftc_format_destroy(struct ftc_format *f)
 {
 	if (!f)
 		return;
-	ftc_graph_free(f);
-	ftc_format_flush(f);
 	ftc_format_memo_free(f);
 	ftc_format_check_free(f);
 	free(f->outbuf);
@@ -56,6 +80,21 @@ void ftc_format_free(struct ftc_format *f)
 	trace_seq_destroy(&f->tmp);
 	free(f->scratch);
 	free(f);
+}
+
+void ftc_format_free(struct ftc_format *f)
+{
+	if (!f)
+		return;
+	ftc_graph_free(f);
+	ftc_format_flush(f);
+	if (f->r->spare_format) {
+		ftc_format_destroy(f);
+		return;
+	}
+	trace_seq_reset(&f->seq);
+	trace_seq_reset(&f->tmp);
+	f->r->spare_format = f;
 }
 
 static int merge_peek(void *ctx, struct tep_record *next)
@@ -116,7 +155,7 @@ const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec)
 	return ev ? ev->name : "unknown";
 }
 
-static const char *comm_of(struct ftc_format *f, int pid)
+const char *ftc_format_comm(struct ftc_format *f, int pid)
 {
 	unsigned int k = (unsigned int)pid & 1023;
 
@@ -143,7 +182,7 @@ static void find_common_offsets(struct ftc_format *f, struct tep_event *ev)
 }
 
 /* The record's pid, read in place when the file's byte order is ours. */
-static int pid_of(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev)
+int ftc_format_pid(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev)
 {
 	int32_t pid;
 
@@ -156,8 +195,8 @@ static int pid_of(struct ftc_format *f, struct tep_record *rec, struct tep_event
 }
 
 /* The latency columns depend only on the flags and preempt-count bytes. */
-static const char *latency_of(struct ftc_format *f, struct tep_record *rec,
-			      struct tep_event *ev)
+const char *ftc_format_latency(struct ftc_format *f, struct tep_record *rec,
+			       struct tep_event *ev)
 {
 	const unsigned char *d = rec->data;
 	unsigned int k;
@@ -245,9 +284,9 @@ static size_t prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev, char *dst)
 {
 	const char *bname = f->r->buffers[mr->buffer].name;
-	int pid = pid_of(f, rec, ev);
-	const char *comm = comm_of(f, pid);
-	const char *lat = latency_of(f, rec, ev);
+	int pid = ftc_format_pid(f, rec, ev);
+	const char *comm = ftc_format_comm(f, pid);
+	const char *lat = ftc_format_latency(f, rec, ev);
 	size_t clen = strlen(comm), llen = strlen(lat);
 	char *p = dst, *start;
 

@@ -156,6 +156,7 @@ enum ftc_format_flags {
 };
 
 struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);
+/* Before ftc_reader_close(r): the reader keeps the last one's caches for the next. */
 void ftc_format_free(struct ftc_format *f);
 /* Lets function_graph output fold entry+exit pairs by looking ahead in m. */
 void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m);

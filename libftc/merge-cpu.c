@@ -107,11 +107,16 @@ static int load_chunk(struct ftc_stream *s)
 				   "(truncated?)", off);
 	if (!usize || usize > FTC_MAX_CHUNK_SIZE)
 		return stream_fail(s, "a chunk's uncompressed size is out of range", off);
-	if (grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1) < 0 ||
-	    grow(&s->win, &s->win_cap, (size_t)usize + s->psize) < 0)
+	if (grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1) < 0)
 		return stream_fail(s, "out of memory for a chunk", off);
 	if (ftc_pread_all(s->r, s->cbuf, csize, off + 8, "chunk") < 0 ||
-	    ftc_decompress(s->r, s->cbuf, csize, s->win, usize, "a data chunk", off) < 0) {
+	    ftc_decompress_check(s->r, s->cbuf, csize, usize, "a data chunk", off) < 0) {
+		ftc_reader_warn(s->r, "%s", ftc_strerror());
+		return stream_fail(s, "a chunk is unreadable", off);
+	}
+	if (grow(&s->win, &s->win_cap, (size_t)usize + s->psize) < 0)
+		return stream_fail(s, "out of memory for a chunk", off);
+	if (ftc_decompress(s->r, s->cbuf, csize, s->win, usize, "a data chunk", off) < 0) {
 		ftc_reader_warn(s->r, "%s", ftc_strerror());
 		return stream_fail(s, "a chunk is unreadable", off);
 	}

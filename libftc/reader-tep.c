@@ -205,23 +205,17 @@ int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len)
 {
 	struct ftc_cur c;
 	uint32_t count;
-	int first = r->nfmts;
 
 	free(r->ftrace_formats);
 	r->ftrace_formats = buf;
 	cur_mem(&c, r, buf, len, "ftrace event formats", 0);
 	if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, "ftrace", count) < 0)
 		return -1;
-	if (build_id_map(r) < 0)
-		return -1;
 	/*
 	 * Parsed on first use like the others (parsing them all cost a damaged
-	 * file's reader most of its open); tep needs one to learn the common
-	 * fields.
+	 * file's reader most of its open); see ftc_reader_learn_common().
 	 */
-	if (r->tep && !tep_get_first_event(r->tep) && first < r->nfmts)
-		parse_fmt(r, &r->fmts[first]);
-	return 0;
+	return build_id_map(r);
 }
 
 int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
@@ -245,12 +239,7 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
 		if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, sys, count) < 0)
 			return -1;
 	}
-	if (build_id_map(r) < 0)
-		return -1;
-	/* tep needs one parsed event to know where common_type is. */
-	if (r->tep && !tep_get_first_event(r->tep) && r->nfmts)
-		parse_fmt(r, &r->fmts[0]);
-	return 0;
+	return build_id_map(r);
 }
 
 /*
@@ -386,6 +375,30 @@ bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev)
 	return !r->fmts[r->fmt_by_id[id] - 1].uses_common;
 }
 
+/*
+ * tep learns where common_type and common_pid lie from a parsed event.
+ * Formats are parsed on first use, so the first record looked up picks
+ * that event: the u16 at its start, where every kernel puts common_type,
+ * names the format it needs anyway. The first format (parsed at open until
+ * now, for nothing when no record used it: a tenth of a short file's
+ * reading) is the fallback. rec NULL: only the fallback.
+ */
+void ftc_reader_learn_common(struct ftc_reader *r, struct tep_record *rec)
+{
+	int id;
+
+	if (!r->tep || !r->nfmts || tep_get_first_event(r->tep))
+		return;
+	if (rec && rec->size >= 2) {
+		id = ftc_rd16(r, rec->data);
+		if (id <= r->max_id && r->fmt_by_id && r->fmt_by_id[id])
+			parse_fmt(r, &r->fmts[r->fmt_by_id[id] - 1]);
+		if (tep_get_first_event(r->tep))
+			return;
+	}
+	parse_fmt(r, &r->fmts[0]);
+}
+
 struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
 {
 	struct tep_event *ev;
@@ -393,6 +406,8 @@ struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec)
 
 	if (!r->tep || rec->size < 8)
 		return NULL;
+	if (!r->type_u16)
+		ftc_reader_learn_common(r, rec);
 	id = record_type(r, rec);
 	if (id < 0 || id > r->max_id || !r->fmt_by_id || !r->fmt_by_id[id])
 		return tep_find_event(r->tep, id);

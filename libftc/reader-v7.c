@@ -63,14 +63,19 @@ static int load_compressed(struct ftc_reader *r, uint64_t off, const struct sec_
 				 r->path, what, (unsigned long long)off, csize, usize,
 				 (unsigned long long)h->size);
 	cbuf = malloc(csize ? csize : 1);
-	ubuf = malloc((size_t)usize + 1);
-	if (!cbuf || !ubuf) {
+	if (!cbuf)
+		return ftc_error(ENOMEM, "%s: out of memory for the %s section", r->path, what);
+	if (ftc_pread_all(r, cbuf, csize, off + SEC_HDR + 8, what) < 0 ||
+	    ftc_decompress_check(r, cbuf, csize, usize, what, off) < 0) {
 		free(cbuf);
-		free(ubuf);
+		return -1;
+	}
+	ubuf = malloc((size_t)usize + 1);
+	if (!ubuf) {
+		free(cbuf);
 		return ftc_error(ENOMEM, "%s: out of memory for the %s section", r->path, what);
 	}
-	if (ftc_pread_all(r, cbuf, csize, off + SEC_HDR + 8, what) < 0 ||
-	    ftc_decompress(r, cbuf, csize, ubuf, usize, what, off) < 0) {
+	if (ftc_decompress(r, cbuf, csize, ubuf, usize, what, off) < 0) {
 		free(cbuf);
 		free(ubuf);
 		return -1;

@@ -315,6 +315,8 @@ void ftc_reader_close(struct ftc_reader *r)
 			tep_unload_plugins(r->plugins, r->tep);
 		tep_free(r->tep);
 	}
+	ftc_format_destroy(r->spare_format);
+	ftc_decompress_free(r);
 	ftc_syms_free(r->syms);
 	ftc_reader_perf_free(r);
 	for (int i = 0; i < r->noptions; i++)
@@ -344,7 +346,13 @@ void ftc_reader_close(struct ftc_reader *r)
 	free(r);
 }
 
-struct tep_handle *ftc_reader_tep(struct ftc_reader *r) { return r->tep; }
+/* Callers read common fields (tep_data_pid) before any record was looked up. */
+struct tep_handle *ftc_reader_tep(struct ftc_reader *r)
+{
+	ftc_reader_learn_common(r, NULL);
+	return r->tep;
+}
+
 int ftc_reader_version(struct ftc_reader *r) { return r->version; }
 bool ftc_reader_big_endian(struct ftc_reader *r) { return r->big_endian; }
 int ftc_reader_long_size(struct ftc_reader *r) { return r->long_size; }

@@ -47,6 +47,7 @@ struct ftc_reader {
 	uint32_t page_size;
 	char *comp_name, *comp_version;
 	int comp;			/* 0 none, 1 zlib, 2 zstd */
+	void *zstd_dctx;		/* reader-decomp.c */
 	int ncpus;
 
 	struct ftc_dat_section *sections;
@@ -72,6 +73,7 @@ struct ftc_reader {
 	uint64_t kallsyms_off;		/* where kallsyms is, for a lazy load */
 	struct ftc_syms *syms;		/* reader-syms.c */
 	struct ftc_reader_perf *perf;	/* reader-perf.c: ftc_perf sample printing */
+	struct ftc_format *spare_format;	/* format.c: the last one freed, for reuse */
 	int kallsyms_state;		/* 0 not loaded, 1 loaded, -1 absent */
 	long long ts_offset;		/* OFFSET option */
 	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC option, mult 0 = none */
@@ -105,6 +107,13 @@ int ftc_pread_all(struct ftc_reader *r, void *dst, size_t n, uint64_t off, const
 /* Decompression (reader-decomp.c). Returns 0 or -1 with an error naming what. */
 int ftc_decompress(struct ftc_reader *r, const void *src, size_t slen, void *dst,
 		   size_t dlen, const char *what, uint64_t off);
+/*
+ * -1 when src cannot decompress to dlen bytes, told from its header: a
+ * damaged size is refused before its buffer is made.
+ */
+int ftc_decompress_check(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
+			 const char *what, uint64_t off);
+void ftc_decompress_free(struct ftc_reader *r);
 
 /* v7 (reader-v7.c) and v6 (reader-v6.c) metadata. */
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos);
@@ -129,6 +138,9 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len);
 int ftc_load_kallsyms(struct ftc_reader *r);
+/* Parses the event tep learns the common fields from, if none is parsed yet. */
+struct tep_record;
+void ftc_reader_learn_common(struct ftc_reader *r, struct tep_record *rec);
 /* reader-perf.c: symbolized printing of ftc_perf:sample events. */
 int ftc_reader_perf_init(struct ftc_reader *r);
 void ftc_reader_perf_free(struct ftc_reader *r);
@@ -200,6 +212,7 @@ struct ftc_format {
 	int flags_off, preempt_off;	/* -1 until known */
 	int pid_off;			/* common_pid: offset of a host-order s32, -2 none, -1 unknown */
 	struct ftc_info_memo *memo;	/* format-memo.c */
+	unsigned int memo_wait;		/* lookups before the memo is made */
 	struct ftc_rec_shape **shapes;	/* format-check.c: by event id */
 	int nshapes;
 	/* One record of look-ahead on the current CPU, for function_graph. */
@@ -210,10 +223,17 @@ struct ftc_format {
 	struct ftc_graph_state *graph;
 };
 
+/* Frees f for good (ftc_format_free parks one in its reader). */
+void ftc_format_destroy(struct ftc_format *f);
 /* Copies rec into f->scratch so printing never reads past the record. */
 void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
 			    struct tep_record *copy);
 void ftc_format_time(struct ftc_format *f, unsigned long long ts);
+/* The record's pid, its comm and its latency columns, memoized (format.c). */
+int ftc_format_pid(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev);
+const char *ftc_format_comm(struct ftc_format *f, int pid);
+const char *ftc_format_latency(struct ftc_format *f, struct tep_record *rec,
+			       struct tep_event *ev);
 /* Appends "[inst: ]COMM-PID [CPU] flags TIMESTAMP" to f->seq. */
 void ftc_format_prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 		       struct tep_record *rec, struct tep_event *ev);
@@ -227,6 +247,9 @@ void ftc_format_json_damaged(struct ftc_format *f, const struct ftc_merge_record
 /* The event's info text (what follows "name: "), from the memo when it can. */
 const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev,
 			    int *len);
+/* The same, printed into seq (not f->seq) when not memoized; raw: TEP_PRINT_INFO_RAW. */
+const char *ftc_format_info_in(struct ftc_format *f, struct trace_seq *seq, bool raw,
+			       struct tep_record *rec, struct tep_event *ev, int *len);
 void ftc_format_memo_free(struct ftc_format *f);
 /*
  * 0 when libtraceevent can print rec as ev safely; -1 when the record is

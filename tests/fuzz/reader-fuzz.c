@@ -2,7 +2,9 @@
 /*
  * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
  * sections, options, decompression), merge every CPU and format every
- * record as text, JSON and the kernel's function_graph layout. Any crash, leak, hang or sanitizer report fails.
+ * record as text, JSON and the kernel's function_graph layout. Any crash,
+ * leak, hang or sanitizer report fails. tests/fuzz/run says how it runs
+ * fast (Documentation/hacking.md, "Fuzzing", has the numbers).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +15,8 @@
 #include "ftc.h"
 #include "ftc-reader.h"
 
-static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
+/* *tracer: guessed by the first walk (it peeks at every CPU's first records). */
+static void walk(struct ftc_reader *r, FILE *out, unsigned int flags, const char **tracer)
 {
 	struct ftc_merge *m = ftc_merge_open(r, NULL);
 	struct ftc_format *f;
@@ -22,10 +25,12 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
 
 	if (!m)
 		return;
+	if (!*tracer)
+		*tracer = ftc_merge_guess_tracer(m, r);
 	f = ftc_format_new(r, out, flags);
 	if (f) {
 		ftc_format_set_merge(f, m);
-		ftc_format_header(f, ftc_merge_guess_tracer(m, r));
+		ftc_format_header(f, *tracer);
 		while (ftc_merge_next(m, &mr) == 1 && n++ < 100000)
 			ftc_format_record(f, &mr);
 		ftc_format_flush(f);
@@ -37,6 +42,7 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
+	const char *tracer = NULL;
 	char path[64];
 	struct ftc_reader *r;
 	int fd = memfd_create("ftc-fuzz", MFD_CLOEXEC);
@@ -52,9 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	r = ftc_reader_open(path, FTC_READER_NO_PLUGINS);
 	if (r) {
-		walk(r, null, 0);
-		walk(r, null, FTC_FMT_JSON | FTC_FMT_NS);
-		walk(r, null, FTC_FMT_GRAPH_KERNEL | FTC_FMT_GRAPH_PROC | FTC_FMT_GRAPH_ABSTIME);
+		/* The walks share the reader: its formats and kallsyms load once. */
+		walk(r, null, 0, &tracer);
+		walk(r, null, FTC_FMT_JSON | FTC_FMT_NS, &tracer);
+		walk(r, null, FTC_FMT_GRAPH_KERNEL | FTC_FMT_GRAPH_PROC | FTC_FMT_GRAPH_ABSTIME,
+		     &tracer);
 		ftc_reader_close(r);
 	}
 	r = ftc_reader_open(path, FTC_READER_METADATA);

@@ -429,6 +429,7 @@ int main(void)
 	kernel_blocks(&r, ent, ext);
 	kernel_context(&r, ent, ext, fn);
 	kernel_columns(&r, &buf, ent, ext);
+	ftc_format_destroy(r.spare_format);	/* ftc_reader_close() would */
 	tep_free(r.tep);
 	return CHECK_DONE();
 }
