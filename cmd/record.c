@@ -61,7 +61,6 @@ struct rec_buf {
 	const char *instance;	/* NULL: the top level */
 	int *cpus, ncpus;
 	int first_slot, nslots;	/* its capture slots (ftc_capture_cpu_stats) */
-	bool *full_said;	/* per CPU: its full region was reported */
 };
 
 struct record {
@@ -174,7 +173,6 @@ static void bufs_free(struct record *r)
 {
 	for (size_t i = 0; r->bufs && i < r->nbufs; i++) {
 		free(r->bufs[i].cpus);
-		free(r->bufs[i].full_said);
 	}
 	free(r->bufs);
 }
@@ -188,9 +186,6 @@ static int bufs_cpus(struct record *r)
 		b->ncpus = ftc_capture_cpus(b->instance, &b->cpus);
 		if (b->ncpus < 0)
 			return -1;
-		b->full_said = calloc((size_t)(b->ncpus ? b->ncpus : 1), sizeof(bool));
-		if (!b->full_said)
-			return ftc_error(ENOMEM, "out of memory");
 		if (b->ncpus == 0)
 			return ftc_error(EINVAL, "tracing_cpumask%s%s selects no CPU: nothing to record",
 					 b->instance ? " of instance " : "",
@@ -311,35 +306,6 @@ out:
 	*prev_t = now;
 }
 
-/*
- * A CPU whose region (its share of the disk) filled up loses its later
- * events while the others go on: say so the moment it happens, and at
- * the end how much (final).
- */
-static void report_full(struct record *r, bool final)
-{
-	for (size_t i = 0; i < r->nbufs; i++) {
-		struct rec_buf *b = &r->bufs[i];
-
-		for (int c = 0; c < b->ncpus; c++) {
-			uint64_t dropped;
-
-			if (!ftc_writer_cpu_full(r->w, (int)i, c, &dropped) ||
-			    (b->full_said[c] && !final))
-				continue;
-			b->full_said[c] = true;
-			fprintf(stderr, "%sftc record: %s: CPU %d%s%s's region (%.1f MB, its share of "
-				"the free space) is full%s%llu of its pages were not recorded; "
-				"free some space, write elsewhere, or keep the newest with -m\n",
-				isatty(2) && !final ? "\n" : "", r->output, b->cpus[c],
-				b->instance ? " of " : "", b->instance ? b->instance : "",
-				(double)ftc_writer_region_size(r->w) / 1e6,
-				final ? ": " : ": its later events are dropped; so far ",
-				(unsigned long long)dropped);
-		}
-	}
-}
-
 /* Waits for the end: the command exits, the time is up, Ctrl-C, or an error. */
 static int wait_loop(struct record *r, int *child_status)
 {
@@ -375,7 +341,6 @@ static int wait_loop(struct record *r, int *child_status)
 				ret = -1;
 				break;
 			}
-			report_full(r, false);
 			if (!r->quiet)
 				status_line(r, &prev, &prev_t);
 		}
@@ -438,7 +403,6 @@ static int finish(struct record *r, bool failed)
 		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
 		ret = -1;
 	}
-	report_full(r, true);
 	if (!r->quiet) {
 		summary(r);
 		record_sample_summary(&r->sample);

@@ -90,16 +90,6 @@ int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
  */
 int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx);
 
-/*
- * Each CPU gets a region of the file, its share of the free space (see
- * writer.c). True once a CPU's region is full; *dropped says how many of
- * its pages were dropped since. The capture of the other CPUs goes on;
- * ftc_writer_add_pages() fails (ENOSPC) once every region is full.
- */
-bool ftc_writer_cpu_full(struct ftc_writer *w, int buf, int cpu_idx, uint64_t *dropped);
-/* The size of each CPU's region in bytes. */
-uint64_t ftc_writer_region_size(const struct ftc_writer *w);
-
 /* Makes everything appended so far readable (rewrites the index). */
 int ftc_writer_checkpoint(struct ftc_writer *w);
 

@@ -24,9 +24,8 @@
  * the disk's free space; on vfat and exfat each slot is also at most
  * NOHOLE_SLOT, since all slots are zero-filled when the first tail is
  * written, and on vfat the file stays below 4 GB. The price is that a
- * busy CPU can fill its slot before the disk fills: its later pages are
- * dropped and counted (ftc_writer_cpu_full) while the others go on, and
- * only when every slot is full does writing fail with ENOSPC. Relocating
+ * busy CPU can fill its slot before the disk fills, and then the capture
+ * ends as on a full disk (ENOSPC), every CPU complete up to then. Relocating
  * a full slot to the end of the file would lift that limit; it would move
  * the tail too and rewrite what a busy CPU just wrote, and is not done.
  *
@@ -218,7 +217,6 @@ static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
 		w->align = w->page;
 	for (int b = 0; b < w->nbufs; b++)
 		nslots += w->bufs[b].ncpus;
-	w->nslots = nslots;
 	if (fstatvfs(w->fd, &sv) < 0)
 		return ftc_error(errno, "%s: statvfs: %s", w->path, strerror(errno));
 	free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
@@ -414,28 +412,19 @@ out:
 }
 
 /*
- * A CPU's region is its share of the disk: once full, that CPU's later
- * pages are counted and dropped while the others go on. Only when every
- * region is full is the disk, for this capture, full.
+ * A CPU's region is its share of the disk: once it is full, the capture
+ * has no more room and ends as on a full disk. Going on with the other
+ * CPUs would leave a trace in which one CPU falls silent at some moment
+ * for no reason a reader of the merged stream can see; stopping keeps
+ * every CPU complete up to the same moment.
  */
 static int region_full(struct ftc_writer *w, struct wcpu *wc, size_t len)
 {
-	bool all;
-
-	pthread_mutex_lock(&w->lock);
-	if (!wc->full)
-		w->nfull++;
-	wc->full = true;
-	wc->dropped += len / w->page;
-	all = w->nfull == w->nslots;
-	pthread_mutex_unlock(&w->lock);
-	if (all)
-		return ftc_error(ENOSPC, "%s: every CPU's region (%llu MB each, the %llu MB free "
-				 "at start shared out) is full: %s (free some space, write "
-				 "elsewhere, or keep the newest with -m)", w->path,
-				 (unsigned long long)(w->stride >> 20),
-				 (unsigned long long)(w->free_at_start >> 20), strerror(ENOSPC));
-	return 0;
+	return ftc_error(ENOSPC, "%s: CPU %d's region (%.1f MB, its share of the %.1f MB free "
+			 "at start) has no room for %zu more bytes: %s (free some space, "
+			 "write elsewhere, or keep the newest with -m)", w->path, wc->cpu,
+			 (double)w->stride / 1e6, (double)w->free_at_start / 1e6, len,
+			 strerror(ENOSPC));
 }
 
 static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, size_t len)
@@ -452,7 +441,7 @@ static int write_chunk(struct ftc_writer *w, struct wcpu *wc, const void *in, si
 	if (w->half && wc->size + 8 + (uint64_t)z > w->half)
 		switch_half(w, wc);
 	if (4 + wc->size + 8 + (uint64_t)z > w->stride)
-		return region_full(w, wc, len);
+		return region_full(w, wc, 8 + (size_t)z);
 	if (ftc_wpwrite(w, wc->zout, 8 + (size_t)z, cur_off(w, wc) + 4 + wc->size) < 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
@@ -499,8 +488,6 @@ int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
 		return ftc_error(EINVAL, "%s: bad page write (buffer %d, cpu %d, %zu bytes)",
 				 w->path, buf, cpu_idx, len);
 	wc = &w->bufs[buf].cpus[cpu_idx];
-	if (wc->full)
-		return region_full(w, wc, len);
 	if (!compressed(w))
 		return add_raw(w, wc, data, len);
 	while (len) {
@@ -545,25 +532,6 @@ int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx)
 	return write_chunk(w, wc, wc->pending, len);
 }
 
-bool ftc_writer_cpu_full(struct ftc_writer *w, int buf, int cpu_idx, uint64_t *dropped)
-{
-	bool full = false;
-
-	*dropped = 0;
-	if (buf < 0 || buf >= w->nbufs || cpu_idx < 0 || cpu_idx >= w->bufs[buf].ncpus)
-		return false;
-	pthread_mutex_lock(&w->lock);
-	full = w->bufs[buf].cpus[cpu_idx].full;
-	*dropped = w->bufs[buf].cpus[cpu_idx].dropped;
-	pthread_mutex_unlock(&w->lock);
-	return full;
-}
-
-uint64_t ftc_writer_region_size(const struct ftc_writer *w)
-{
-	return w->stride;
-}
-
 uint64_t ftc_writer_data_bytes(struct ftc_writer *w)
 {
 	uint64_t n;
@@ -587,7 +555,9 @@ static int flush_pending(struct ftc_writer *w)
 		for (int c = 0; c < w->bufs[b].ncpus; c++) {
 			struct wcpu *wc = &w->bufs[b].cpus[c];
 
-			if (wc->pending_len && write_chunk(w, wc, wc->pending, wc->pending_len) < 0)
+			/* Out of room: those last pages are lost, and the file is still finished. */
+			if (wc->pending_len && write_chunk(w, wc, wc->pending, wc->pending_len) < 0 &&
+			    errno != ENOSPC)
 				return -1;
 			wc->pending_len = 0;
 			if (join_halves(w, wc) < 0)

@@ -71,8 +71,6 @@ struct wcpu {
 	bool wrapped;		/* the other half holds older data */
 	uint64_t old_size;
 	uint32_t old_chunks;
-	bool full;		/* its region is full: later pages are dropped */
-	uint64_t dropped;	/* pages dropped since */
 	char *pending;		/* pages waiting to fill a chunk */
 	size_t pending_len;
 	char *zout;
@@ -103,7 +101,6 @@ struct ftc_writer {
 	int nbufs;
 	int cpucount;
 	uint64_t stride;
-	int nslots, nfull;
 	long fs_type;		/* statfs f_type of the output */
 	uint64_t free_at_start;
 	uint64_t half;		/* -m: bytes per half of a CPU's region, 0 = no limit */

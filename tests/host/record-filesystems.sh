@@ -140,8 +140,10 @@ for fs in ${FTC_TEST_FS:-ext4 xfs btrfs tmpfs vfat exfat}; do
 	on_fs "$fs"
 done
 
-# Each CPU's region is its share of the free space: a CPU that fills its
-# own loses its later pages, with a message, while the capture goes on.
+# Each CPU's region is its share of the free space: one busy CPU beside an
+# idle one fills its own long before the disk is full, and the capture then
+# ends as on a full disk (exit 1, the file, the CPU and what to do), with
+# every CPU complete up to that moment and the file finished.
 dir="$D/mnt-share"
 mkdir -p "$dir"
 if mount -t tmpfs -o size=12m ftc-fs-share "$dir"; then
@@ -149,14 +151,19 @@ if mount -t tmpfs -o size=12m ftc-fs-share "$dir"; then
 	inst=$(test_instance fs-share); INSTS="$INSTS $inst"
 	taskset -c 0 dd if=/dev/zero of=/dev/null bs=1 count=100000000 2>/dev/null & dd_pid=$!
 	# v6 is uncompressed: the storm fills a 2 MB region within a second.
-	"$FTC" record -B "$inst" -e syscalls:sys_enter_read -a --duration 3 --file-version 6 \
+	"$FTC" record -B "$inst" -e syscalls:sys_enter_read -a --duration 20 --file-version 6 \
 		-o "$dir/s.dat" 2>"$D/share.err"; rc=$?
 	kill $dd_pid 2>/dev/null; wait $dd_pid 2>/dev/null
-	[ $rc = 0 ] && pass "a full region does not stop the capture" ||
-		fail "a full region does not stop the capture" "exit $rc: $(tail -2 "$D/share.err")"
-	expect_match "a full region is named with its CPU and what to do" \
-		"s.dat: CPU 0 of $inst's region .* is full: [0-9]+ of its pages were not recorded; .*-m" \
+	[ $rc = 1 ] && pass "a full region ends the capture with 1" ||
+		fail "a full region ends the capture with 1" "exit $rc: $(tail -2 "$D/share.err")"
+	expect_match "a full region is named with the file, its CPU and what to do" \
+		"s.dat: CPU 0's region .* has no room .*: No space left on device .*-m" \
 		"$(cat "$D/share.err")"
+	# Finished, not left at its last checkpoint: no hole is left in it.
+	set -- $(stat -c '%b %B %s' "$dir/s.dat")
+	[ $(($1 * $2 + (64 << 10))) -ge "$3" ] &&
+		pass "the file is finished: no unused region is left ($3 bytes, $(($1 * $2)) allocated)" ||
+		fail "the file is finished: no unused region is left" "$3 bytes, $(($1 * $2)) allocated"
 	if [ $have_tc = 1 ]; then
 		n=$(trace-cmd report "$dir/s.dat" 2>/dev/null | grep -c 'sys_enter_read')
 		[ "$n" -gt 1000 ] && pass "a file with a full region is readable ($n events)" ||
