@@ -49,9 +49,14 @@ fi
 # to the last checkpoint (one per second).
 inst=$(test_instance sigkill)
 "$FTC" record -q -B "$inst" -e sched -o "$D/kill.dat" -a 2>"$D/err" & pid=$!
-# Tracing goes on once the readers run.
+# Tracing goes on once the readers run. A new instance starts with tracing
+# on, and ftc turns it off while it configures, then writes the file's head,
+# then turns it on: only a non-empty file and tracing_on 1 say the capture
+# runs (on a busy machine the instance's first 1 came long before).
 for i in $(seq 1 100); do
-	[ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break; sleep 0.1
+	[ -s "$D/kill.dat" ] &&
+		[ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break
+	sleep 0.1
 done
 # The marks, then enough filler on the same CPU to complete their chunks,
 # then time for a checkpoint.
