@@ -61,8 +61,6 @@ void ftc_state_print(const struct ftc_state *st, FILE *f);
  */
 int ftc_state_guard(struct ftc_state *st, const char *command);
 int ftc_state_keep(struct ftc_state *st);
-/* The journal file, NULL when the journal is only in memory. */
-const char *ftc_state_path(const struct ftc_state *st);
 /* The guardian's pid (0: none), to keep it out of traces. */
 pid_t ftc_state_guardian(const struct ftc_state *st);
 

@@ -299,11 +299,6 @@ int ftc_journal_file_open(struct ftc_state *st, const char *command)
 	return ret;
 }
 
-const char *ftc_state_path(const struct ftc_state *st)
-{
-	return st && st->jf.fd >= 0 ? st->jf.path : NULL;
-}
-
 /* Reading a journal back. */
 
 static int unhex(char c)
