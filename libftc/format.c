@@ -16,6 +16,7 @@
 
 /* Output is gathered in f->outbuf and written in large blocks. */
 #define OUT_CAP		(256 * 1024)
+#define OUT_START	(16 * 1024)	/* grows to OUT_CAP: a short report stays small */
 
 /*
  * A reader may format again (report --last, the fuzzer's text, JSON and
@@ -62,8 +63,8 @@ struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int 
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
 	}
-	f->outbuf = malloc(OUT_CAP);
-	f->out_cap = f->outbuf ? OUT_CAP : 0;
+	f->outbuf = malloc(OUT_START);
+	f->out_cap = f->outbuf ? OUT_START : 0;
 	trace_seq_init(&f->seq);
 	trace_seq_init(&f->tmp);
 	return f;
@@ -248,6 +249,14 @@ static void out_flush(struct ftc_format *f)
 /* Room for n more bytes; NULL only when out of memory (the text is dropped). */
 static char *out_room(struct ftc_format *f, size_t n)
 {
+	if (f->out_len + n > f->out_cap && f->out_cap < OUT_CAP) {
+		char *b = realloc(f->outbuf, f->out_cap * 4);
+
+		if (b) {
+			f->outbuf = b;
+			f->out_cap *= 4;
+		}
+	}
 	if (f->out_len + n > f->out_cap)
 		out_flush(f);
 	if (n > f->out_cap) {

@@ -66,6 +66,14 @@ enum ftc_reader_flags {
 };
 
 struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
+/*
+ * The same from a capture already in memory (received from a board over a
+ * socket or a serial line, or mapped by the caller); name stands for the
+ * path in messages. The bytes are not copied: they must stay valid and
+ * unchanged until ftc_reader_close().
+ */
+struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
+				       unsigned int flags);
 void ftc_reader_close(struct ftc_reader *r);
 
 /* Metadata. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Decompression of v7 sections and chunks with zstd or zlib. */
 #include <errno.h>
+#include <stdlib.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -72,4 +73,109 @@ int ftc_decompress(struct ftc_reader *r, const void *src, size_t slen, void *dst
 	}
 	return bad(r, what, off, "the section is flagged compressed but the file names no "
 		   "compression");
+}
+
+/*
+ * The output buffer grows with what really comes out, up to the declared
+ * size: a few damaged bytes that claim 512 MB cost what they decompress
+ * to, not 512 MB (on a small board, or 40 MB of ASan shadow per input).
+ */
+struct grow_buf {
+	char *buf;
+	size_t len, cap, max;
+};
+
+static int grow_room(struct grow_buf *g)
+{
+	size_t cap = g->cap ? g->cap * 4 : 64 * 1024;
+	char *b;
+
+	if (cap > g->max + 1)
+		cap = g->max + 1;	/* one byte more shows the data is too long */
+	b = realloc(g->buf, cap);
+	if (!b)
+		return -1;
+	g->buf = b;
+	g->cap = cap;
+	return 0;
+}
+
+static const char *zstd_stream(struct ftc_reader *r, const void *src, size_t slen,
+			       struct grow_buf *g)
+{
+	ZSTD_inBuffer in = { src, slen, 0 };
+	size_t ret = 1;
+
+	if (!r->zstd_dctx && !(r->zstd_dctx = ZSTD_createDCtx()))
+		return "out of memory";
+	ZSTD_DCtx_reset(r->zstd_dctx, ZSTD_reset_session_only);
+	while (in.pos < in.size || ret != 0) {
+		ZSTD_outBuffer out;
+
+		if (g->len == g->cap && (g->cap > g->max || grow_room(g) < 0))
+			return g->cap > g->max ? "the data is longer than its declared size" :
+						 "out of memory";
+		out = (ZSTD_outBuffer){ g->buf, g->cap, g->len };
+		ret = ZSTD_decompressStream(r->zstd_dctx, &out, &in);
+		if (ZSTD_isError(ret))
+			return ZSTD_getErrorName(ret);
+		if (out.pos == g->len && in.pos == in.size && ret != 0)
+			return "the data ends inside a frame";
+		g->len = out.pos;
+	}
+	return NULL;
+}
+
+static const char *zlib_stream(const void *src, size_t slen, struct grow_buf *g)
+{
+	z_stream z = { .next_in = (Bytef *)src, .avail_in = (uInt)slen };
+	int ret = Z_OK;
+
+	if (slen > UINT32_MAX || inflateInit(&z) != Z_OK)
+		return "cannot start zlib";
+	while (ret != Z_STREAM_END) {
+		if (g->len == g->cap && (g->cap > g->max || grow_room(g) < 0)) {
+			inflateEnd(&z);
+			return g->cap > g->max ? "the data is longer than its declared size" :
+						 "out of memory";
+		}
+		z.next_out = (Bytef *)g->buf + g->len;
+		z.avail_out = (uInt)(g->cap - g->len);
+		ret = inflate(&z, Z_NO_FLUSH);
+		g->len = g->cap - z.avail_out;
+		if (ret == Z_BUF_ERROR && z.avail_in == 0)
+			ret = Z_DATA_ERROR;	/* wants more input: the data is cut */
+		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
+			inflateEnd(&z);
+			return zError(ret);
+		}
+	}
+	inflateEnd(&z);
+	return NULL;
+}
+
+int ftc_decompress_alloc(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
+			 const char *what, uint64_t off, char **out)
+{
+	struct grow_buf g = { .max = dlen };
+	const char *why;
+
+	if (r->comp == 2)
+		why = zstd_stream(r, src, slen, &g);
+	else if (r->comp == 1)
+		why = zlib_stream(src, slen, &g);
+	else
+		why = "the section is flagged compressed but the file names no compression";
+	if (!why && g.len != dlen)
+		why = g.len < dlen ? "the data is shorter than its declared size" :
+				     "the data is longer than its declared size";
+	if (!why && g.len == g.cap && grow_room(&g) < 0)
+		why = "out of memory";
+	if (why) {
+		free(g.buf);
+		return bad(r, what, off, why);
+	}
+	g.buf[g.len] = '\0';
+	*out = g.buf;
+	return 0;
 }

@@ -70,18 +70,11 @@ static int load_compressed(struct ftc_reader *r, uint64_t off, const struct sec_
 		free(cbuf);
 		return -1;
 	}
-	ubuf = malloc((size_t)usize + 1);
-	if (!ubuf) {
+	if (ftc_decompress_alloc(r, cbuf, csize, usize, what, off, &ubuf) < 0) {
 		free(cbuf);
-		return ftc_error(ENOMEM, "%s: out of memory for the %s section", r->path, what);
-	}
-	if (ftc_decompress(r, cbuf, csize, ubuf, usize, what, off) < 0) {
-		free(cbuf);
-		free(ubuf);
 		return -1;
 	}
 	free(cbuf);
-	ubuf[usize] = '\0';
 	*out = ubuf;
 	*len = usize;
 	return 0;
@@ -319,8 +312,9 @@ static int read_metadata(struct ftc_reader *r)
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 {
 	uint64_t opt_off, next;
-	int32_t *descs = calloc(FTC_MAX_SECTIONS, sizeof(*descs));
-	uint64_t *visited = calloc(FTC_MAX_SECTIONS, sizeof(*visited));
+	/* Only the entries written are read: no need to clear 48 KB per open. */
+	int32_t *descs = malloc(FTC_MAX_SECTIONS * sizeof(*descs));
+	uint64_t *visited = malloc(FTC_MAX_SECTIONS * sizeof(*visited));
 	int n = 0, ret = -1;
 
 	if (!descs || !visited) {

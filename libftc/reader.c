@@ -82,6 +82,10 @@ int ftc_pread_all(struct ftc_reader *r, void *dst, size_t n, uint64_t off, const
 		return ftc_error(EINVAL, "%s: %s at offset %llu: needs %zu bytes but the file "
 				 "ends at %llu (truncated file?)", r->path, what,
 				 (unsigned long long)off, n, (unsigned long long)r->file_size);
+	if (r->mem) {
+		memcpy(dst, r->mem + off, n);
+		return 0;
+	}
 	while (done < n) {
 		ssize_t got = pread(r->fd, (char *)dst + done, n - done, (off_t)(off + done));
 
@@ -264,12 +268,9 @@ static int read_start(struct ftc_reader *r, uint64_t *pos)
 	return 0;
 }
 
-struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
+static struct ftc_reader *reader_new(const char *name, unsigned int flags)
 {
 	struct ftc_reader *r = calloc(1, sizeof(*r));
-	struct stat st;
-	uint64_t pos = 0;
-	int err;
 
 	if (!r) {
 		ftc_error(ENOMEM, "out of memory");
@@ -277,9 +278,49 @@ struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
 	}
 	r->fd = -1;
 	r->flags = flags;
-	r->path = strdup(path);
+	r->path = strdup(name);
+	if (!r->path) {
+		ftc_error(ENOMEM, "out of memory");
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Everything after the bytes became readable; closes r on failure. */
+static struct ftc_reader *reader_parse(struct ftc_reader *r)
+{
+	uint64_t pos = 0;
+	int err;
+
+	if (read_start(r, &pos) < 0)
+		goto fail;
+	if (!(r->flags & FTC_READER_METADATA) && ftc_tep_init(r) < 0)
+		goto fail;
+	if ((r->version == 7 ? ftc_read_v7(r, pos) : ftc_read_v6(r, pos)) < 0)
+		goto fail;
+	if (ftc_apply_options(r) < 0)
+		goto fail;
+	if ((r->flags & FTC_READER_ALL_EVENTS) && r->tep && ftc_reader_parse_all_events(r) < 0)
+		goto fail;
+	return r;
+fail:
+	err = errno;
+	ftc_reader_close(r);
+	errno = err;
+	return NULL;
+}
+
+struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
+{
+	struct ftc_reader *r = reader_new(path, flags);
+	struct stat st;
+	int err;
+
+	if (!r)
+		return NULL;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!r->path || r->fd < 0) {
+	if (r->fd < 0) {
 		ftc_error(errno, "%s: cannot open: %s", path, strerror(errno));
 		goto fail;
 	}
@@ -288,22 +329,30 @@ struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
 		goto fail;
 	}
 	r->file_size = (uint64_t)st.st_size;
-	if (read_start(r, &pos) < 0)
-		goto fail;
-	if (!(flags & FTC_READER_METADATA) && ftc_tep_init(r) < 0)
-		goto fail;
-	if ((r->version == 7 ? ftc_read_v7(r, pos) : ftc_read_v6(r, pos)) < 0)
-		goto fail;
-	if (ftc_apply_options(r) < 0)
-		goto fail;
-	if ((flags & FTC_READER_ALL_EVENTS) && r->tep && ftc_reader_parse_all_events(r) < 0)
-		goto fail;
-	return r;
+	return reader_parse(r);
 fail:
 	err = errno;
 	ftc_reader_close(r);
 	errno = err;
 	return NULL;
+}
+
+struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
+				       unsigned int flags)
+{
+	struct ftc_reader *r;
+
+	if (!data && size) {
+		ftc_error(EINVAL, "%s: no bytes given for %zu-byte capture", name, size);
+		return NULL;
+	}
+	r = reader_new(name, flags);
+	if (!r)
+		return NULL;
+	/* A zero-length capture still needs a non-NULL pointer to mark memory mode. */
+	r->mem = data ? data : (const unsigned char *)"";
+	r->file_size = size;
+	return reader_parse(r);
 }
 
 void ftc_reader_close(struct ftc_reader *r)

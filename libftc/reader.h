@@ -39,6 +39,7 @@ struct ftc_cur {
 struct ftc_reader {
 	char *path;
 	int fd;
+	const unsigned char *mem;	/* ftc_reader_open_mem: the caller's bytes */
 	uint64_t file_size;
 	unsigned int flags;
 	int version;
@@ -114,6 +115,13 @@ int ftc_decompress(struct ftc_reader *r, const void *src, size_t slen, void *dst
 int ftc_decompress_check(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
 			 const char *what, uint64_t off);
 void ftc_decompress_free(struct ftc_reader *r);
+/*
+ * Decompresses src, which must hold exactly dlen bytes, into *out (malloc'd,
+ * NUL appended); the buffer grows with the output, never to a size the data
+ * only claims.
+ */
+int ftc_decompress_alloc(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
+			 const char *what, uint64_t off, char **out);
 
 /* v7 (reader-v7.c) and v6 (reader-v6.c) metadata. */
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos);

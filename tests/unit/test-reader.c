@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "check.h"
 #include "ftc.h"
@@ -16,15 +20,27 @@
 
 static char path[] = "/tmp/ftc-test-reader-XXXXXX";
 
+/*
+ * Opens the bytes from memory, then from a file: both ways must agree on
+ * success and on the message, which names the same offsets.
+ */
 static struct ftc_reader *open_bytes(const void *data, size_t len, unsigned int flags)
 {
+	struct ftc_reader *m = ftc_reader_open_mem(data, len, path, flags), *r;
+	char mem_err[512];
 	FILE *f = fopen(path, "w");
 
+	snprintf(mem_err, sizeof(mem_err), "%s", m ? "" : ftc_strerror());
+	ftc_reader_close(m);
 	if (!f)
 		return NULL;
 	fwrite(data, 1, len, f);
 	fclose(f);
-	return ftc_reader_open(path, flags);
+	r = ftc_reader_open(path, flags);
+	CHECK("memory and file open alike", !m == !r);
+	if (!r)
+		CHECK_STR("memory and file give one message", mem_err, ftc_strerror());
+	return r;
 }
 
 /* The common start: magic, version, endianness, long size, page size. */
@@ -46,6 +62,95 @@ static void put_u64(unsigned char *b, size_t *n, uint64_t v)
 {
 	memcpy(b + *n, &v, 8);
 	*n += 8;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/*
+ * A zstd v7 file whose only options section is compressed: two frames (so
+ * the frame header cannot tell the size) holding the 14-byte DONE option,
+ * while the section claims usize bytes.
+ */
+static size_t zstd_v7(unsigned char *b, size_t cap, uint32_t usize)
+{
+	unsigned char done[14] = { 0, 0, 8 };	/* DONE: u16 0, u32 8, u64 0 */
+	size_t n = start(b, "7", 4096), z, z2, sec;
+
+	memcpy(b + n, "zstd\0" "1.5\0", 9);
+	n += 9;
+	put_u64(b, &n, n + 8);
+	sec = n;
+	memset(b + n, 0, 16);
+	b[sec + 2] = 1;				/* flags: compressed */
+	n += 16 + 8;
+	z = ZSTD_compress(b + n, cap - n, done, sizeof(done), 1);
+	z2 = ZSTD_compress(b + n + z, cap - n - z, "", 0, 1);
+	if (ZSTD_isError(z) || ZSTD_isError(z2))
+		return 0;
+	memcpy(b + sec + 8, &(uint64_t){ 8 + z + z2 }, 8);
+	memcpy(b + sec + 16, &(uint32_t){ (uint32_t)(z + z2) }, 4);
+	memcpy(b + sec + 20, &usize, 4);
+	return n + z + z2;
+}
+
+/*
+ * Opening the claim of 400 MB in a child whose address space has 128 MB
+ * to spare: 0 when refused as too short, 1 when it failed otherwise (the
+ * reader tried to allocate the claim), 2 when it opened.
+ */
+static int open_under_limit(const unsigned char *b, size_t n)
+{
+	long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	pid_t pid;
+	int st;
+
+	if (f && fscanf(f, "%ld", &pages) != 1)
+		pages = 0;
+	if (f)
+		fclose(f);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl;
+		struct ftc_reader *r;
+
+		rl.rlim_cur = rl.rlim_max = (rlim_t)pages * 4096 + (128 << 20);
+#ifndef UNDER_ASAN	/* ASan reserves terabytes of shadow up front */
+		if (pages)
+			setrlimit(RLIMIT_AS, &rl);
+#endif
+		r = ftc_reader_open_mem(b, n, "claim", FTC_READER_METADATA);
+		_exit(r ? 2 : strstr(ftc_strerror(), "shorter than its declared size") ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static void compressed_claims(void)
+{
+	unsigned char b[512];
+	struct ftc_reader *r;
+	size_t n;
+
+	n = zstd_v7(b, sizeof(b), 14);
+	r = n ? open_bytes(b, n, FTC_READER_METADATA) : NULL;
+	CHECK("zstd v7, two frames: opens", r != NULL);
+	CHECK("zstd v7, two frames: one section", r && ftc_reader_nsections(r) == 1);
+	ftc_reader_close(r);
+	n = zstd_v7(b, sizeof(b), 10);
+	r = open_bytes(b, n, FTC_READER_METADATA);
+	CHECK("zstd v7 holding more than it declares: refused",
+	      !r && strstr(ftc_strerror(), "longer than its declared size"));
+	n = zstd_v7(b, sizeof(b), 400U << 20);
+	CHECK("zstd v7 claiming 400 MB: refused as too short, without allocating the claim",
+	      open_under_limit(b, n) == 0);
 }
 
 int main(void)
@@ -148,6 +253,7 @@ int main(void)
 	      r && ftc_reader_warnings(r) && strstr(ftc_reader_warnings(r), "loop"));
 	ftc_reader_close(r);
 
+	compressed_claims();
 	CHECK_STR("option name", ftc_option_name(14), "TSC2NSEC");
 	CHECK_STR("unknown option name", ftc_option_name(999), "UNKNOWN");
 	unlink(path);

@@ -7,6 +7,7 @@
  * in v7 (zstd and uncompressed) and v6 files.
  */
 #include <event-parse.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,17 +79,45 @@ out:
 	return ret;
 }
 
-/* Counts the samples in buffer ftc_perf whose fields are as written. */
-static int read_back(const char *path, int *good, const char **clock_ok)
+/* The whole file in memory, for ftc_reader_open_mem; NULL when unreadable. */
+static char *slurp(const char *path, size_t *len)
 {
-	struct ftc_reader *r = ftc_reader_open(path, FTC_READER_NO_PLUGINS);
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*len = (size_t)n;
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Counts the samples in buffer ftc_perf whose fields are as written, read
+ * from the file or (mem) from a copy of its bytes in memory.
+ */
+static int read_back(const char *path, bool mem, int *good, const char **clock_ok)
+{
+	size_t len = 0;
+	char *bytes = mem ? slurp(path, &len) : NULL;
+	struct ftc_reader *r = mem ? ftc_reader_open_mem(bytes, len, path, FTC_READER_NO_PLUGINS) :
+				     ftc_reader_open(path, FTC_READER_NO_PLUGINS);
 	struct ftc_merge_record mr;
 	struct ftc_merge *m;
 	int buf = -1, n = 0;
 
 	*good = 0;
-	if (!r)
+	if (!r) {
+		free(bytes);
 		return -1;
+	}
 	for (int i = 0; i < ftc_reader_nbuffers(r); i++)
 		if (!strcmp(ftc_reader_buffer(r, i)->name, "ftc_perf"))
 			buf = i;
@@ -117,6 +146,7 @@ static int read_back(const char *path, int *good, const char **clock_ok)
 	}
 	ftc_merge_close(m);
 	ftc_reader_close(r);
+	free(bytes);
 	return n;
 }
 
@@ -140,19 +170,24 @@ int main(void)
 	fd = mkstemp(path);
 	CHECK("temp file", fd >= 0);
 	close(fd);
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < 2 * sizeof(v) / sizeof(v[0]); i++) {
+		size_t k = i / 2;
+		bool mem = i % 2;
+		const char *via = mem ? "from memory" : "from the file";
 		char name[128];
 		const char *clock_ok = "no";
 		int good = 0, n;
 
-		snprintf(name, sizeof(name), "%s: file written", v[i].name);
-		CHECK(name, write_file(path, v[i].version, v[i].comp, base) == 0);
-		n = read_back(path, &good, &clock_ok);
-		snprintf(name, sizeof(name), "%s: every sample read back (%d)", v[i].name, n);
+		snprintf(name, sizeof(name), "%s: file written", v[k].name);
+		CHECK(name, write_file(path, v[k].version, v[k].comp, base) == 0);
+		n = read_back(path, mem, &good, &clock_ok);
+		snprintf(name, sizeof(name), "%s %s: every sample read back (%d)", v[k].name, via, n);
 		CHECK(name, n == NSAMPLES);
-		snprintf(name, sizeof(name), "%s: cpu, fields, callchain, time intact", v[i].name);
+		snprintf(name, sizeof(name), "%s %s: cpu, fields, callchain, time intact", v[k].name,
+			 via);
 		CHECK(name, good == NSAMPLES);
-		snprintf(name, sizeof(name), "%s: the buffer keeps the caller's clock", v[i].name);
+		snprintf(name, sizeof(name), "%s %s: the buffer keeps the caller's clock", v[k].name,
+			 via);
 		CHECK(name, !strcmp(clock_ok, "yes"));
 	}
 	{
