@@ -112,7 +112,6 @@ int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec
  * globs and "func:mod:module" go to the kernel, regexes are expanded.
  * ftc_func_trigger adds "func:cmd[:N]" (or removes "!func:cmd"). */
 int ftc_set_tracer(struct ftc_state *st, const char *instance, const char *tracer);
-bool ftc_is_regex(const char *pattern);
 int ftc_set_functions(struct ftc_state *st, const char *instance, const char *file,
 		      char *const *patterns, size_t n);
 int ftc_func_trigger(struct ftc_state *st, const char *instance, const char *spec);
@@ -145,12 +144,6 @@ bool ftc_errno_refused(int err);
  * or NULL when there is none. Free it. */
 char *ftc_error_log_last(const char *instance);
 
-/* Trigger lines as the kernel reads them back ("traceoff:count=3 if x > 1",
- * "stacktrace:unlimited", "vfs_read:traceon:count=5") turned into what adds
- * them again ("traceoff:3 if x > 1") and what removes them ("!traceoff").
- * func selects function triggers (set_ftrace_filter). Free the result. */
-char *ftc_trigger_readd(const char *line, bool func);
-char *ftc_trigger_removal(const char *line, bool func);
 /* True when a set_ftrace_filter line is a function trigger, not a filter. */
 bool ftc_is_func_trigger(const char *line);
 

@@ -258,16 +258,6 @@ struct ftc_perf_sample_opts {
 	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
 };
 
-/*
- * Sampling attributes shared by ftc profile and record --sample: ip, tid,
- * time, cpu, period (and the callchain), by frequency (default 4000 Hz) or
- * period, with the side-band records (comm, mmap2) that symbolize samples.
- */
-void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
-			    unsigned long long period, bool callchain);
-/* Whether perf_event_open's errno means "this PMU lacks the event". */
-bool ftc_perf_refused_by_pmu(int err);
-
 struct ftc_perf_sampler {
 	struct ftc_perf_evlist l;
 	struct ftc_perf_ring *rings;

@@ -132,13 +132,6 @@ struct ftc_merge *ftc_merge_open(struct ftc_reader *r, const uint64_t *cpu_mask)
 /* 1 with a record, 0 at the end, -1 on an error that stops everything. */
 int ftc_merge_next(struct ftc_merge *m, struct ftc_merge_record *out);
 void ftc_merge_close(struct ftc_merge *m);
-/* The next record on the CPU of the one last returned, if in the same page. */
-int ftc_merge_peek_same_cpu(struct ftc_merge *m, struct tep_record *next);
-/* Consumes that peeked record. */
-void ftc_merge_skip_peeked(struct ftc_merge *m);
-/* Peeks the head of every CPU (before the first ftc_merge_next). */
-int ftc_merge_peek_events(struct ftc_merge *m, int (*fn)(struct tep_record *rec, void *ctx),
-			  void *ctx);
 
 /* Output of records (format*.c): the ftrace text layout, or JSON lines. */
 struct ftc_format;

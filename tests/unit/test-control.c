@@ -15,6 +15,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "control.h"
 
 static void check_trigger(const char *line, bool func, const char *readd, const char *rm)
 {
