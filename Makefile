@@ -53,6 +53,11 @@ $(B)/libftc.a: $(LIB_OBJ)
 $(B)/libftc.so: $(PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libftc.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# libftc keeps everything but its API (FTC_API, libftc/ftc-api.h) to itself:
+# libftc.so exports only that, and a program that links libftc.a into a
+# shared object of its own does not re-export our internals either.
+$(LIB_OBJ) $(PIC_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
