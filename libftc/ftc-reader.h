@@ -68,6 +68,20 @@ enum ftc_reader_flags {
 };
 
 FTC_API struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
+
+/* ftc_reader_open with more to say. Zero what you do not set. */
+struct ftc_reader_opts {
+	unsigned int flags;		/* enum ftc_reader_flags */
+	/*
+	 * A directory of libtraceevent plugins, loaded after the system's so
+	 * that its handlers win (NULL: none). libftc reads no environment
+	 * variable for it (ftc report takes FTC_PLUGIN_DIR); libtraceevent
+	 * itself still reads TRACEEVENT_PLUGIN_DIR and ~/.local/lib/traceevent.
+	 */
+	const char *plugin_dir;
+};
+FTC_API struct ftc_reader *ftc_reader_open_opts(const char *path,
+						const struct ftc_reader_opts *opts);
 FTC_API void ftc_reader_close(struct ftc_reader *r);
 
 /* Metadata. */

@@ -266,7 +266,15 @@ static int read_start(struct ftc_reader *r, uint64_t *pos)
 
 struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
 {
+	struct ftc_reader_opts opts = { .flags = flags };
+
+	return ftc_reader_open_opts(path, &opts);
+}
+
+struct ftc_reader *ftc_reader_open_opts(const char *path, const struct ftc_reader_opts *opts)
+{
 	struct ftc_reader *r = calloc(1, sizeof(*r));
+	unsigned int flags = opts->flags;
 	struct stat st;
 	uint64_t pos = 0;
 	int err;
@@ -277,6 +285,10 @@ struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
 	}
 	r->fd = -1;
 	r->flags = flags;
+	if (opts->plugin_dir && !(r->plugin_dir = strdup(opts->plugin_dir))) {
+		ftc_error(ENOMEM, "out of memory");
+		goto fail;
+	}
 	r->path = strdup(path);
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (!r->path || r->fd < 0) {
@@ -315,6 +327,7 @@ void ftc_reader_close(struct ftc_reader *r)
 			tep_unload_plugins(r->plugins, r->tep);
 		tep_free(r->tep);
 	}
+	free(r->plugin_dir);
 	ftc_format_destroy(r->spare_format);
 	ftc_decompress_free(r);
 	ftc_syms_free(r->syms);

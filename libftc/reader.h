@@ -62,6 +62,7 @@ struct ftc_reader {
 
 	struct tep_handle *tep;
 	void *plugins;
+	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
 	char *formats;			/* kept for lazy parsing */
 	char *ftrace_formats;
 	struct ftc_fmt_index *fmts;
