@@ -51,8 +51,8 @@ FTC_API void ftc_state_print(const struct ftc_state *st, FILE *f);
 
 /*
  * The journal on disk and its guardian. ftc_state_guard writes the journal
- * to a file (journal.PID in /run/ftc, else $XDG_RUNTIME_DIR/ftc, else
- * /tmp/ftc-UID; FTC_JOURNAL_DIR overrides) as it grows, and forks a small
+ * to a file (journal.PID in the first usable directory of
+ * ftc_journal_set_dirs) as it grows, and forks a small
  * process, "ftc-guardian", that restores tracefs from that file if this
  * process dies (SIGKILL, a crash) before ftc_state_restore or
  * ftc_state_keep. Call it before anything is written and before threads
@@ -65,6 +65,18 @@ FTC_API int ftc_state_guard(struct ftc_state *st, const char *command);
 FTC_API int ftc_state_keep(struct ftc_state *st);
 /* The guardian's pid (0: none), to keep it out of traces. */
 FTC_API pid_t ftc_state_guardian(const struct ftc_state *st);
+
+/*
+ * Where journals are written and looked for, most preferred first: a new
+ * journal goes to the first directory that is ours and private (made if
+ * missing), ftc_journals_find looks in every one. The default is /run/ftc,
+ * then /tmp/ftc-UID; n 0 puts it back. The names are copied. Call it before
+ * anything else of the journal's and before threads start. libftc reads no
+ * environment variable for it: ftc passes FTC_JOURNAL_DIR alone when set,
+ * else /run/ftc, $XDG_RUNTIME_DIR/ftc and /tmp/ftc-UID.
+ */
+#define FTC_JOURNAL_DIRS_MAX	4
+FTC_API int ftc_journal_set_dirs(const char *const *dirs, int n);
 
 /* Journals found on disk, for ftc status and ftc reset --journal. */
 struct ftc_journal_info {
