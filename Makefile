@@ -33,8 +33,11 @@ PIC_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 CMD_OBJ   := $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+# The installed headers: libftc.so exports what these declare, nothing else
+# (tests/host/exports.sh reads this list through `make public-headers`).
+PUBLIC_HDR := $(sort $(wildcard libftc/ftc*.h))
 
-.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz
+.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz public-headers
 all: ftc $(B)/libftc.a $(B)/libftc.so unit
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
@@ -49,6 +52,11 @@ $(B)/libftc.a: $(LIB_OBJ)
 
 $(B)/libftc.so: $(PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libftc.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# libftc keeps everything but its API (FTC_API, libftc/ftc-api.h) to itself:
+# libftc.so exports only that, and a program that links libftc.a into a
+# shared object of its own does not re-export our internals either.
+$(LIB_OBJ) $(PIC_OBJ): ALL_CFLAGS += -fvisibility=hidden
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -105,11 +113,14 @@ install: all
 	install -m 755 $(B)/libftc.so $(DESTDIR)$(LIBDIR)/libftc.so.$(VERSION)
 	ln -sf libftc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libftc.so.0
 	ln -sf libftc.so.0 $(DESTDIR)$(LIBDIR)/libftc.so
-	install -m 644 libftc/ftc*.h $(DESTDIR)$(INCDIR)/
+	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCDIR)/
 	install -m 644 Documentation/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 bash-completion/ftc $(DESTDIR)$(COMPDIR)/ftc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		libftc/libftc.pc.in > $(DESTDIR)$(PCDIR)/libftc.pc
+
+public-headers:
+	@printf '%s\n' $(PUBLIC_HDR)
 
 clean:
 	rm -rf build ftc ftc-static ftc-asan tests/out

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ftc: the command. Dispatches through the table in commands.h. */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "ftc.h"
@@ -34,6 +37,29 @@ static const struct ftc_command *find_command(const char *name)
 		if (!strcmp(commands[i]->name, name))
 			return commands[i];
 	return NULL;
+}
+
+/*
+ * Where the state journal goes: FTC_JOURNAL_DIR alone when set, else
+ * /run/ftc, $XDG_RUNTIME_DIR/ftc, /tmp/ftc-UID. The environment is read
+ * here because libftc reads none.
+ */
+static int set_journal_dirs(void)
+{
+	const char *env = getenv("FTC_JOURNAL_DIR");
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char xdg_dir[PATH_MAX], tmp_dir[32];
+	const char *dirs[3];
+	int n = 0;
+
+	if (env && *env)
+		return ftc_journal_set_dirs(&env, 1);
+	dirs[n++] = "/run/ftc";
+	if (xdg && *xdg && snprintf(xdg_dir, sizeof(xdg_dir), "%s/ftc", xdg) < (int)sizeof(xdg_dir))
+		dirs[n++] = xdg_dir;
+	snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/ftc-%u", (unsigned)geteuid());
+	dirs[n++] = tmp_dir;
+	return ftc_journal_set_dirs(dirs, n);
 }
 
 int main(int argc, char **argv)
@@ -70,6 +96,10 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[2], "--list-opts")) {
 		ftc_options_list(cmd);
 		return FTC_EXIT_OK;
+	}
+	if (set_journal_dirs() < 0) {
+		fprintf(stderr, "ftc: %s\n", ftc_strerror());
+		return FTC_EXIT_FAIL;
 	}
 	return cmd->run(argc - 1, argv + 1);
 }

@@ -573,23 +573,30 @@ static void free_report(struct report *rp)
 	free(rp->pids);
 }
 
-/* Plugins shipped next to the binary (./plugins) load as well as the system's. */
-static void set_plugin_dir(void)
+/*
+ * Plugins to load after the system's: FTC_PLUGIN_DIR (set but empty: none),
+ * else those shipped next to the binary (./plugins). The library reads no
+ * environment: the choice is made here and passed to ftc_reader_open_opts.
+ */
+static const char *plugin_dir(char *dir, size_t size)
 {
-	char exe[PATH_MAX], dir[PATH_MAX + 16];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *env = getenv("FTC_PLUGIN_DIR");
+	char exe[PATH_MAX];
+	ssize_t n;
 	char *slash;
 
-	if (getenv("FTC_PLUGIN_DIR") || n <= 0)
-		return;
+	if (env)
+		return *env ? env : NULL;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
 	if (!slash)
-		return;
+		return NULL;
 	*slash = '\0';
-	snprintf(dir, sizeof(dir), "%s/plugins", exe);
-	if (access(dir, R_OK) == 0)
-		setenv("FTC_PLUGIN_DIR", dir, 0);
+	snprintf(dir, size, "%s/plugins", exe);
+	return access(dir, R_OK) == 0 ? dir : NULL;
 }
 
 static int report_run(int argc, char **argv)
@@ -599,7 +606,8 @@ static int report_run(int argc, char **argv)
 	const char *warn;
 	int ret = ftc_options_parse(&ftc_cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL;
-	unsigned int flags = 0;
+	char dir[PATH_MAX + 16];
+	struct ftc_reader_opts ro = { .flags = 0 };
 
 	if (ret < 0) {
 		free_report(&rp);
@@ -619,12 +627,13 @@ static int report_run(int argc, char **argv)
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
 	}
-	set_plugin_dir();
 	if (rp.nfilters)
-		flags |= FTC_READER_ALL_EVENTS;
+		ro.flags |= FTC_READER_ALL_EVENTS;
 	if (rp.no_plugins)
-		flags |= FTC_READER_NO_PLUGINS;
-	rp.r = ftc_reader_open(rp.input, flags);
+		ro.flags |= FTC_READER_NO_PLUGINS;
+	else
+		ro.plugin_dir = plugin_dir(dir, sizeof(dir));
+	rp.r = ftc_reader_open_opts(rp.input, &ro);
 	if (!rp.r) {
 		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
 		goto out;

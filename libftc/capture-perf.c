@@ -23,6 +23,7 @@
 #include "ftc.h"
 #include "ftc-capture-perf.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 struct ring_ctx {
 	struct ftc_capture_perf *cp;

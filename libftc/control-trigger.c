@@ -12,6 +12,7 @@
 
 #include "ftc.h"
 #include "ftc-control.h"
+#include "control.h"
 
 bool ftc_is_func_trigger(const char *line)
 {

@@ -20,4 +20,15 @@ int ftc_str_addline(char **buf, const char *line);
 /* True when file ends with suffix. */
 bool ftc_str_ends(const char *file, const char *suffix);
 
+/* A function pattern that is a regex (ftc expands it against
+ * available_filter_functions), not a glob the kernel matches. */
+bool ftc_is_regex(const char *pattern);
+
+/* Trigger lines as the kernel reads them back ("traceoff:count=3 if x > 1",
+ * "stacktrace:unlimited", "vfs_read:traceon:count=5") turned into what adds
+ * them again ("traceoff:3 if x > 1") and what removes them ("!traceoff").
+ * func selects function triggers (set_ftrace_filter). Free the result. */
+char *ftc_trigger_readd(const char *line, bool func);
+char *ftc_trigger_removal(const char *line, bool func);
+
 #endif

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "ftc-writer.h"
+#include "ftc-api.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,18 +40,18 @@ struct ftc_capture_perf;
  * Before ftc_writer_start(): opens the events (disabled) on the clock of
  * trace_clock, and adds the event system and the buffer to the writer.
  */
-struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
-					      const struct ftc_capture_perf_opts *o,
-					      const char *trace_clock, int ncpus,
-					      const int *cpus);
+FTC_API struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
+						      const struct ftc_capture_perf_opts *o,
+						      const char *trace_clock, int ncpus,
+						      const int *cpus);
 /* After ftc_writer_start(): enables the events and starts the drain thread. */
-int ftc_capture_perf_start(struct ftc_capture_perf *cp);
+FTC_API int ftc_capture_perf_start(struct ftc_capture_perf *cp);
 /* The command was released and has exec'd: its counting intervals start now. */
-void ftc_capture_perf_command_started(struct ftc_capture_perf *cp);
+FTC_API void ftc_capture_perf_command_started(struct ftc_capture_perf *cp);
 /* The drain thread's id after start (0 before): a recorder keeps it out of the trace. */
-pid_t ftc_capture_perf_tid(const struct ftc_capture_perf *cp);
+FTC_API pid_t ftc_capture_perf_tid(const struct ftc_capture_perf *cp);
 /* Disables the events, drains what is left, writes the last pages. */
-int ftc_capture_perf_stop(struct ftc_capture_perf *cp);
+FTC_API int ftc_capture_perf_stop(struct ftc_capture_perf *cp);
 
 struct ftc_capture_perf_stats {
 	uint64_t samples, lost, readings, records, pages;
@@ -59,9 +60,9 @@ struct ftc_capture_perf_stats {
 	const char *clock;	/* the trace clock the timestamps are on */
 	int64_t perf_shift;	/* ns taken off perf's stamps to get there */
 };
-void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
-			    struct ftc_capture_perf_stats *out);
-void ftc_capture_perf_free(struct ftc_capture_perf *cp);
+FTC_API void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
+				    struct ftc_capture_perf_stats *out);
+FTC_API void ftc_capture_perf_free(struct ftc_capture_perf *cp);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "ftc-writer.h"
+#include "ftc-api.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,45 +26,45 @@ struct ftc_capture;
 
 /* wake_usecs: the longest a reader sleeps without a kernel wake-up (the
  * index is checkpointed at least that often); 0 picks one second. */
-struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usecs);
+FTC_API struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usecs);
 
 /*
  * Adds one buffer: instance NULL or "" is the top level; cpus as given to
  * ftc_writer_add_buffer() for the writer's buffer buf_index. Opens the
  * per-CPU files now, so errors show before anything runs.
  */
-int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
-		    int ncpus, const int *cpus);
+FTC_API int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
+			    int ncpus, const int *cpus);
 
 /* Read the snapshot buffer (snapshot_raw) instead; call before adding. */
-void ftc_capture_use_snapshot(struct ftc_capture *c);
+FTC_API void ftc_capture_use_snapshot(struct ftc_capture *c);
 
 /* Starts the reader threads. */
-int ftc_capture_start(struct ftc_capture *c);
+FTC_API int ftc_capture_start(struct ftc_capture *c);
 
 /* The reader threads' ids (so that a recorder can keep its own
  * activity out of the trace); returns how many were stored. */
-int ftc_capture_tids(struct ftc_capture *c, pid_t *tids, int max);
+FTC_API int ftc_capture_tids(struct ftc_capture *c, pid_t *tids, int max);
 
 /* True once a reader failed (full disk, I/O error); the message is in
  * ftc_capture_error(). */
-bool ftc_capture_failed(struct ftc_capture *c);
-const char *ftc_capture_error(struct ftc_capture *c);
+FTC_API bool ftc_capture_failed(struct ftc_capture *c);
+FTC_API const char *ftc_capture_error(struct ftc_capture *c);
 
 /*
  * Makes the capture so far readable in the file: the readers of idle or
  * slow CPUs first put their partial page and pending chunk in, then the
  * index is rewritten (ftc_writer_checkpoint). About once a second.
  */
-int ftc_capture_checkpoint(struct ftc_capture *c);
+FTC_API int ftc_capture_checkpoint(struct ftc_capture *c);
 
 /* Wakes the readers, lets them take what is left (partial pages too) and
  * joins them. Returns -1 if a reader failed. */
-int ftc_capture_stop(struct ftc_capture *c);
+FTC_API int ftc_capture_stop(struct ftc_capture *c);
 
 /* Without threads: takes everything the buffers hold now and returns
  * (ftc extract). */
-int ftc_capture_drain(struct ftc_capture *c);
+FTC_API int ftc_capture_drain(struct ftc_capture *c);
 
 /* Figures for one traced CPU (slot: 0.. in the order added). */
 struct ftc_capture_cpu_stats {
@@ -75,26 +76,26 @@ struct ftc_capture_cpu_stats {
 				 * counted in page headers, whichever is more */
 	uint64_t lost_pages;	/* pages whose header says events were missed */
 };
-int ftc_capture_nslots(const struct ftc_capture *c);
-int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
-			  struct ftc_capture_cpu_stats *out);
+FTC_API int ftc_capture_nslots(const struct ftc_capture *c);
+FTC_API int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
+				  struct ftc_capture_cpu_stats *out);
 
-void ftc_capture_free(struct ftc_capture *c);
+FTC_API void ftc_capture_free(struct ftc_capture *c);
 
 /*
  * Other processes that read the raw or text pipes of an instance now
  * (they would take events from us): writes "pid N (comm): FILE" lines
  * into *who (malloc'd) and returns their number, 0 when none.
  */
-int ftc_capture_find_readers(const char *instance, char **who);
+FTC_API int ftc_capture_find_readers(const char *instance, char **who);
 
 /* The CPUs to capture: those of tracing_cpumask. *cpus is malloc'd;
  * returns their number or -1. */
-int ftc_capture_cpus(const char *instance, int **cpus);
+FTC_API int ftc_capture_cpus(const char *instance, int **cpus);
 
 /* The sub-buffer size of an instance in bytes (buffer_subbuf_size_kb,
  * or the page size on kernels without it). */
-int ftc_capture_subbuf_size(const char *instance);
+FTC_API int ftc_capture_subbuf_size(const char *instance);
 
 #ifdef __cplusplus
 }

@@ -20,37 +20,39 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* The state journal. */
 struct ftc_state;
-struct ftc_state *ftc_state_new(void);
+FTC_API struct ftc_state *ftc_state_new(void);
 /* Saves the old value first, then writes (truncating). */
-int ftc_knob_write(struct ftc_state *st, const char *instance, const char *file,
-		   const char *value);
+FTC_API int ftc_knob_write(struct ftc_state *st, const char *instance, const char *file,
+			   const char *value);
 /* Same, but appends (list files such as set_event, set_ftrace_filter). */
-int ftc_knob_append(struct ftc_state *st, const char *instance, const char *file,
-		    const char *value);
+FTC_API int ftc_knob_append(struct ftc_state *st, const char *instance, const char *file,
+			    const char *value);
 /* Saves a knob that another write is about to change indirectly (a system
  * filter changes every event's filter), so that restore puts it back. */
-int ftc_knob_save(struct ftc_state *st, const char *instance, const char *file);
+FTC_API int ftc_knob_save(struct ftc_state *st, const char *instance, const char *file);
 /* Creates the instance when it does not exist; journaled so that restore
  * removes it again. Returns 1 when created, 0 when it already existed. */
-int ftc_instance_create(struct ftc_state *st, const char *instance);
+FTC_API int ftc_instance_create(struct ftc_state *st, const char *instance);
 /* Undoes every write, newest first; keeps going past failures and returns
  * -1 with the first failure's message. The journal is empty afterwards. */
-int ftc_state_restore(struct ftc_state *st);
-void ftc_state_free(struct ftc_state *st);
-size_t ftc_state_count(const struct ftc_state *st);
+FTC_API int ftc_state_restore(struct ftc_state *st);
+FTC_API void ftc_state_free(struct ftc_state *st);
+FTC_API size_t ftc_state_count(const struct ftc_state *st);
 /* One line per journaled write: "[instance] file: value". */
-void ftc_state_print(const struct ftc_state *st, FILE *f);
+FTC_API void ftc_state_print(const struct ftc_state *st, FILE *f);
 
 /*
  * The journal on disk and its guardian. ftc_state_guard writes the journal
- * to a file (journal.PID in /run/ftc, else $XDG_RUNTIME_DIR/ftc, else
- * /tmp/ftc-UID; FTC_JOURNAL_DIR overrides) as it grows, and forks a small
+ * to a file (journal.PID in the first usable directory of
+ * ftc_journal_set_dirs) as it grows, and forks a small
  * process, "ftc-guardian", that restores tracefs from that file if this
  * process dies (SIGKILL, a crash) before ftc_state_restore or
  * ftc_state_keep. Call it before anything is written and before threads
@@ -59,10 +61,22 @@ void ftc_state_print(const struct ftc_state *st, FILE *f);
  * guardian leaves. ftc_state_free on a journal neither restored nor kept
  * lets the guardian restore it.
  */
-int ftc_state_guard(struct ftc_state *st, const char *command);
-int ftc_state_keep(struct ftc_state *st);
+FTC_API int ftc_state_guard(struct ftc_state *st, const char *command);
+FTC_API int ftc_state_keep(struct ftc_state *st);
 /* The guardian's pid (0: none), to keep it out of traces. */
-pid_t ftc_state_guardian(const struct ftc_state *st);
+FTC_API pid_t ftc_state_guardian(const struct ftc_state *st);
+
+/*
+ * Where journals are written and looked for, most preferred first: a new
+ * journal goes to the first directory that is ours and private (made if
+ * missing), ftc_journals_find looks in every one. The default is /run/ftc,
+ * then /tmp/ftc-UID; n 0 puts it back. The names are copied. Call it before
+ * anything else of the journal's and before threads start. libftc reads no
+ * environment variable for it: ftc passes FTC_JOURNAL_DIR alone when set,
+ * else /run/ftc, $XDG_RUNTIME_DIR/ftc and /tmp/ftc-UID.
+ */
+#define FTC_JOURNAL_DIRS_MAX	4
+FTC_API int ftc_journal_set_dirs(const char *const *dirs, int n);
 
 /* Journals found on disk, for ftc status and ftc reset --journal. */
 struct ftc_journal_info {
@@ -75,35 +89,35 @@ struct ftc_journal_info {
 	bool owner_alive;		/* someone still answers for it */
 	bool torn;			/* the last entry was cut short by a kill (ignored) */
 };
-int ftc_journals_find(struct ftc_journal_info **list, size_t *count);
-void ftc_journals_free(struct ftc_journal_info *list, size_t count);
-void ftc_journal_info_free(struct ftc_journal_info *info);
-int ftc_journal_describe(const char *path, struct ftc_journal_info *info);
+FTC_API int ftc_journals_find(struct ftc_journal_info **list, size_t *count);
+FTC_API void ftc_journals_free(struct ftc_journal_info *list, size_t count);
+FTC_API void ftc_journal_info_free(struct ftc_journal_info *info);
+FTC_API int ftc_journal_describe(const char *path, struct ftc_journal_info *info);
 /* Restores tracefs from a journal whose owner is gone, then removes it.
  * wait: wait for the owner to let go of it (the guardian does); owner, when
  * not 0, is the pid the journal must belong to. Fails (EBUSY) while its
  * owner lives. */
-int ftc_journal_restore(const char *path, bool wait, pid_t owner,
-			struct ftc_journal_info *info);
+FTC_API int ftc_journal_restore(const char *path, bool wait, pid_t owner,
+				struct ftc_journal_info *info);
 
 /* Restore on SIGINT/SIGTERM: the handlers only set a flag (and interrupt
  * blocking reads); commands call ftc_state_restore() on their way out. */
-void ftc_state_catch_signals(void);
-int ftc_state_interrupted(void);
+FTC_API void ftc_state_catch_signals(void);
+FTC_API int ftc_state_interrupted(void);
 
 /* Events. spec: "sys", "sys:event", "event", "all", with globs in either
  * part ("sched:*", "*:sched_switch", "sched:sched_w*"). ftc_events_resolve
  * lists the matching "sys:event" names (free with tracefs_list_free) and
  * returns their count; a spec that matches nothing is an error (ENOENT).
  * The others return -1 with the kernel's reason (and error_log entry). */
-int ftc_events_resolve(const char *spec, char ***matches);
-int ftc_event_enable(struct ftc_state *st, const char *instance, const char *spec);
+FTC_API int ftc_events_resolve(const char *spec, char ***matches);
+FTC_API int ftc_event_enable(struct ftc_state *st, const char *instance, const char *spec);
 /* Filter and triggers first, then enabling. A spec that names one event
  * fails with the kernel's error; a glob or system enables those of its
  * events that took the filter and every trigger (the ones that have the
  * fields), and fails only when none did. Returns the count enabled. */
-int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec,
-		    const char *filter, char *const *triggers, size_t ntrig);
+FTC_API int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec,
+			    const char *filter, char *const *triggers, size_t ntrig);
 
 /* Tracer and function filters. ftc_set_tracer checks available_tracers
  * first (absent: ENOENT). ftc_set_functions writes patterns into file
@@ -111,54 +125,47 @@ int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec
  * set_graph_notrace): the first replaces the list, the others add to it;
  * globs and "func:mod:module" go to the kernel, regexes are expanded.
  * ftc_func_trigger adds "func:cmd[:N]" (or removes "!func:cmd"). */
-int ftc_set_tracer(struct ftc_state *st, const char *instance, const char *tracer);
-bool ftc_is_regex(const char *pattern);
-int ftc_set_functions(struct ftc_state *st, const char *instance, const char *file,
-		      char *const *patterns, size_t n);
-int ftc_func_trigger(struct ftc_state *st, const char *instance, const char *spec);
-int ftc_set_max_graph_depth(struct ftc_state *st, const char *instance,
-			    unsigned long long depth);
+FTC_API int ftc_set_tracer(struct ftc_state *st, const char *instance, const char *tracer);
+FTC_API int ftc_set_functions(struct ftc_state *st, const char *instance, const char *file,
+			      char *const *patterns, size_t n);
+FTC_API int ftc_func_trigger(struct ftc_state *st, const char *instance, const char *spec);
+FTC_API int ftc_set_max_graph_depth(struct ftc_state *st, const char *instance,
+				    unsigned long long depth);
 
 /* Buffers, clock, CPU mask, options ("OPT" or "noOPT"), PID files
  * (set_event_pid, set_ftrace_pid: the first PID replaces the list). */
-int ftc_set_clock(struct ftc_state *st, const char *instance, const char *clock);
-int ftc_set_buffer_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
-int ftc_set_subbuf_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
+FTC_API int ftc_set_clock(struct ftc_state *st, const char *instance, const char *clock);
+FTC_API int ftc_set_buffer_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
+FTC_API int ftc_set_subbuf_kb(struct ftc_state *st, const char *instance, unsigned long long kb);
 /* saved_cmdlines_size exists only at the top level: it is global. */
-int ftc_set_cmdlines_size(struct ftc_state *st, unsigned long long n);
-int ftc_set_cpumask(struct ftc_state *st, const char *instance, const char *mask);
-int ftc_set_option(struct ftc_state *st, const char *instance, const char *option);
-int ftc_set_pids(struct ftc_state *st, const char *instance, const char *file,
-		 char *const *pids, size_t n);
+FTC_API int ftc_set_cmdlines_size(struct ftc_state *st, unsigned long long n);
+FTC_API int ftc_set_cpumask(struct ftc_state *st, const char *instance, const char *mask);
+FTC_API int ftc_set_option(struct ftc_state *st, const char *instance, const char *option);
+FTC_API int ftc_set_pids(struct ftc_state *st, const char *instance, const char *file,
+			 char *const *pids, size_t n);
 
 /* Plain knob access, not journaled. ftc_knob_read trims the trailing
  * newline. ftc_knob_set writes (append or truncate); on failure the message
  * names the file, the value and the kernel's reason, with the instance's
  * error_log entry when the kernel left one. */
-int ftc_knob_read(const char *instance, const char *file, char **value);
-int ftc_knob_set(const char *instance, const char *file, const char *value, bool append);
-bool ftc_knob_exists(const char *instance, const char *file);
+FTC_API int ftc_knob_read(const char *instance, const char *file, char **value);
+FTC_API int ftc_knob_set(const char *instance, const char *file, const char *value, bool append);
+FTC_API bool ftc_knob_exists(const char *instance, const char *file);
 /* True for errors that mean "the kernel refuses or lacks this" (exit 3). */
-bool ftc_errno_refused(int err);
+FTC_API bool ftc_errno_refused(int err);
 
 /* The kernel's last error_log entry of the instance (with its caret line),
  * or NULL when there is none. Free it. */
-char *ftc_error_log_last(const char *instance);
+FTC_API char *ftc_error_log_last(const char *instance);
 
-/* Trigger lines as the kernel reads them back ("traceoff:count=3 if x > 1",
- * "stacktrace:unlimited", "vfs_read:traceon:count=5") turned into what adds
- * them again ("traceoff:3 if x > 1") and what removes them ("!traceoff").
- * func selects function triggers (set_ftrace_filter). Free the result. */
-char *ftc_trigger_readd(const char *line, bool func);
-char *ftc_trigger_removal(const char *line, bool func);
 /* True when a set_ftrace_filter line is a function trigger, not a filter. */
-bool ftc_is_func_trigger(const char *line);
+FTC_API bool ftc_is_func_trigger(const char *line);
 
 /* Returns tracefs (or one instance) to the kernel's defaults. Knobs the
  * kernel refuses are reported through report() and skipped. Returns the
  * number of knobs that could not be reset, or -1 when nothing could be done. */
 typedef void (*ftc_reset_report_fn)(const char *file, const char *why, void *ctx);
-int ftc_reset(const char *instance, ftc_reset_report_fn report, void *ctx);
+FTC_API int ftc_reset(const char *instance, ftc_reset_report_fn report, void *ctx);
 
 /* Snapshot buffer: take (allocate if needed, then swap), allocate (an
  * empty one), clear, free. cpu < 0 is every CPU. */
@@ -168,10 +175,10 @@ enum ftc_snapshot_op {
 	FTC_SNAPSHOT_CLEAR,
 	FTC_SNAPSHOT_ALLOC,
 };
-int ftc_snapshot(const char *instance, int cpu, enum ftc_snapshot_op op);
+FTC_API int ftc_snapshot(const char *instance, int cpu, enum ftc_snapshot_op op);
 
 /* Empties the ring buffer of the instance (writes nothing else). */
-int ftc_buffer_clear(const char *instance);
+FTC_API int ftc_buffer_clear(const char *instance);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -69,26 +71,26 @@ struct ftc_perf_count {
  * each with optional ":ukh" modifiers. Returns 0, or -1 with EINVAL
  * (unknown name or modifier) or ENOENT (no such tracepoint).
  */
-int ftc_perf_event_resolve(const char *name, struct perf_event_attr *attr,
-			   enum ftc_perf_kind *kind);
+FTC_API int ftc_perf_event_resolve(const char *name, struct perf_event_attr *attr,
+				   enum ftc_perf_kind *kind);
 
 /*
  * Adds a comma-separated list of events, with groups "{a,b}" (and a
  * modifier after the brace applying to each member) and tracepoint globs
  * ("syscalls:sys_enter_*"). Returns the number of events added or -1.
  */
-int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec);
-void ftc_perf_evlist_free(struct ftc_perf_evlist *l);
+FTC_API int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec);
+FTC_API void ftc_perf_evlist_free(struct ftc_perf_evlist *l);
 
 /*
  * Where to count: pids (each thread) with cpu -1, or cpus with pid -1.
  * ftc_perf_pid_threads lists the threads of a process from /proc.
  * ftc_perf_parse_cpus parses "0-3,5"; NULL means every online CPU.
  */
-int ftc_perf_evlist_target(struct ftc_perf_evlist *l, const pid_t *pids, int npids,
-			   const int *cpus, int ncpus);
-int ftc_perf_pid_threads(pid_t pid, pid_t **tids);
-int ftc_perf_parse_cpus(const char *list, int **cpus);
+FTC_API int ftc_perf_evlist_target(struct ftc_perf_evlist *l, const pid_t *pids, int npids,
+				   const int *cpus, int ncpus);
+FTC_API int ftc_perf_pid_threads(pid_t pid, pid_t **tids);
+FTC_API int ftc_perf_parse_cpus(const char *list, int **cpus);
 
 /* Flags of ftc_perf_evlist_open. */
 #define FTC_PERF_ENABLE_ON_EXEC	0x1	/* start counting at the target's exec */
@@ -99,33 +101,33 @@ int ftc_perf_parse_cpus(const char *list, int **cpus);
  * fds at -1 and open_errno set: the caller shows it as unsupported.
  * Returns the number of events that opened (0 is not an error), or -1.
  */
-int ftc_perf_evlist_open(struct ftc_perf_evlist *l, unsigned int flags);
-void ftc_perf_evlist_close(struct ftc_perf_evlist *l);
-int ftc_perf_evlist_enable(struct ftc_perf_evlist *l, bool on);
+FTC_API int ftc_perf_evlist_open(struct ftc_perf_evlist *l, unsigned int flags);
+FTC_API void ftc_perf_evlist_close(struct ftc_perf_evlist *l);
+FTC_API int ftc_perf_evlist_enable(struct ftc_perf_evlist *l, bool on);
 
 /*
  * Reads event i summed over pid slots, at one cpu slot (cpu_slot >= 0)
  * or over all of them (cpu_slot < 0).
  */
-int ftc_perf_evlist_read(const struct ftc_perf_evlist *l, int i, int cpu_slot,
-			 struct ftc_perf_count *out);
-enum ftc_perf_state ftc_perf_evlist_state(const struct ftc_perf_evlist *l, int i,
-					  const struct ftc_perf_count *c);
+FTC_API int ftc_perf_evlist_read(const struct ftc_perf_evlist *l, int i, int cpu_slot,
+				 struct ftc_perf_count *out);
+FTC_API enum ftc_perf_state ftc_perf_evlist_state(const struct ftc_perf_evlist *l, int i,
+						  const struct ftc_perf_count *c);
 
 /* Value scaled by ena/run when the counter was multiplexed. */
-double ftc_perf_count_scaled(const struct ftc_perf_count *c);
+FTC_API double ftc_perf_count_scaled(const struct ftc_perf_count *c);
 /* Percentage of the enabled time the counter ran (100 when never enabled). */
-double ftc_perf_count_running_pct(const struct ftc_perf_count *c);
+FTC_API double ftc_perf_count_running_pct(const struct ftc_perf_count *c);
 /* c = a - b, for interval deltas. */
-void ftc_perf_count_sub(struct ftc_perf_count *c, const struct ftc_perf_count *a,
-			const struct ftc_perf_count *b);
+FTC_API void ftc_perf_count_sub(struct ftc_perf_count *c, const struct ftc_perf_count *a,
+				const struct ftc_perf_count *b);
 
 /* The name of a clock event ("task-clock", "cpu-clock") counts nanoseconds. */
-bool ftc_perf_event_is_clock(const struct ftc_perf_event *e);
-bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, uint64_t config);
+FTC_API bool ftc_perf_event_is_clock(const struct ftc_perf_event *e);
+FTC_API bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, uint64_t config);
 
 /* Prints the symbolic event names, one a line, for `ftc stat --list`. */
-void ftc_perf_list_symbolic(FILE *f);
+FTC_API void ftc_perf_list_symbolic(FILE *f);
 
 /* The mmap ring buffer of one sampling event (perf-ring.c). */
 struct ftc_perf_ring {
@@ -140,11 +142,11 @@ struct ftc_perf_ring {
 typedef int (*ftc_perf_record_fn)(const struct perf_event_header *h, void *ctx);
 
 /* Maps 1 + data_pages (a power of two) pages of an opened sampling fd. */
-int ftc_perf_ring_map(struct ftc_perf_ring *r, int fd, size_t data_pages);
-void ftc_perf_ring_unmap(struct ftc_perf_ring *r);
+FTC_API int ftc_perf_ring_map(struct ftc_perf_ring *r, int fd, size_t data_pages);
+FTC_API void ftc_perf_ring_unmap(struct ftc_perf_ring *r);
 /* Calls fn on every record the kernel wrote since the last drain; a
  * negative return of fn stops. Returns the number of records or -1. */
-int ftc_perf_ring_drain(struct ftc_perf_ring *r, ftc_perf_record_fn fn, void *ctx);
+FTC_API int ftc_perf_ring_drain(struct ftc_perf_ring *r, ftc_perf_record_fn fn, void *ctx);
 
 /* A PERF_RECORD_SAMPLE, parsed; ips points into the record. */
 struct ftc_perf_sample {
@@ -153,8 +155,8 @@ struct ftc_perf_sample {
 	uint64_t nr;
 	const uint64_t *ips;
 };
-int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t sample_type,
-			  struct ftc_perf_sample *s);
+FTC_API int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t sample_type,
+				  struct ftc_perf_sample *s);
 
 /*
  * A command forked and held before exec, so counters open on its pid first.
@@ -169,14 +171,14 @@ struct ftc_workload {
 	int status;
 	struct rusage ru;
 };
-int ftc_workload_spawn(struct ftc_workload *w, char **argv);
-int ftc_workload_start(struct ftc_workload *w);
-void ftc_workload_reap(struct ftc_workload *w);
+FTC_API int ftc_workload_spawn(struct ftc_workload *w, char **argv);
+FTC_API int ftc_workload_start(struct ftc_workload *w);
+FTC_API void ftc_workload_reap(struct ftc_workload *w);
 /* Whether it has exited (without reaping it): for kernels without pidfd. */
-bool ftc_workload_exited(const struct ftc_workload *w);
-void ftc_workload_kill(struct ftc_workload *w);
+FTC_API bool ftc_workload_exited(const struct ftc_workload *w);
+FTC_API void ftc_workload_kill(struct ftc_workload *w);
 /* Exit status, or 128 + signal, as a shell reports it. */
-int ftc_workload_exit_code(const struct ftc_workload *w);
+FTC_API int ftc_workload_exit_code(const struct ftc_workload *w);
 
 /*
  * Symbolization (symbols.c). Kernel addresses from kallsyms; user ones by
@@ -185,15 +187,16 @@ int ftc_workload_exit_code(const struct ftc_workload *w);
  * A NULL name means unknown: show the dso and the offset instead.
  */
 struct ftc_symbols;
-struct ftc_symbols *ftc_symbols_new(void);
-void ftc_symbols_free(struct ftc_symbols *s);
+FTC_API struct ftc_symbols *ftc_symbols_new(void);
+FTC_API void ftc_symbols_free(struct ftc_symbols *s);
 /* path NULL reads /proc/kallsyms. Returns the number of text symbols. */
-int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path);
-const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off);
-const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t file_off,
-			     uint64_t *sym_off);
+FTC_API int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path);
+FTC_API const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off);
+FTC_API const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t file_off,
+				     uint64_t *sym_off);
 /* The file's build-id in hex, into hex[size]; NULL when it has none. */
-const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex, size_t size);
+FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex,
+					  size_t size);
 
 /*
  * A profile in memory (perf-profile.c): samples and the process state
@@ -239,15 +242,15 @@ struct ftc_perf_frame {
 };
 
 /* An ftc_perf_record_fn: ctx is the profile. */
-int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx);
-void ftc_perf_profile_free(struct ftc_perf_profile *p);
+FTC_API int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx);
+FTC_API void ftc_perf_profile_free(struct ftc_perf_profile *p);
 /* Adds every live process's name and code mappings from /proc, for
  * system-wide sampling of processes that started earlier. */
-int ftc_perf_profile_synthesize(struct ftc_perf_profile *p);
-const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid);
+FTC_API int ftc_perf_profile_synthesize(struct ftc_perf_profile *p);
+FTC_API const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid);
 /* Sample i's frames, leaf first. Returns how many were written. */
-int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
-			    struct ftc_perf_frame *frames, int max);
+FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
+				    struct ftc_perf_frame *frames, int max);
 
 /* Sampling (perf-sample.c): one event, a ring per CPU, into a profile. */
 struct ftc_perf_sample_opts {
@@ -258,16 +261,6 @@ struct ftc_perf_sample_opts {
 	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
 };
 
-/*
- * Sampling attributes shared by ftc profile and record --sample: ip, tid,
- * time, cpu, period (and the callchain), by frequency (default 4000 Hz) or
- * period, with the side-band records (comm, mmap2) that symbolize samples.
- */
-void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
-			    unsigned long long period, bool callchain);
-/* Whether perf_event_open's errno means "this PMU lacks the event". */
-bool ftc_perf_refused_by_pmu(int err);
-
 struct ftc_perf_sampler {
 	struct ftc_perf_evlist l;
 	struct ftc_perf_ring *rings;
@@ -277,14 +270,14 @@ struct ftc_perf_sampler {
 };
 
 /* event NULL samples cpu-clock. The caller frees s->profile. */
-int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
-			  const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
-			  const int *cpus, int ncpus);
-const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s);
+FTC_API int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
+				  const struct ftc_perf_sample_opts *o,
+				  const pid_t *pids, int npids, const int *cpus, int ncpus);
+FTC_API const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s);
 /* Waits for data (or extra_fd readable, then returns 1), drains every ring. */
-int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_ms);
-int ftc_perf_sampler_drain(struct ftc_perf_sampler *s);
-void ftc_perf_sampler_close(struct ftc_perf_sampler *s);
+FTC_API int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_ms);
+FTC_API int ftc_perf_sampler_drain(struct ftc_perf_sampler *s);
+FTC_API void ftc_perf_sampler_close(struct ftc_perf_sampler *s);
 
 /* A tally of strings with self and children counts (perf-tally.c). */
 struct ftc_perf_tally_entry {
@@ -293,20 +286,20 @@ struct ftc_perf_tally_entry {
 };
 enum ftc_perf_tally_order { FTC_PERF_BY_CHILDREN, FTC_PERF_BY_SELF, FTC_PERF_BY_KEY };
 struct ftc_perf_tally;
-struct ftc_perf_tally *ftc_perf_tally_new(void);
-void ftc_perf_tally_free(struct ftc_perf_tally *t);
-int ftc_perf_tally_add(struct ftc_perf_tally *t, const char *key, uint64_t self,
-		       uint64_t children);
+FTC_API struct ftc_perf_tally *ftc_perf_tally_new(void);
+FTC_API void ftc_perf_tally_free(struct ftc_perf_tally *t);
+FTC_API int ftc_perf_tally_add(struct ftc_perf_tally *t, const char *key, uint64_t self,
+			       uint64_t children);
 /* An array (free it; the entries stay the tally's) of every entry, sorted. */
-struct ftc_perf_tally_entry **ftc_perf_tally_sorted(struct ftc_perf_tally *t,
-						    enum ftc_perf_tally_order order, size_t *n);
+FTC_API struct ftc_perf_tally_entry **
+ftc_perf_tally_sorted(struct ftc_perf_tally *t, enum ftc_perf_tally_order order, size_t *n);
 
 /*
  * Draws folded stacks ("a;b;c" keys with self counts, as from a tally) as
  * an SVG flame graph: root at the bottom, width by samples, one tooltip
  * per frame. Frames named "..._[k]" are kernel frames, in another hue.
  */
-int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const char *title);
+FTC_API int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const char *title);
 
 /*
  * A profile aggregated for display (perf-report.c), shared by ftc profile
@@ -317,22 +310,23 @@ struct ftc_perf_agg {
 	struct ftc_perf_tally *table, *folded;
 	uint64_t samples;
 };
-int ftc_perf_agg_init(struct ftc_perf_agg *a);
-void ftc_perf_agg_free(struct ftc_perf_agg *a);
-int ftc_perf_agg_build(struct ftc_perf_agg *a, struct ftc_perf_profile *p,
-		       struct ftc_symbols *syms);
+FTC_API int ftc_perf_agg_init(struct ftc_perf_agg *a);
+FTC_API void ftc_perf_agg_free(struct ftc_perf_agg *a);
+FTC_API int ftc_perf_agg_build(struct ftc_perf_agg *a, struct ftc_perf_profile *p,
+			       struct ftc_symbols *syms);
 /* limit 0 prints every row; children adds the Children column (callchains). */
-void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
-			const char *event, uint64_t lost);
-void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a);
-int ftc_perf_agg_flame(const char *path, struct ftc_perf_agg *a, const char *event);
+FTC_API void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
+				const char *event, uint64_t lost);
+FTC_API void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a);
+FTC_API int ftc_perf_agg_flame(const char *path, struct ftc_perf_agg *a, const char *event);
 
 /*
  * Kernel names from elsewhere than a kallsyms file (the copy stored in a
  * trace.dat): ftc_symbols_kernel asks fn when no kallsyms was loaded.
  */
 typedef const char *(*ftc_symbols_kernel_fn)(void *ctx, uint64_t addr, uint64_t *off);
-void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_fn fn, void *ctx);
+FTC_API void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_fn fn,
+					     void *ctx);
 
 /*
  * Perf records as ftrace events (perf-ftrace.c), for an extra buffer in
@@ -349,9 +343,9 @@ enum ftc_perf_fevent {
 	FTC_PERF_EV_COUNTER,
 	FTC_PERF_EV_COUNT
 };
-const char *ftc_perf_ftrace_name(enum ftc_perf_fevent e);
+FTC_API const char *ftc_perf_ftrace_name(enum ftc_perf_fevent e);
 /* The "format" file text of event e with this id; free it. */
-char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id);
+FTC_API char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id);
 
 typedef int (*ftc_perf_page_fn)(const void *page, size_t size, void *ctx);
 struct ftc_perf_pager {
@@ -363,32 +357,32 @@ struct ftc_perf_pager {
 	void *ctx;
 	uint64_t events, pages;
 };
-int ftc_perf_pager_init(struct ftc_perf_pager *p, size_t page_size, int base_id,
-			ftc_perf_page_fn flush, void *ctx);
-int ftc_perf_pager_add_sample(struct ftc_perf_pager *p, const struct ftc_perf_sample *s);
-int ftc_perf_pager_add_comm(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid, uint32_t tid,
-			    const char *comm);
-int ftc_perf_pager_add_mmap(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid,
-			    const struct ftc_perf_map *m);
-int ftc_perf_pager_add_lost(struct ftc_perf_pager *p, uint64_t ts, uint64_t lost);
-int ftc_perf_pager_add_counter(struct ftc_perf_pager *p, uint64_t ts, const char *name,
-			       const struct ftc_perf_count *c);
+FTC_API int ftc_perf_pager_init(struct ftc_perf_pager *p, size_t page_size, int base_id,
+				ftc_perf_page_fn flush, void *ctx);
+FTC_API int ftc_perf_pager_add_sample(struct ftc_perf_pager *p, const struct ftc_perf_sample *s);
+FTC_API int ftc_perf_pager_add_comm(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid,
+				    uint32_t tid, const char *comm);
+FTC_API int ftc_perf_pager_add_mmap(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid,
+				    const struct ftc_perf_map *m);
+FTC_API int ftc_perf_pager_add_lost(struct ftc_perf_pager *p, uint64_t ts, uint64_t lost);
+FTC_API int ftc_perf_pager_add_counter(struct ftc_perf_pager *p, uint64_t ts, const char *name,
+				       const struct ftc_perf_count *c);
 /* The first of FTC_PERF_EV_COUNT ids above every kernel event id. */
-int ftc_perf_ftrace_base_id(void);
+FTC_API int ftc_perf_ftrace_base_id(void);
 /* Makes attr stamp records with the same clock as this trace clock. */
-int ftc_perf_clock_for_trace(const char *trace_clock, struct perf_event_attr *attr);
+FTC_API int ftc_perf_clock_for_trace(const char *trace_clock, struct perf_event_attr *attr);
 /* Hands the partly filled page to flush (at the end of a capture). */
-int ftc_perf_pager_flush(struct ftc_perf_pager *p);
-void ftc_perf_pager_free(struct ftc_perf_pager *p);
+FTC_API int ftc_perf_pager_flush(struct ftc_perf_pager *p);
+FTC_API void ftc_perf_pager_free(struct ftc_perf_pager *p);
 
 /* Running mean and variance (Welford), for stat -r. */
 struct ftc_perf_stats {
 	double n, mean, m2;
 };
-void ftc_perf_stats_add(struct ftc_perf_stats *s, double v);
+FTC_API void ftc_perf_stats_add(struct ftc_perf_stats *s, double v);
 /* Standard deviation of the mean, relative to the mean, in percent. */
-double ftc_perf_stats_rel_stddev(const struct ftc_perf_stats *s);
-double ftc_perf_stats_stddev_mean(const struct ftc_perf_stats *s);
+FTC_API double ftc_perf_stats_rel_stddev(const struct ftc_perf_stats *s);
+FTC_API double ftc_perf_stats_stddev_mean(const struct ftc_perf_stats *s);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef FTC_PROBE_H
 #define FTC_PROBE_H
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -67,11 +69,11 @@ struct ftc_cap {
 };
 
 /* "tracefs", "trigger-traceon", "function", ... as `ftc check` prints it. */
-const char *ftc_cap_name(enum ftc_cap_id id);
+FTC_API const char *ftc_cap_name(enum ftc_cap_id id);
 /* The id of a name, or -1 with errno EINVAL. */
-int ftc_cap_lookup(const char *name);
+FTC_API int ftc_cap_lookup(const char *name);
 /* "ok", "refused", "absent". */
-const char *ftc_cap_state_name(enum ftc_cap_state state);
+FTC_API const char *ftc_cap_state_name(enum ftc_cap_state state);
 
 struct ftc_probe;
 
@@ -81,8 +83,8 @@ struct ftc_probe;
  * by ftc_probe_close(), which must be called (block signals around the
  * session if it must survive SIGINT).
  */
-struct ftc_probe *ftc_probe_open(const char *instance);
-void ftc_probe_close(struct ftc_probe *probe);
+FTC_API struct ftc_probe *ftc_probe_open(const char *instance);
+FTC_API void ftc_probe_close(struct ftc_probe *probe);
 /*
  * The private instance goes through this journal (see ftc_state_guard),
  * so that a probe killed half-way leaves nothing behind: its guardian
@@ -90,13 +92,13 @@ void ftc_probe_close(struct ftc_probe *probe);
  * restored by ftc_probe_close.
  */
 struct ftc_state;
-void ftc_probe_journal(struct ftc_probe *probe, struct ftc_state *st);
+FTC_API void ftc_probe_journal(struct ftc_probe *probe, struct ftc_state *st);
 
 /* Fills *cap for one capability. Returns 0, or -1 if id is not valid. */
-int ftc_probe_cap(struct ftc_probe *probe, enum ftc_cap_id id, struct ftc_cap *cap);
+FTC_API int ftc_probe_cap(struct ftc_probe *probe, enum ftc_cap_id id, struct ftc_cap *cap);
 
 /* One-shot: probes a single capability of an instance. */
-int ftc_probe_one(const char *instance, enum ftc_cap_id id, struct ftc_cap *cap);
+FTC_API int ftc_probe_one(const char *instance, enum ftc_cap_id id, struct ftc_cap *cap);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -65,48 +67,62 @@ enum ftc_reader_flags {
 	FTC_READER_METADATA	= 1 << 2,	/* metadata only: no tep (ftc dump) */
 };
 
-struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
+FTC_API struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
+
+/* ftc_reader_open with more to say. Zero what you do not set. */
+struct ftc_reader_opts {
+	unsigned int flags;		/* enum ftc_reader_flags */
+	/*
+	 * A directory of libtraceevent plugins, loaded after the system's so
+	 * that its handlers win (NULL: none). libftc reads no environment
+	 * variable for it (ftc report takes FTC_PLUGIN_DIR); libtraceevent
+	 * itself still reads TRACEEVENT_PLUGIN_DIR and ~/.local/lib/traceevent.
+	 */
+	const char *plugin_dir;
+};
+FTC_API struct ftc_reader *ftc_reader_open_opts(const char *path,
+						const struct ftc_reader_opts *opts);
 /*
  * The same from a capture already in memory (received from a board over a
  * socket or a serial line, or mapped by the caller); name stands for the
  * path in messages. The bytes are not copied: they must stay valid and
  * unchanged until ftc_reader_close().
  */
-struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
-				       unsigned int flags);
-void ftc_reader_close(struct ftc_reader *r);
+FTC_API struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
+					       unsigned int flags);
+FTC_API void ftc_reader_close(struct ftc_reader *r);
 
 /* Metadata. */
-struct tep_handle *ftc_reader_tep(struct ftc_reader *r);
-int ftc_reader_version(struct ftc_reader *r);
-const char *ftc_reader_compression(struct ftc_reader *r);	/* "none", "zstd", "zlib" */
-const char *ftc_reader_compression_version(struct ftc_reader *r);
-bool ftc_reader_big_endian(struct ftc_reader *r);
-int ftc_reader_long_size(struct ftc_reader *r);
-uint32_t ftc_reader_page_size(struct ftc_reader *r);
-uint64_t ftc_reader_file_size(struct ftc_reader *r);
-int ftc_reader_ncpus(struct ftc_reader *r);	/* CPUCOUNT, or the largest buffer */
-int ftc_reader_nbuffers(struct ftc_reader *r);
-const struct ftc_dat_buffer *ftc_reader_buffer(struct ftc_reader *r, int i);
-int ftc_reader_nsections(struct ftc_reader *r);
-const struct ftc_dat_section *ftc_reader_section(struct ftc_reader *r, int i);
-int ftc_reader_noptions(struct ftc_reader *r);
-const struct ftc_dat_opt *ftc_reader_option(struct ftc_reader *r, int i);
-const char *ftc_option_name(unsigned int id);
-const char *ftc_section_name(unsigned int id);
+FTC_API struct tep_handle *ftc_reader_tep(struct ftc_reader *r);
+FTC_API int ftc_reader_version(struct ftc_reader *r);
+FTC_API const char *ftc_reader_compression(struct ftc_reader *r);	/* "none", "zstd", "zlib" */
+FTC_API const char *ftc_reader_compression_version(struct ftc_reader *r);
+FTC_API bool ftc_reader_big_endian(struct ftc_reader *r);
+FTC_API int ftc_reader_long_size(struct ftc_reader *r);
+FTC_API uint32_t ftc_reader_page_size(struct ftc_reader *r);
+FTC_API uint64_t ftc_reader_file_size(struct ftc_reader *r);
+FTC_API int ftc_reader_ncpus(struct ftc_reader *r);	/* CPUCOUNT, or the largest buffer */
+FTC_API int ftc_reader_nbuffers(struct ftc_reader *r);
+FTC_API const struct ftc_dat_buffer *ftc_reader_buffer(struct ftc_reader *r, int i);
+FTC_API int ftc_reader_nsections(struct ftc_reader *r);
+FTC_API const struct ftc_dat_section *ftc_reader_section(struct ftc_reader *r, int i);
+FTC_API int ftc_reader_noptions(struct ftc_reader *r);
+FTC_API const struct ftc_dat_opt *ftc_reader_option(struct ftc_reader *r, int i);
+FTC_API const char *ftc_option_name(unsigned int id);
+FTC_API const char *ftc_section_name(unsigned int id);
 /* The selected clock ("local" when the file does not say). */
-const char *ftc_reader_clock(struct ftc_reader *r);
+FTC_API const char *ftc_reader_clock(struct ftc_reader *r);
 /* The text of an option, NULL when absent (first one of that id). */
-const char *ftc_reader_option_text(struct ftc_reader *r, unsigned int id);
+FTC_API const char *ftc_reader_option_text(struct ftc_reader *r, unsigned int id);
 /* Parses every event format (for filters on event names). */
-int ftc_reader_parse_all_events(struct ftc_reader *r);
+FTC_API int ftc_reader_parse_all_events(struct ftc_reader *r);
 /* The event of a record, parsing its format on first use; NULL if unknown. */
-struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec);
+FTC_API struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec);
 /*
  * Warnings about damage met so far (truncation, corrupt pages), one per
  * line; NULL when none. Readers keep going past damage where they can.
  */
-const char *ftc_reader_warnings(struct ftc_reader *r);
+FTC_API const char *ftc_reader_warnings(struct ftc_reader *r);
 
 /*
  * The samples stored by ftc record --sample (the ftc_perf events) as a
@@ -116,14 +132,14 @@ const char *ftc_reader_warnings(struct ftc_reader *r);
  */
 struct ftc_perf_profile;
 struct ftc_symbols;
-int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain);
+FTC_API int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain);
 /* The same, with only the samples keep() returns true for (comm and mmap
  * records, which name the frames, are always taken). */
 struct ftc_merge_record;
 typedef bool (*ftc_profile_keep_fn)(const struct ftc_merge_record *mr, void *ctx);
-int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain,
-			      ftc_profile_keep_fn keep, void *keep_ctx);
-void ftc_reader_profile_symbols(struct ftc_reader *r, struct ftc_symbols *s);
+FTC_API int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p,
+				      bool *callchain, ftc_profile_keep_fn keep, void *keep_ctx);
+FTC_API void ftc_reader_profile_symbols(struct ftc_reader *r, struct ftc_symbols *s);
 
 /* Merged iteration over every CPU of every buffer, by timestamp. */
 struct ftc_merge;
@@ -136,17 +152,10 @@ struct ftc_merge_record {
 };
 
 /* cpus: NULL for all, else a mask of wanted CPUs (bit n = CPU n, n < 1024). */
-struct ftc_merge *ftc_merge_open(struct ftc_reader *r, const uint64_t *cpu_mask);
+FTC_API struct ftc_merge *ftc_merge_open(struct ftc_reader *r, const uint64_t *cpu_mask);
 /* 1 with a record, 0 at the end, -1 on an error that stops everything. */
-int ftc_merge_next(struct ftc_merge *m, struct ftc_merge_record *out);
-void ftc_merge_close(struct ftc_merge *m);
-/* The next record on the CPU of the one last returned, if in the same page. */
-int ftc_merge_peek_same_cpu(struct ftc_merge *m, struct tep_record *next);
-/* Consumes that peeked record. */
-void ftc_merge_skip_peeked(struct ftc_merge *m);
-/* Peeks the head of every CPU (before the first ftc_merge_next). */
-int ftc_merge_peek_events(struct ftc_merge *m, int (*fn)(struct tep_record *rec, void *ctx),
-			  void *ctx);
+FTC_API int ftc_merge_next(struct ftc_merge *m, struct ftc_merge_record *out);
+FTC_API void ftc_merge_close(struct ftc_merge *m);
 
 /* Output of records (format*.c): the ftrace text layout, or JSON lines. */
 struct ftc_format;
@@ -163,27 +172,27 @@ enum ftc_format_flags {
 	FTC_FMT_GRAPH_ABSTIME	= 1 << 7,	/* with it: the TIME column */
 };
 
-struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);
+FTC_API struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);
 /* Before ftc_reader_close(r): the reader keeps the last one's caches for the next. */
-void ftc_format_free(struct ftc_format *f);
+FTC_API void ftc_format_free(struct ftc_format *f);
 /* Lets function_graph output fold entry+exit pairs by looking ahead in m. */
-void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m);
+FTC_API void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m);
 /* The kernel's trace header: tracer, entries, #P and the column legend. */
-void ftc_format_header(struct ftc_format *f, const char *tracer);
+FTC_API void ftc_format_header(struct ftc_format *f, const char *tracer);
 /* Prints a record, preceded by its lost-events marker if any. */
-int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr);
+FTC_API int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr);
 /*
  * A record a selection leaves out: not printed, but its plugin handler still
  * runs (sched_switch's registers the comms later records print with), so a
  * selected report prints the same lines as the whole one.
  */
-void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr);
+FTC_API void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr);
 /* Prints what is still held back (function_graph entries waiting for an exit). */
-void ftc_format_flush(struct ftc_format *f);
+FTC_API void ftc_format_flush(struct ftc_format *f);
 /* "function_graph", "function" or "nop", from the events at the head of m. */
-const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r);
+FTC_API const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r);
 /* The event name of a record ("unknown" if its format is missing). */
-const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec);
+FTC_API const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec);
 
 #ifdef __cplusplus
 }

@@ -10,35 +10,37 @@
 
 #include <stdbool.h>
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-void ftc_list_free(char **list);
-int ftc_list_count(char *const *list);
+FTC_API void ftc_list_free(char **list);
+FTC_API int ftc_list_count(char *const *list);
 
 /*
  * A file's content, trailing newline removed. NULL on failure with errno
  * set (EPERM: the kernel refuses it; ENOENT: this kernel lacks it) and a
  * message naming the file in ftc_strerror().
  */
-char *ftc_info_value(const char *instance, const char *file);
+FTC_API char *ftc_info_value(const char *instance, const char *file);
 
 /* The words of a space-separated file (available_tracers, trace_clock...). */
-char **ftc_info_words(const char *instance, const char *file);
+FTC_API char **ftc_info_words(const char *instance, const char *file);
 
-char **ftc_info_tracers(const char *instance);
+FTC_API char **ftc_info_tracers(const char *instance);
 /* The clocks; *current (if not NULL) gets the one in brackets, malloc'ed. */
-char **ftc_info_clocks(const char *instance, char **current);
+FTC_API char **ftc_info_clocks(const char *instance, char **current);
 /* The names of the instances, sorted. */
-char **ftc_info_instances(void);
+FTC_API char **ftc_info_instances(void);
 
 /*
  * "system:event" names, sorted, that match glob: "sched", "sched:*",
  * "*switch*", "sched:sched_switch". NULL or "" matches all. The glob is
  * tried on "system:event", on the system and on the event name.
  */
-char **ftc_info_events(const char *glob);
+FTC_API char **ftc_info_events(const char *glob);
 
 struct ftc_event_field {
 	const char *name;
@@ -54,24 +56,24 @@ struct ftc_event_field {
  * Calls fn for each field of events/<system>/<event>/format, parsed by
  * libtraceevent. Returns 0, or -1 when the format cannot be read or parsed.
  */
-int ftc_info_event_fields(const char *system, const char *event,
-			  int (*fn)(const struct ftc_event_field *f, void *ctx), void *ctx);
+FTC_API int ftc_info_event_fields(const char *system, const char *event,
+				  int (*fn)(const struct ftc_event_field *f, void *ctx), void *ctx);
 
 /* The trace options of an instance, "name" and value 0/1, sorted by name. */
 struct ftc_trace_option {
 	char *name;
 	int value;
 };
-int ftc_info_options(const char *instance, struct ftc_trace_option **opts, int *count);
-void ftc_info_options_free(struct ftc_trace_option *opts, int count);
+FTC_API int ftc_info_options(const char *instance, struct ftc_trace_option **opts, int *count);
+FTC_API void ftc_info_options_free(struct ftc_trace_option *opts, int count);
 /* The kernel's default for an option, 0 or 1; -1 when ftc does not know it. */
-int ftc_info_option_default(const char *name, bool top_level);
+FTC_API int ftc_info_option_default(const char *name, bool top_level);
 
 /*
  * Functions of available_filter_functions that match glob (NULL: all),
  * " [module]" kept. NULL with errno and a message when the kernel refuses.
  */
-char **ftc_info_filter_functions(const char *glob);
+FTC_API char **ftc_info_filter_functions(const char *glob);
 
 #ifdef __cplusplus
 }

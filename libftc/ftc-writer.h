@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,8 +28,8 @@ enum ftc_compression {
 };
 
 /* "none", "zlib", "zstd" -> the enum; -1 for anything else. */
-int ftc_compression_parse(const char *name);
-const char *ftc_compression_name(enum ftc_compression c);
+FTC_API int ftc_compression_parse(const char *name);
+FTC_API const char *ftc_compression_name(enum ftc_compression c);
 
 struct ftc_writer;
 
@@ -35,16 +37,16 @@ struct ftc_writer;
  * Creates FILE (truncating it). version is 6 or 7; v6 has no compression.
  * Nothing is read from tracefs yet.
  */
-struct ftc_writer *ftc_writer_create(const char *path, int version,
-				     enum ftc_compression comp);
+FTC_API struct ftc_writer *ftc_writer_create(const char *path, int version,
+					     enum ftc_compression comp);
 
 /*
  * Declares a buffer before ftc_writer_start(): instance NULL or "" is the
  * top-level buffer; cpus lists the CPU numbers that will be written.
  * Returns the buffer's index (0, 1, ...) or -1.
  */
-int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
-			  int ncpus, const int *cpus);
+FTC_API int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
+				  int ncpus, const int *cpus);
 
 /*
  * Events that ftc makes itself (writer-synthetic.c), before start: an
@@ -53,16 +55,16 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
  * pages come from the caller, with the clock their timestamps are on.
  * Returns 0, or the buffer's index, or -1.
  */
-int ftc_writer_add_system(struct ftc_writer *w, const char *system,
-			  const char *const *formats, int n);
-int ftc_writer_add_synthetic_buffer(struct ftc_writer *w, const char *name,
-				    int ncpus, const int *cpus, const char *clock);
+FTC_API int ftc_writer_add_system(struct ftc_writer *w, const char *system,
+				  const char *const *formats, int n);
+FTC_API int ftc_writer_add_synthetic_buffer(struct ftc_writer *w, const char *name,
+					    int ncpus, const int *cpus, const char *clock);
 
 /*
  * Keeps at most about `bytes` of trace per CPU in the file, the newest
  * (the region is used as two halves in turn). Call before start.
  */
-int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes);
+FTC_API int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes);
 
 /*
  * Reads the metadata from tracefs and /proc (header_page, formats,
@@ -70,31 +72,31 @@ int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes);
  * and writes its head and a first, empty index. Afterwards the file is
  * readable at any time.
  */
-int ftc_writer_start(struct ftc_writer *w);
+FTC_API int ftc_writer_start(struct ftc_writer *w);
 
 /* The page size of the file: the unit of ftc_writer_add_pages(). */
-unsigned int ftc_writer_page_size(const struct ftc_writer *w);
+FTC_API unsigned int ftc_writer_page_size(const struct ftc_writer *w);
 
 /*
  * Appends len bytes (whole pages) of raw ring-buffer sub-buffers of one
  * CPU (the index in the cpus array given to ftc_writer_add_buffer()).
  * Threads may call this at once for different CPUs, never for the same one.
  */
-int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
-			 const void *data, size_t len);
+FTC_API int ftc_writer_add_pages(struct ftc_writer *w, int buf, int cpu_idx,
+				 const void *data, size_t len);
 
 /*
  * Writes a CPU's pages that wait for a whole compressed chunk as a short
  * chunk now, so a slow CPU's events reach the next checkpoint instead of
  * waiting minutes for nine more pages. Same threading rule as add_pages.
  */
-int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx);
+FTC_API int ftc_writer_flush_cpu(struct ftc_writer *w, int buf, int cpu_idx);
 
 /* Makes everything appended so far readable (rewrites the index). */
-int ftc_writer_checkpoint(struct ftc_writer *w);
+FTC_API int ftc_writer_checkpoint(struct ftc_writer *w);
 
 /* Bytes of trace data written to the file so far (after compression). */
-uint64_t ftc_writer_data_bytes(struct ftc_writer *w);
+FTC_API uint64_t ftc_writer_data_bytes(struct ftc_writer *w);
 
 /*
  * Finishes the file: last partial chunks, the final saved_cmdlines and
@@ -102,16 +104,16 @@ uint64_t ftc_writer_data_bytes(struct ftc_writer *w);
  * the final index. The file is complete even if this fails half-way
  * (it then keeps the gaps, which cost no disk space).
  */
-int ftc_writer_finish(struct ftc_writer *w);
+FTC_API int ftc_writer_finish(struct ftc_writer *w);
 
-void ftc_writer_free(struct ftc_writer *w);
+FTC_API void ftc_writer_free(struct ftc_writer *w);
 
 /*
  * Finishes a v7 file that ftc left unfinished (SIGKILL, crash): removes
  * the gaps between the CPU regions and rewrites the index from what the
  * file holds. *changed tells whether there was anything to do.
  */
-int ftc_writer_repair(const char *path, int *changed);
+FTC_API int ftc_writer_repair(const char *path, int *changed);
 
 #ifdef __cplusplus
 }

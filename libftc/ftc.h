@@ -13,26 +13,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ftc-api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-const char *ftc_version(void);
+FTC_API const char *ftc_version(void);
 
 /* Errors: the last failure's message, per thread. */
-const char *ftc_strerror(void);
-int ftc_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int ftc_verror(int err, const char *fmt, va_list ap);
+FTC_API const char *ftc_strerror(void);
+FTC_API int ftc_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+FTC_API int ftc_verror(int err, const char *fmt, va_list ap);
 
 /* tracefs basics. instance NULL or "" is the top-level buffer. */
-const char *ftc_tracefs_dir(void);
-char *ftc_tracefs_path(const char *instance, const char *file);
-int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t *len);
+FTC_API const char *ftc_tracefs_dir(void);
+FTC_API char *ftc_tracefs_path(const char *instance, const char *file);
+FTC_API int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t *len);
 /* The trace clock in use (the bracketed name in trace_clock); free() it. */
-char *ftc_tracefs_clock(const char *instance);
+FTC_API char *ftc_tracefs_clock(const char *instance);
 /* Is word one of the blank-separated words of a tracefs list, such as
  * available_tracers or trace_clock ("[local] global")? Never for "". */
-bool ftc_tracefs_word_in(const char *list, const char *word);
+FTC_API bool ftc_tracefs_word_in(const char *list, const char *word);
 
 #ifdef __cplusplus
 }

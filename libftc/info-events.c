@@ -24,7 +24,7 @@ static bool event_matches(const char *glob, const char *sys, const char *ev)
 	return fnmatch(glob, sys, 0) == 0 || fnmatch(glob, ev, 0) == 0;
 }
 
-static int add_system(struct strvec *sv, const char *dir, const char *sys, const char *glob)
+static int add_system(struct ftc_strvec *sv, const char *dir, const char *sys, const char *glob)
 {
 	char **events = tracefs_system_events(dir, sys);
 	char full[512];
@@ -34,7 +34,7 @@ static int add_system(struct strvec *sv, const char *dir, const char *sys, const
 		if (!event_matches(glob, sys, events[i]))
 			continue;
 		snprintf(full, sizeof(full), "%s:%s", sys, events[i]);
-		ret = strvec_add(sv, full);
+		ret = ftc_strvec_add(sv, full);
 	}
 	tracefs_list_free(events);
 	return ret;
@@ -43,7 +43,7 @@ static int add_system(struct strvec *sv, const char *dir, const char *sys, const
 char **ftc_info_events(const char *glob)
 {
 	const char *dir = ftc_tracefs_dir();
-	struct strvec sv = { 0 };
+	struct ftc_strvec sv = { 0 };
 	char **systems;
 
 	if (!dir) {
@@ -61,8 +61,8 @@ char **ftc_info_events(const char *glob)
 		if (add_system(&sv, dir, systems[i], glob) < 0)
 			break;
 	tracefs_list_free(systems);
-	strvec_sort(&sv);
-	return strvec_done(&sv);
+	ftc_strvec_sort(&sv);
+	return ftc_strvec_done(&sv);
 }
 
 static int walk_fields(struct tep_format_field *f, bool common,

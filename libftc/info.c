@@ -27,7 +27,7 @@ int ftc_list_count(char *const *list)
 	return n;
 }
 
-int strvec_add(struct strvec *sv, const char *s)
+int ftc_strvec_add(struct ftc_strvec *sv, const char *s)
 {
 	if (sv->n + 2 > sv->cap) {
 		int cap = sv->cap ? sv->cap * 2 : 16;
@@ -50,7 +50,7 @@ nomem:
 	return ftc_error(ENOMEM, "out of memory");
 }
 
-char **strvec_done(struct strvec *sv)
+char **ftc_strvec_done(struct ftc_strvec *sv)
 {
 	char **v = sv->v;
 
@@ -71,7 +71,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void strvec_sort(struct strvec *sv)
+void ftc_strvec_sort(struct ftc_strvec *sv)
 {
 	if (sv->n > 1)
 		qsort(sv->v, (size_t)sv->n, sizeof(*sv->v), cmp_str);
@@ -92,15 +92,15 @@ char *ftc_info_value(const char *instance, const char *file)
 char **ftc_info_words(const char *instance, const char *file)
 {
 	char *buf = ftc_info_value(instance, file), *save = NULL;
-	struct strvec sv = { 0 };
+	struct ftc_strvec sv = { 0 };
 
 	if (!buf)
 		return NULL;
 	for (char *w = strtok_r(buf, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
-		if (strvec_add(&sv, w) < 0)
+		if (ftc_strvec_add(&sv, w) < 0)
 			break;
 	free(buf);
-	return strvec_done(&sv);
+	return ftc_strvec_done(&sv);
 }
 
 char **ftc_info_tracers(const char *instance)
@@ -129,7 +129,7 @@ char **ftc_info_clocks(const char *instance, char **current)
 
 char **ftc_info_instances(void)
 {
-	struct strvec sv = { 0 };
+	struct ftc_strvec sv = { 0 };
 	char **list;
 
 	if (!ftc_tracefs_dir()) {
@@ -140,11 +140,11 @@ char **ftc_info_instances(void)
 	/* libtracefs returns NULL for none as well as for errors. */
 	list = tracefs_instances(NULL);
 	for (int i = 0; list && list[i]; i++)
-		if (strvec_add(&sv, list[i]) < 0)
+		if (ftc_strvec_add(&sv, list[i]) < 0)
 			break;
 	tracefs_list_free(list);
-	strvec_sort(&sv);
-	return strvec_done(&sv);
+	ftc_strvec_sort(&sv);
+	return ftc_strvec_done(&sv);
 }
 
 static bool func_matches(const char *line, const char *glob)
@@ -164,7 +164,7 @@ static bool func_matches(const char *line, const char *glob)
 char **ftc_info_filter_functions(const char *glob)
 {
 	char *buf = NULL, *save = NULL;
-	struct strvec sv = { 0 };
+	struct ftc_strvec sv = { 0 };
 
 	if (ftc_tracefs_read(NULL, "available_filter_functions", &buf, NULL) < 0) {
 		int err = errno;
@@ -176,8 +176,8 @@ char **ftc_info_filter_functions(const char *glob)
 		return NULL;
 	}
 	for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		if (func_matches(l, glob) && strvec_add(&sv, l) < 0)
+		if (func_matches(l, glob) && ftc_strvec_add(&sv, l) < 0)
 			break;
 	free(buf);
-	return strvec_done(&sv);
+	return ftc_strvec_done(&sv);
 }

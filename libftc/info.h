@@ -3,16 +3,16 @@
 #ifndef FTC_INFO_INTERNAL_H
 #define FTC_INFO_INTERNAL_H
 
-struct strvec {
+struct ftc_strvec {
 	char **v;
 	int n;
 	int cap;
 };
 
 /* Copies s in; -1 with ftc_error(ENOMEM) (and the list freed) on failure. */
-int strvec_add(struct strvec *sv, const char *s);
+int ftc_strvec_add(struct ftc_strvec *sv, const char *s);
 /* The list, never NULL unless out of memory; the strvec is emptied. */
-char **strvec_done(struct strvec *sv);
-void strvec_sort(struct strvec *sv);
+char **ftc_strvec_done(struct ftc_strvec *sv);
+void ftc_strvec_sort(struct ftc_strvec *sv);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 bool ftc_perf_refused_by_pmu(int err)
 {

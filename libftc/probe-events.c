@@ -12,44 +12,46 @@
 #include "ftc.h"
 #include "probe.h"
 
-int probe_tracefs(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_tracefs(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	const char *dir = ftc_tracefs_dir();
 	char w[300], *buf = NULL;
 	int ret;
 
 	if (!dir)
-		return cap_set(cap, FTC_CAP_ABSENT, ENODEV,
-			       "tracefs is not mounted: mount -t tracefs nodev "
-			       "/sys/kernel/tracing");
-	ret = probe_file_read(p->instance, "tracing_on", 64, &buf);
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENODEV,
+				   "tracefs is not mounted: mount -t tracefs nodev "
+				   "/sys/kernel/tracing");
+	ret = ftc_probe_file_read(p->instance, "tracing_on", 64, &buf);
 	free(buf);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s/%stracing_on", dir,
-				      probe_where(p, w, sizeof(w)));
-	return cap_set(cap, FTC_CAP_OK, 0, "%s/%stracing_on readable", dir,
-		       probe_where(p, w, sizeof(w)));
+		return ftc_cap_from_errno(cap, -ret, "%s/%stracing_on", dir,
+					  ftc_probe_where(p, w, sizeof(w)));
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "%s/%stracing_on readable", dir,
+			   ftc_probe_where(p, w, sizeof(w)));
 }
 
-int probe_instances(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_instances(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	if (!probe_file_exists(NULL, "instances"))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "no instances directory in tracefs");
-	if (!probe_scratch(p))
-		return cap_from_errno(cap, p->scratch_err, "mkdir instances/%s", p->scratch);
-	return cap_set(cap, FTC_CAP_OK, 0, "mkdir instances/%s (removed when done)", p->scratch);
+	if (!ftc_probe_file_exists(NULL, "instances"))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT,
+				   "no instances directory in tracefs");
+	if (!ftc_probe_scratch(p))
+		return ftc_cap_from_errno(cap, p->scratch_err, "mkdir instances/%s", p->scratch);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "mkdir instances/%s (removed when done)",
+			   p->scratch);
 }
 
 /* Writes the file's current value back; "none" in a filter means "0". */
 static int write_back(const char *instance, const char *file)
 {
 	char *val = NULL;
-	int ret = probe_file_read(instance, file, 4096, &val);
+	int ret = ftc_probe_file_read(instance, file, 4096, &val);
 
 	if (ret < 0)
 		return ret;
 	val[strcspn(val, "\n")] = '\0';
-	ret = probe_file_write(instance, file, strcmp(val, "none") ? val : "0", false);
+	ret = ftc_probe_file_write(instance, file, strcmp(val, "none") ? val : "0", false);
 	free(val);
 	return ret;
 }
@@ -58,64 +60,66 @@ static int write_back(const char *instance, const char *file)
 static int event_file_toggle(struct ftc_probe *p, const char *file, const char *on,
 			     const char *off, bool *in_scratch)
 {
-	const char *s = probe_scratch(p), *ev = probe_event(p);
+	const char *s = ftc_probe_scratch(p), *ev = ftc_probe_event(p);
 	char path[400];
 	int ret;
 
 	snprintf(path, sizeof(path), "events/%s/%s", ev, file);
 	*in_scratch = s != NULL;
 	if (s && p->unexpanded && !strcmp(file, "enable"))
-		return probe_file_open_write(s, path);
+		return ftc_probe_file_open_write(s, path);
 	if (!s)
 		return write_back(p->instance, path);
-	ret = probe_file_write(s, path, on, false);
+	ret = ftc_probe_file_write(s, path, on, false);
 	if (ret == 0)
-		ret = probe_file_write(s, path, off, false);
+		ret = ftc_probe_file_write(s, path, off, false);
 	return ret;
 }
 
-int probe_events(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_events(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	char w[300], *list = NULL;
 	bool scratch;
 	int ret;
 
-	ret = probe_file_read(p->instance, "available_events", 256, &list);
+	ret = ftc_probe_file_read(p->instance, "available_events", 256, &list);
 	free(list);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%savailable_events",
-				      probe_where(p, w, sizeof(w)));
-	if (!probe_event(p))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT,
-			       "%savailable_events lists no event", probe_where(p, w, sizeof(w)));
+		return ftc_cap_from_errno(cap, -ret, "%savailable_events",
+					  ftc_probe_where(p, w, sizeof(w)));
+	if (!ftc_probe_event(p))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT,
+				   "%savailable_events lists no event",
+				   ftc_probe_where(p, w, sizeof(w)));
 	ret = event_file_toggle(p, "enable", "1", "0", &scratch);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "events/%s/enable: writing%s", p->event,
-				      scratch ? " in a private instance" : " its value back");
+		return ftc_cap_from_errno(cap, -ret, "events/%s/enable: writing%s", p->event,
+					  scratch ? " in a private instance" : " its value back");
 	if (scratch && p->unexpanded)
-		return cap_set(cap, FTC_CAP_OK, 0, "events/%s/enable: opens for writing in a "
-			       "private instance (not written: it would expand the kernel's "
-			       "trace buffers, not expanded yet)", p->event);
-	return cap_set(cap, FTC_CAP_OK, 0, "events/%s/enable: %s", p->event,
-		       scratch ? "enabled and disabled in a private instance"
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "events/%s/enable: opens for writing in a "
+				   "private instance (not written: it would expand the kernel's "
+				   "trace buffers, not expanded yet)", p->event);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "events/%s/enable: %s", p->event,
+			   scratch ? "enabled and disabled in a private instance"
 			       : "value written back");
 }
 
-int probe_event_filter(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_event_filter(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const struct ftc_cap *ev = probe_dep(p, FTC_CAP_EVENTS);
+	const struct ftc_cap *ev = ftc_probe_dep(p, FTC_CAP_EVENTS);
 	bool scratch;
 	int ret;
 
 	if (ev->state != FTC_CAP_OK)
-		return cap_set(cap, ev->state, ev->err, "no events: %s", ev->why);
+		return ftc_cap_set(cap, ev->state, ev->err, "no events: %s", ev->why);
 	ret = event_file_toggle(p, "filter", "common_pid < 0", "0", &scratch);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "events/%s/filter: writing%s", p->event,
-				      scratch ? " 'common_pid < 0' in a private instance"
+		return ftc_cap_from_errno(cap, -ret, "events/%s/filter: writing%s", p->event,
+					  scratch ? " 'common_pid < 0' in a private instance"
 					      : " its value back");
-	return cap_set(cap, FTC_CAP_OK, 0, "events/%s/filter: %s", p->event,
-		       scratch ? "set and cleared in a private instance" : "value written back");
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "events/%s/filter: %s", p->event,
+			   scratch ? "set and cleared in a private instance" :
+			   "value written back");
 }
 
 /* A traceoff trigger set and removed in the private instance, once. */
@@ -127,75 +131,75 @@ static int trigger_write_test(struct ftc_probe *p, const char *s)
 		return p->trig_err;
 	p->trig_done = true;
 	snprintf(path, sizeof(path), "events/%s/trigger", p->event);
-	p->trig_err = probe_file_write(s, path, "traceoff", true);
+	p->trig_err = ftc_probe_file_write(s, path, "traceoff", true);
 	if (p->trig_err == 0)
-		p->trig_err = probe_file_write(s, path, "!traceoff", true);
+		p->trig_err = ftc_probe_file_write(s, path, "!traceoff", true);
 	return p->trig_err;
 }
 
-int probe_trigger(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_trigger(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const struct ftc_cap *ev = probe_dep(p, FTC_CAP_EVENTS);
+	const struct ftc_cap *ev = ftc_probe_dep(p, FTC_CAP_EVENTS);
 	const char *name = ftc_cap_name(cap->id) + strlen("trigger-");
-	const char *s = probe_scratch(p);
+	const char *s = ftc_probe_scratch(p);
 	char path[400], *list = NULL;
 	int ret;
 
 	if (ev->state != FTC_CAP_OK)
-		return cap_set(cap, ev->state, ev->err, "no events: %s", ev->why);
+		return ftc_cap_set(cap, ev->state, ev->err, "no events: %s", ev->why);
 	snprintf(path, sizeof(path), "events/%s/trigger", p->event);
 	/* A trigger file with no trigger set lists the kernel's trigger commands. */
-	ret = probe_file_read(s ? s : p->instance, path, 4096, &list);
+	ret = ftc_probe_file_read(s ? s : p->instance, path, 4096, &list);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s", path);
+		return ftc_cap_from_errno(cap, -ret, "%s", path);
 	if (!strstr(list, "# Available triggers:")) {
 		free(list);
-		return cap_set(cap, FTC_CAP_REFUSED, EBUSY, "%s: holds triggers, so it does "
-			       "not list the available ones; try ftc check -B with another "
-			       "instance", path);
+		return ftc_cap_set(cap, FTC_CAP_REFUSED, EBUSY, "%s: holds triggers, so it does "
+				   "not list the available ones; try ftc check -B with another "
+				   "instance", path);
 	}
-	ret = probe_word_in(list, name);
+	ret = ftc_probe_word_in(list, name);
 	free(list);
 	if (!ret)
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT,
-			       "%s: '%s' is not in the kernel's list of triggers", path, name);
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT,
+				   "%s: '%s' is not in the kernel's list of triggers", path, name);
 	if (!s)
-		return cap_set(cap, FTC_CAP_OK, 0, "%s: listed (not write-tested: no private "
-			       "instance)", path);
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "%s: listed (not write-tested: no private "
+				   "instance)", path);
 	ret = trigger_write_test(p, s);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s: writing 'traceoff' in a private instance",
-				      path);
-	return cap_set(cap, FTC_CAP_OK, 0, "%s: listed; a trigger was set and removed in a "
-		       "private instance", path);
+		return ftc_cap_from_errno(cap, -ret, "%s: writing 'traceoff' in a private instance",
+					  path);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "%s: listed; a trigger was set and removed in a "
+			   "private instance", path);
 }
 
-int probe_snapshot(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_snapshot(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	const char *s;
 	char w[300], *buf = NULL;
 	int ret;
 
-	if (!probe_file_exists(p->instance, "snapshot"))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%ssnapshot: no such file "
-			       "(kernel built without CONFIG_TRACER_SNAPSHOT)",
-			       probe_where(p, w, sizeof(w)));
-	ret = probe_file_read(p->instance, "snapshot", 512, &buf);
+	if (!ftc_probe_file_exists(p->instance, "snapshot"))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%ssnapshot: no such file "
+				   "(kernel built without CONFIG_TRACER_SNAPSHOT)",
+				   ftc_probe_where(p, w, sizeof(w)));
+	ret = ftc_probe_file_read(p->instance, "snapshot", 512, &buf);
 	free(buf);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%ssnapshot: reading",
-				      probe_where(p, w, sizeof(w)));
-	s = probe_scratch(p);
-	if (!s || !probe_file_exists(s, "snapshot") || p->unexpanded)
-		return cap_set(cap, FTC_CAP_OK, 0, "%ssnapshot readable (not write-tested%s)",
-			       probe_where(p, w, sizeof(w)), p->unexpanded ?
-			       ": a snapshot would expand the kernel's trace buffers, not "
-			       "expanded yet" : "");
+		return ftc_cap_from_errno(cap, -ret, "%ssnapshot: reading",
+					  ftc_probe_where(p, w, sizeof(w)));
+	s = ftc_probe_scratch(p);
+	if (!s || !ftc_probe_file_exists(s, "snapshot") || p->unexpanded)
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "%ssnapshot readable (not write-tested%s)",
+				   ftc_probe_where(p, w, sizeof(w)), p->unexpanded ?
+				   ": a snapshot would expand the kernel's trace buffers, not "
+				   "expanded yet" : "");
 	/* Allocating and freeing a snapshot touches only the private instance. */
-	ret = probe_file_write(s, "snapshot", "1", false);
+	ret = ftc_probe_file_write(s, "snapshot", "1", false);
 	if (ret == 0)
-		ret = probe_file_write(s, "snapshot", "0", false);
+		ret = ftc_probe_file_write(s, "snapshot", "0", false);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "snapshot: writing 1 in a private instance");
-	return cap_set(cap, FTC_CAP_OK, 0, "snapshot: taken and freed in a private instance");
+		return ftc_cap_from_errno(cap, -ret, "snapshot: writing 1 in a private instance");
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "snapshot: taken and freed in a private instance");
 }

@@ -14,7 +14,7 @@
 #include "ftc.h"
 #include "probe.h"
 
-bool probe_file_exists(const char *instance, const char *file)
+bool ftc_probe_file_exists(const char *instance, const char *file)
 {
 	char *path = ftc_tracefs_path(instance, file);
 	struct stat st;
@@ -27,7 +27,7 @@ bool probe_file_exists(const char *instance, const char *file)
 	return ret;
 }
 
-int probe_path_read(const char *path, size_t max, char **out)
+int ftc_probe_path_read(const char *path, size_t max, char **out)
 {
 	char *buf = malloc(max + 1);
 	size_t n = 0;
@@ -66,7 +66,7 @@ int probe_path_read(const char *path, size_t max, char **out)
 	return 0;
 }
 
-int probe_file_read(const char *instance, const char *file, size_t max, char **out)
+int ftc_probe_file_read(const char *instance, const char *file, size_t max, char **out)
 {
 	char *path = ftc_tracefs_path(instance, file);
 	int ret;
@@ -74,7 +74,7 @@ int probe_file_read(const char *instance, const char *file, size_t max, char **o
 	*out = NULL;
 	if (!path)
 		return -ENODEV;
-	ret = probe_path_read(path, max, out);
+	ret = ftc_probe_path_read(path, max, out);
 	free(path);
 	return ret;
 }
@@ -94,12 +94,12 @@ static int write_path(const char *path, const char *val, int flags)
 	return -err;
 }
 
-int probe_path_write(const char *path, const char *val)
+int ftc_probe_path_write(const char *path, const char *val)
 {
 	return write_path(path, val, 0);
 }
 
-int probe_file_write(const char *instance, const char *file, const char *val, bool append)
+int ftc_probe_file_write(const char *instance, const char *file, const char *val, bool append)
 {
 	char *path = ftc_tracefs_path(instance, file);
 	int ret;
@@ -112,7 +112,7 @@ int probe_file_write(const char *instance, const char *file, const char *val, bo
 	return ret;
 }
 
-int probe_file_open_write(const char *instance, const char *file)
+int ftc_probe_file_open_write(const char *instance, const char *file)
 {
 	char *path = ftc_tracefs_path(instance, file);
 	int fd, err = 0;
@@ -129,7 +129,7 @@ int probe_file_open_write(const char *instance, const char *file)
 	return -err;
 }
 
-const char *probe_where(const struct ftc_probe *p, char *buf, size_t size)
+const char *ftc_probe_where(const struct ftc_probe *p, char *buf, size_t size)
 {
 	if (!p->instance)
 		return "";
@@ -137,7 +137,7 @@ const char *probe_where(const struct ftc_probe *p, char *buf, size_t size)
 	return buf;
 }
 
-bool probe_word_in(const char *list, const char *word)
+bool ftc_probe_word_in(const char *list, const char *word)
 {
 	return ftc_tracefs_word_in(list, word);
 }
@@ -146,7 +146,7 @@ bool probe_word_in(const char *list, const char *word)
  * The event the event probes use: sched_switch exists nearly everywhere;
  * otherwise the first event of available_events.
  */
-const char *probe_event(struct ftc_probe *p)
+const char *ftc_probe_event(struct ftc_probe *p)
 {
 	static const char *const preferred[] = {
 		"sched/sched_switch", "sched/sched_wakeup", "syscalls/sys_enter_getpid",
@@ -160,12 +160,12 @@ const char *probe_event(struct ftc_probe *p)
 		char file[300];
 
 		snprintf(file, sizeof(file), "events/%s/enable", preferred[i]);
-		if (probe_file_exists(p->instance, file)) {
+		if (ftc_probe_file_exists(p->instance, file)) {
 			snprintf(p->event, sizeof(p->event), "%s", preferred[i]);
 			return p->event;
 		}
 	}
-	if (probe_file_read(p->instance, "available_events", 4096, &list) == 0 &&
+	if (ftc_probe_file_read(p->instance, "available_events", 4096, &list) == 0 &&
 	    (colon = strchr(list, ':'))) {
 		*colon = '/';
 		nl = strchr(list, '\n');
@@ -178,7 +178,7 @@ const char *probe_event(struct ftc_probe *p)
 }
 
 /* A function that set_ftrace_filter accepts, for write probes. */
-const char *probe_func(struct ftc_probe *p)
+const char *ftc_probe_func(struct ftc_probe *p)
 {
 	char *list = NULL;
 	size_t n;
@@ -186,7 +186,7 @@ const char *probe_func(struct ftc_probe *p)
 	if (p->func_done)
 		return p->func[0] ? p->func : NULL;
 	p->func_done = true;
-	if (probe_file_read(NULL, "available_filter_functions", 4096, &list) < 0)
+	if (ftc_probe_file_read(NULL, "available_filter_functions", 4096, &list) < 0)
 		return NULL;
 	n = strcspn(list, " \t\n");	/* drop " [module]" */
 	if (n && n < sizeof(p->func) && memchr(list, '\n', strlen(list))) {

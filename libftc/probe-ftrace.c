@@ -18,21 +18,21 @@ static bool tracer_listed(const char *instance, const char *tracer, int *err)
 	char *list = NULL;
 	bool ret;
 
-	*err = -probe_file_read(instance, "available_tracers", 4096, &list);
-	ret = !*err && probe_word_in(list, tracer);
+	*err = -ftc_probe_file_read(instance, "available_tracers", 4096, &list);
+	ret = !*err && ftc_probe_word_in(list, tracer);
 	free(list);
 	return ret;
 }
 
 static int tracer_try(struct ftc_probe *p, const char *s, const char *tracer)
 {
-	const char *f = probe_func(p);
-	bool narrowed = f && probe_file_write(s, "set_ftrace_filter", f, false) == 0;
-	int ret = probe_file_write(s, "current_tracer", tracer, false);
+	const char *f = ftc_probe_func(p);
+	bool narrowed = f && ftc_probe_file_write(s, "set_ftrace_filter", f, false) == 0;
+	int ret = ftc_probe_file_write(s, "current_tracer", tracer, false);
 
-	probe_file_write(s, "current_tracer", "nop", false);
+	ftc_probe_file_write(s, "current_tracer", "nop", false);
 	if (narrowed)
-		probe_file_write(s, "set_ftrace_filter", "", false);
+		ftc_probe_file_write(s, "set_ftrace_filter", "", false);
 	return ret;
 }
 
@@ -42,26 +42,26 @@ static int tracer_top_only(struct ftc_probe *p, struct ftc_cap *cap, const char 
 	const struct ftc_cap *fn;
 	char *cur = NULL;
 
-	if (probe_file_read(p->instance, "current_tracer", 256, &cur) == 0 &&
-	    probe_word_in(cur, tracer)) {
+	if (ftc_probe_file_read(p->instance, "current_tracer", 256, &cur) == 0 &&
+	    ftc_probe_word_in(cur, tracer)) {
 		free(cur);
-		return cap_set(cap, FTC_CAP_OK, 0, "current_tracer is %s", tracer);
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "current_tracer is %s", tracer);
 	}
 	free(cur);
 	if (!strcmp(tracer, "function"))
-		return cap_set(cap, FTC_CAP_OK, 0, "listed in available_tracers (not "
-			       "write-tested: no private instance that has it)");
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "listed in available_tracers (not "
+				   "write-tested: no private instance that has it)");
 	/* The graph tracer rides on the function tracer's call sites and rights. */
-	fn = probe_dep(p, FTC_CAP_TRACER_FUNCTION);
+	fn = ftc_probe_dep(p, FTC_CAP_TRACER_FUNCTION);
 	if (fn->state != FTC_CAP_OK)
-		return cap_set(cap, FTC_CAP_REFUSED, fn->err ? fn->err : EPERM,
-			       "listed in available_tracers, but function is not usable: %s",
-			       fn->why);
-	return cap_set(cap, FTC_CAP_OK, 0, "listed in available_tracers; top level only, "
-		       "so not switched; function: %s", fn->why);
+		return ftc_cap_set(cap, FTC_CAP_REFUSED, fn->err ? fn->err : EPERM,
+				   "listed in available_tracers, but function is not usable: %s",
+				   fn->why);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "listed in available_tracers; top level only, "
+			   "so not switched; function: %s", fn->why);
 }
 
-int probe_tracer(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_tracer(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	const char *tracer = ftc_cap_name(cap->id), *s;
 	char w[300];
@@ -69,24 +69,25 @@ int probe_tracer(struct ftc_probe *p, struct ftc_cap *cap)
 
 	if (!tracer_listed(p->instance, tracer, &err)) {
 		if (err)
-			return cap_from_errno(cap, err, "%savailable_tracers",
-					      probe_where(p, w, sizeof(w)));
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%savailable_tracers: no '%s' "
-			       "(not built into this kernel)", probe_where(p, w, sizeof(w)),
-			       tracer);
+			return ftc_cap_from_errno(cap, err, "%savailable_tracers",
+						  ftc_probe_where(p, w, sizeof(w)));
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%savailable_tracers: no '%s' "
+				   "(not built into this kernel)", ftc_probe_where(p, w, sizeof(w)),
+				   tracer);
 	}
-	s = probe_scratch(p);
+	s = ftc_probe_scratch(p);
 	if (s && p->unexpanded && tracer_listed(s, tracer, &err))
-		return cap_set(cap, FTC_CAP_OK, 0, "listed in available_tracers (not switched: "
-			       "that would expand the kernel's trace buffers, not expanded yet)");
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "listed in available_tracers (not switched: "
+				   "that would expand the kernel's trace buffers, not "
+				   "expanded yet)");
 	if (!s || !tracer_listed(s, tracer, &err))
 		return tracer_top_only(p, cap, tracer);
 	ret = tracer_try(p, s, tracer);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "current_tracer: writing '%s' in a private "
-				      "instance", tracer);
-	return cap_set(cap, FTC_CAP_OK, 0, "current_tracer: '%s' set and reset in a private "
-		       "instance", tracer);
+		return ftc_cap_from_errno(cap, -ret, "current_tracer: writing '%s' in a private "
+					  "instance", tracer);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "current_tracer: '%s' set and reset in a private "
+			   "instance", tracer);
 }
 
 /* What a write test writes into each filter file. */
@@ -96,82 +97,82 @@ static const char *test_value(struct ftc_probe *p, const char *file, char *buf, 
 		snprintf(buf, size, "%d", (int)getpid());
 		return buf;
 	}
-	return probe_func(p);
+	return ftc_probe_func(p);
 }
 
-int probe_ftrace_file(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_ftrace_file(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	const char *file = ftc_cap_name(cap->id), *s, *val;
 	char w[300], num[32], *buf = NULL;
 	int ret;
 
-	if (!probe_file_exists(p->instance, file))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%s%s: no such file%s",
-			       probe_where(p, w, sizeof(w)), file,
-			       cap->id == FTC_CAP_GRAPH_FUNCTION ? " (no function_graph tracer)"
+	if (!ftc_probe_file_exists(p->instance, file))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%s%s: no such file%s",
+				   ftc_probe_where(p, w, sizeof(w)), file,
+				   cap->id == FTC_CAP_GRAPH_FUNCTION ? " (no function_graph tracer)"
 								 : " (no dynamic ftrace)");
-	ret = probe_file_read(p->instance, file, 4096, &buf);
+	ret = ftc_probe_file_read(p->instance, file, 4096, &buf);
 	free(buf);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s%s: reading", probe_where(p, w, sizeof(w)),
-				      file);
-	s = probe_scratch(p);
+		return ftc_cap_from_errno(cap, -ret, "%s%s: reading",
+					  ftc_probe_where(p, w, sizeof(w)), file);
+	s = ftc_probe_scratch(p);
 	val = test_value(p, file, num, sizeof(num));
-	if (!s || !probe_file_exists(s, file) || !val) {
+	if (!s || !ftc_probe_file_exists(s, file) || !val) {
 		/* Opening without O_TRUNC and writing nothing keeps the filter. */
-		ret = probe_file_open_write(p->instance, file);
+		ret = ftc_probe_file_open_write(p->instance, file);
 		if (ret < 0)
-			return cap_from_errno(cap, -ret, "%s%s: opening for writing",
-					      probe_where(p, w, sizeof(w)), file);
-		return cap_set(cap, FTC_CAP_OK, 0, "%s%s: readable and opens for writing",
-			       probe_where(p, w, sizeof(w)), file);
+			return ftc_cap_from_errno(cap, -ret, "%s%s: opening for writing",
+						  ftc_probe_where(p, w, sizeof(w)), file);
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "%s%s: readable and opens for writing",
+				   ftc_probe_where(p, w, sizeof(w)), file);
 	}
-	ret = probe_file_write(s, file, val, false);
-	probe_file_write(s, file, "", false);
+	ret = ftc_probe_file_write(s, file, val, false);
+	ftc_probe_file_write(s, file, "", false);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s: writing '%s' in a private instance",
-				      file, val);
-	return cap_set(cap, FTC_CAP_OK, 0, "%s: '%s' set and cleared in a private instance",
-		       file, val);
+		return ftc_cap_from_errno(cap, -ret, "%s: writing '%s' in a private instance",
+					  file, val);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "%s: '%s' set and cleared in a private instance",
+			   file, val);
 }
 
-int probe_filter_functions(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_filter_functions(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	char *buf = NULL;
 	int ret;
 
-	if (!probe_file_exists(NULL, "available_filter_functions"))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "available_filter_functions: no such "
-			       "file (no dynamic ftrace)");
-	ret = probe_file_read(NULL, "available_filter_functions", 4096, &buf);
+	if (!ftc_probe_file_exists(NULL, "available_filter_functions"))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT,
+				   "available_filter_functions: no such file (no dynamic ftrace)");
+	ret = ftc_probe_file_read(NULL, "available_filter_functions", 4096, &buf);
 	free(buf);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "available_filter_functions: reading");
-	return cap_set(cap, FTC_CAP_OK, 0, "available_filter_functions readable");
+		return ftc_cap_from_errno(cap, -ret, "available_filter_functions: reading");
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "available_filter_functions readable");
 }
 
-int probe_function_triggers(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_function_triggers(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const struct ftc_cap *ff = probe_dep(p, FTC_CAP_FTRACE_FILTER);
+	const struct ftc_cap *ff = ftc_probe_dep(p, FTC_CAP_FTRACE_FILTER);
 	const char *s, *f;
 	char on[300], off[310];
 	int ret;
 
 	if (ff->state != FTC_CAP_OK)
-		return cap_set(cap, ff->state, ff->err, "they are written to %s", ff->why);
-	s = probe_scratch(p);
-	f = probe_func(p);
-	if (!s || !f || !probe_file_exists(s, "set_ftrace_filter"))
-		return cap_set(cap, FTC_CAP_OK, 0, "set_ftrace_filter is writable (not "
-			       "write-tested: no private instance or no function)");
+		return ftc_cap_set(cap, ff->state, ff->err, "they are written to %s", ff->why);
+	s = ftc_probe_scratch(p);
+	f = ftc_probe_func(p);
+	if (!s || !f || !ftc_probe_file_exists(s, "set_ftrace_filter"))
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "set_ftrace_filter is writable (not "
+				   "write-tested: no private instance or no function)");
 	snprintf(on, sizeof(on), "%s:traceoff", f);
 	snprintf(off, sizeof(off), "!%s:traceoff", f);
-	ret = probe_file_write(s, "set_ftrace_filter", on, true);
+	ret = ftc_probe_file_write(s, "set_ftrace_filter", on, true);
 	if (ret == 0)
-		ret = probe_file_write(s, "set_ftrace_filter", off, true);
+		ret = ftc_probe_file_write(s, "set_ftrace_filter", off, true);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "set_ftrace_filter: writing '%s' in a private "
-				      "instance", on);
-	return cap_set(cap, FTC_CAP_OK, 0, "set_ftrace_filter: '%s' set and removed in a "
-		       "private instance", on);
+		return ftc_cap_from_errno(cap, -ret, "set_ftrace_filter: writing '%s' in a private "
+					  "instance", on);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "set_ftrace_filter: '%s' set and removed in a "
+			   "private instance", on);
 }

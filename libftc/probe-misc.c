@@ -18,7 +18,7 @@ static bool lockdown_confidentiality(void)
 	char *mode = NULL;
 	bool ret;
 
-	if (probe_path_read("/sys/kernel/security/lockdown", 256, &mode) < 0)
+	if (ftc_probe_path_read("/sys/kernel/security/lockdown", 256, &mode) < 0)
 		return false;
 	ret = strstr(mode, "[confidentiality]") != NULL;
 	free(mode);
@@ -37,59 +37,59 @@ static const char *dynevent_file(enum ftc_cap_id id)
 	}
 }
 
-int probe_dynevent_file(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_dynevent_file(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	const char *file = dynevent_file(cap->id);
 	char *buf = NULL;
 	int ret;
 
-	if (!probe_file_exists(NULL, file))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%s: no such file (not built into "
-			       "this kernel)", file);
-	ret = probe_file_read(NULL, file, 4096, &buf);
+	if (!ftc_probe_file_exists(NULL, file))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%s: no such file (not built into "
+				   "this kernel)", file);
+	ret = ftc_probe_file_read(NULL, file, 4096, &buf);
 	free(buf);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s: reading", file);
+		return ftc_cap_from_errno(cap, -ret, "%s: reading", file);
 	/* No O_TRUNC: that would delete every probe defined. */
-	ret = probe_file_open_write(NULL, file);
+	ret = ftc_probe_file_open_write(NULL, file);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s: opening for appending", file);
+		return ftc_cap_from_errno(cap, -ret, "%s: opening for appending", file);
 	if (cap->id == FTC_CAP_KPROBES && lockdown_confidentiality())
-		return cap_set(cap, FTC_CAP_REFUSED, EPERM, "%s: kernel lockdown "
-			       "(confidentiality) forbids kprobes", file);
-	return cap_set(cap, FTC_CAP_OK, 0, "%s readable and opens for appending", file);
+		return ftc_cap_set(cap, FTC_CAP_REFUSED, EPERM, "%s: kernel lockdown "
+				   "(confidentiality) forbids kprobes", file);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "%s readable and opens for appending", file);
 }
 
-int probe_eprobes(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_eprobes(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const struct ftc_cap *dyn = probe_dep(p, FTC_CAP_DYNAMIC_EVENTS);
-	const char *ev = probe_event(p);
+	const struct ftc_cap *dyn = ftc_probe_dep(p, FTC_CAP_DYNAMIC_EVENTS);
+	const char *ev = ftc_probe_event(p);
 	char def[400], undef[100], group[64], *readme = NULL;
 	char *dot;
 	int ret;
 
 	if (dyn->state != FTC_CAP_OK)
-		return cap_set(cap, dyn->state, dyn->err, "%s", dyn->why);
-	if (probe_file_read(NULL, "README", 1 << 16, &readme) == 0 && !strstr(readme, "e[:")) {
+		return ftc_cap_set(cap, dyn->state, dyn->err, "%s", dyn->why);
+	if (ftc_probe_file_read(NULL, "README", 1 << 16, &readme) == 0 && !strstr(readme, "e[:")) {
 		free(readme);
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "README: no e[:...] syntax for "
-			       "dynamic_events (no CONFIG_EPROBE_EVENTS)");
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "README: no e[:...] syntax for "
+				   "dynamic_events (no CONFIG_EPROBE_EVENTS)");
 	}
 	free(readme);
 	if (!ev)
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "no event to attach an eprobe to");
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "no event to attach an eprobe to");
 	/* A group of our own, so that removing it can touch nothing else. */
 	snprintf(group, sizeof(group), "ftc_probe_%d", (int)getpid());
 	snprintf(def, sizeof(def), "e:%s/ep %s", group, ev);
 	dot = strchr(def + strlen(group) + 6, '/');
 	if (dot)
 		*dot = '.';
-	ret = probe_file_write(NULL, "dynamic_events", def, true);
+	ret = ftc_probe_file_write(NULL, "dynamic_events", def, true);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "dynamic_events: writing '%s'", def);
+		return ftc_cap_from_errno(cap, -ret, "dynamic_events: writing '%s'", def);
 	snprintf(undef, sizeof(undef), "-:%s/ep", group);
-	probe_file_write(NULL, "dynamic_events", undef, true);
-	return cap_set(cap, FTC_CAP_OK, 0, "dynamic_events: '%s' defined and removed", def);
+	ftc_probe_file_write(NULL, "dynamic_events", undef, true);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "dynamic_events: '%s' defined and removed", def);
 }
 
 /* The clock in brackets, and another one from the list, if any. */
@@ -108,83 +108,84 @@ static void clock_pick(char *list, char *cur, size_t cur_size, char *other, size
 	}
 }
 
-int probe_trace_clock(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_trace_clock(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	char cur[64], other[64], w[300], *list = NULL;
 	const char *s;
 	int ret;
 
-	ret = probe_file_read(p->instance, "trace_clock", 4096, &list);
+	ret = ftc_probe_file_read(p->instance, "trace_clock", 4096, &list);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%strace_clock: reading",
-				      probe_where(p, w, sizeof(w)));
+		return ftc_cap_from_errno(cap, -ret, "%strace_clock: reading",
+					  ftc_probe_where(p, w, sizeof(w)));
 	free(list);
-	s = probe_scratch(p);
+	s = ftc_probe_scratch(p);
 	if (!s)
-		return cap_set(cap, FTC_CAP_OK, 0, "trace_clock readable (not write-tested)");
-	ret = probe_file_read(s, "trace_clock", 4096, &list);
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "trace_clock readable (not write-tested)");
+	ret = ftc_probe_file_read(s, "trace_clock", 4096, &list);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "trace_clock: reading in a private instance");
+		return ftc_cap_from_errno(cap, -ret, "trace_clock: reading in a private instance");
 	clock_pick(list, cur, sizeof(cur), other, sizeof(other));
 	free(list);
 	if (!*other)
-		return cap_set(cap, FTC_CAP_OK, 0, "trace_clock: only '%s'", cur);
-	ret = probe_file_write(s, "trace_clock", other, false);
-	probe_file_write(s, "trace_clock", cur, false);
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "trace_clock: only '%s'", cur);
+	ret = ftc_probe_file_write(s, "trace_clock", other, false);
+	ftc_probe_file_write(s, "trace_clock", cur, false);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "trace_clock: writing '%s' in a private instance",
-				      other);
-	return cap_set(cap, FTC_CAP_OK, 0, "trace_clock: '%s' set and reset in a private "
-		       "instance", other);
+		return ftc_cap_from_errno(cap, -ret,
+					  "trace_clock: writing '%s' in a private instance", other);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "trace_clock: '%s' set and reset in a private "
+			   "instance", other);
 }
 
 /* Reads a file of the private instance (or the asked one) and writes it back. */
 static int value_write_back(struct ftc_probe *p, struct ftc_cap *cap, const char *file)
 {
-	const char *s = probe_scratch(p), *in = s ? s : p->instance;
+	const char *s = ftc_probe_scratch(p), *in = s ? s : p->instance;
 	char w[300], *val = NULL;
 	int ret;
 
-	if (!probe_file_exists(p->instance, file))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%s%s: no such file (older kernel)",
-			       probe_where(p, w, sizeof(w)), file);
-	ret = probe_file_read(in, file, 256, &val);
+	if (!ftc_probe_file_exists(p->instance, file))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%s%s: no such file (older kernel)",
+				   ftc_probe_where(p, w, sizeof(w)), file);
+	ret = ftc_probe_file_read(in, file, 256, &val);
 	if (ret == 0) {
 		val[strcspn(val, "\n")] = '\0';
-		ret = probe_file_write(in, file, val, false);
+		ret = ftc_probe_file_write(in, file, val, false);
 	}
 	if (ret < 0)
-		ret = cap_from_errno(cap, -ret, "%s: writing its value back%s", file,
-				     s ? " in a private instance" : "");
+		ret = ftc_cap_from_errno(cap, -ret, "%s: writing its value back%s", file,
+					 s ? " in a private instance" : "");
 	else
-		ret = cap_set(cap, FTC_CAP_OK, 0, "%s: '%s' written back%s", file, val,
-			      s ? " in a private instance" : "");
+		ret = ftc_cap_set(cap, FTC_CAP_OK, 0, "%s: '%s' written back%s", file, val,
+				  s ? " in a private instance" : "");
 	free(val);
 	return ret;
 }
 
-int probe_subbuf_size(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_subbuf_size(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	return value_write_back(p, cap, "buffer_subbuf_size_kb");
 }
 
-int probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const char *s = probe_scratch(p), *in = s ? s : p->instance;
+	const char *s = ftc_probe_scratch(p), *in = s ? s : p->instance;
 	char file[64];
 	int cpu, fd, err = 0;
 	char *path = NULL;
 
 	for (cpu = 0; cpu < 8192; cpu++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		if (probe_file_exists(in, file))
+		if (ftc_probe_file_exists(in, file))
 			break;
 	}
 	if (cpu == 8192)
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "per_cpu/cpuN/trace_pipe_raw: none");
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT,
+				   "per_cpu/cpuN/trace_pipe_raw: none");
 	path = ftc_tracefs_path(in, file);
 	if (!path)
-		return cap_set(cap, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
 	/* Opening consumes nothing; only reads do. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -192,76 +193,77 @@ int probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap)
 	else
 		close(fd);
 	free(path);
-	return cap_from_errno(cap, err, "%s: %s%s", file, err ? "opening" : "opens for reading",
-			      s ? " in a private instance" : "");
+	return ftc_cap_from_errno(cap, err, "%s: %s%s", file, err ? "opening" : "opens for reading",
+				  s ? " in a private instance" : "");
 }
 
-int probe_trace_marker(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_trace_marker(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const char *s = probe_scratch(p);
+	const char *s = ftc_probe_scratch(p);
 	char w[300];
 	int ret;
 
-	if (!probe_file_exists(p->instance, "trace_marker"))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%strace_marker: no such file",
-			       probe_where(p, w, sizeof(w)));
+	if (!ftc_probe_file_exists(p->instance, "trace_marker"))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%strace_marker: no such file",
+				   ftc_probe_where(p, w, sizeof(w)));
 	if (!s) {
-		ret = probe_file_open_write(p->instance, "trace_marker");
-		return cap_from_errno(cap, -ret, "%strace_marker: %s", probe_where(p, w, sizeof(w)),
-				      ret ? "opening for writing" : "opens for writing");
+		ret = ftc_probe_file_open_write(p->instance, "trace_marker");
+		return ftc_cap_from_errno(cap, -ret, "%strace_marker: %s",
+					  ftc_probe_where(p, w, sizeof(w)),
+					  ret ? "opening for writing" : "opens for writing");
 	}
-	ret = probe_file_write(s, "trace_marker", "ftc check", true);
-	return cap_from_errno(cap, -ret, "trace_marker: %s in a private instance",
-			      ret ? "writing" : "written");
+	ret = ftc_probe_file_write(s, "trace_marker", "ftc check", true);
+	return ftc_cap_from_errno(cap, -ret, "trace_marker: %s in a private instance",
+				  ret ? "writing" : "written");
 }
 
-int probe_event_pid(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_event_pid(struct ftc_probe *p, struct ftc_cap *cap)
 {
-	const char *s = probe_scratch(p);
+	const char *s = ftc_probe_scratch(p);
 	char w[300], pid[32];
 	int ret;
 
-	if (!probe_file_exists(p->instance, "set_event_pid"))
-		return cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%sset_event_pid: no such file",
-			       probe_where(p, w, sizeof(w)));
+	if (!ftc_probe_file_exists(p->instance, "set_event_pid"))
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "%sset_event_pid: no such file",
+				   ftc_probe_where(p, w, sizeof(w)));
 	if (s && p->unexpanded) {
 		/* A pid write would expand unexpanded buffers (6.1). */
-		ret = probe_file_open_write(s, "set_event_pid");
-		return cap_from_errno(cap, -ret, "set_event_pid: %s in a private instance%s",
-				      ret ? "opening for writing" : "opens for writing",
-				      ret ? "" : " (not written: it would expand the kernel's "
-				      "trace buffers, not expanded yet)");
+		ret = ftc_probe_file_open_write(s, "set_event_pid");
+		return ftc_cap_from_errno(cap, -ret, "set_event_pid: %s in a private instance%s",
+					  ret ? "opening for writing" : "opens for writing",
+					  ret ? "" : " (not written: it would expand the kernel's "
+					  "trace buffers, not expanded yet)");
 	}
 	if (!s) {
-		ret = probe_file_open_write(p->instance, "set_event_pid");
-		return cap_from_errno(cap, -ret, "%sset_event_pid: %s",
-				      probe_where(p, w, sizeof(w)),
-				      ret ? "opening for writing" : "opens for writing");
+		ret = ftc_probe_file_open_write(p->instance, "set_event_pid");
+		return ftc_cap_from_errno(cap, -ret, "%sset_event_pid: %s",
+					  ftc_probe_where(p, w, sizeof(w)),
+					  ret ? "opening for writing" : "opens for writing");
 	}
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	ret = probe_file_write(s, "set_event_pid", pid, false);
-	probe_file_write(s, "set_event_pid", "", false);
-	return cap_from_errno(cap, -ret, "set_event_pid: %s in a private instance",
-			      ret ? "writing a pid" : "a pid set and cleared");
+	ret = ftc_probe_file_write(s, "set_event_pid", pid, false);
+	ftc_probe_file_write(s, "set_event_pid", "", false);
+	return ftc_cap_from_errno(cap, -ret, "set_event_pid: %s in a private instance",
+				  ret ? "writing a pid" : "a pid set and cleared");
 }
 
-int probe_sysctl(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_sysctl(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	const char *path = cap->id == FTC_CAP_FTRACE_ENABLED ?
 		"/proc/sys/kernel/ftrace_enabled" : "/proc/sys/kernel/ftrace_dump_on_oops";
 	char *val = NULL;
 	int ret;
 
-	ret = probe_path_read(path, 256, &val);
+	ret = ftc_probe_path_read(path, 256, &val);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "%s: reading", path);
+		return ftc_cap_from_errno(cap, -ret, "%s: reading", path);
 	val[strcspn(val, "\n")] = '\0';
 	/* The same value again: the kernel sees a write but nothing changes. */
-	ret = probe_path_write(path, val);
+	ret = ftc_probe_path_write(path, val);
 	if (ret < 0)
-		ret = cap_from_errno(cap, -ret, "%s: writing its value '%s' back", path, val);
+		ret = ftc_cap_from_errno(cap, -ret, "%s: writing its value '%s' back", path, val);
 	else
-		ret = cap_set(cap, FTC_CAP_OK, 0, "%s: value '%s' written back", path, val);
+		ret = ftc_cap_set(cap, FTC_CAP_OK, 0, "%s: value '%s' written back", path, val);
 	free(val);
 	return ret;
 }
@@ -278,29 +280,29 @@ static bool some_address(const char *buf)
 	return false;
 }
 
-int probe_kallsyms(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_kallsyms(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	char *buf = NULL, *restrict_val = NULL;
 	int ret;
 
-	ret = probe_path_read("/proc/kallsyms", 1 << 16, &buf);
+	ret = ftc_probe_path_read("/proc/kallsyms", 1 << 16, &buf);
 	if (ret < 0)
-		return cap_from_errno(cap, -ret, "/proc/kallsyms: reading");
+		return ftc_cap_from_errno(cap, -ret, "/proc/kallsyms: reading");
 	/*
 	 * Hidden addresses all read as zeroes. Per-CPU symbols come first and
 	 * the first of them is 0 even when nothing is hidden: look further.
 	 */
 	if (some_address(buf)) {
 		free(buf);
-		return cap_set(cap, FTC_CAP_OK, 0, "/proc/kallsyms shows addresses");
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "/proc/kallsyms shows addresses");
 	}
 	free(buf);
-	probe_path_read("/proc/sys/kernel/kptr_restrict", 64, &restrict_val);
+	ftc_probe_path_read("/proc/sys/kernel/kptr_restrict", 64, &restrict_val);
 	if (restrict_val)
 		restrict_val[strcspn(restrict_val, "\n")] = '\0';
-	ret = cap_set(cap, FTC_CAP_REFUSED, EPERM, "/proc/kallsyms: addresses read as 0 "
-		      "(kernel.kptr_restrict=%s; needs root, or kptr_restrict 0 or 1 with "
-		      "CAP_SYSLOG)", restrict_val ? restrict_val : "?");
+	ret = ftc_cap_set(cap, FTC_CAP_REFUSED, EPERM, "/proc/kallsyms: addresses read as 0 "
+			  "(kernel.kptr_restrict=%s; needs root, or kptr_restrict 0 or 1 with "
+			  "CAP_SYSLOG)", restrict_val ? restrict_val : "?");
 	free(restrict_val);
 	return ret;
 }

@@ -32,33 +32,33 @@ static int perf_paranoid_refusal(struct ftc_cap *cap, int err, const char *what)
 	char *level = NULL;
 	int ret;
 
-	probe_path_read("/proc/sys/kernel/perf_event_paranoid", 64, &level);
+	ftc_probe_path_read("/proc/sys/kernel/perf_event_paranoid", 64, &level);
 	if (level)
 		level[strcspn(level, "\n")] = '\0';
-	ret = cap_set(cap, FTC_CAP_REFUSED, err, "perf_event_open(%s): %s "
-		      "(kernel.perf_event_paranoid=%s)", what, strerror(err),
-		      level ? level : "?");
+	ret = ftc_cap_set(cap, FTC_CAP_REFUSED, err, "perf_event_open(%s): %s "
+			  "(kernel.perf_event_paranoid=%s)", what, strerror(err),
+			  level ? level : "?");
 	free(level);
 	return ret;
 }
 
 static int tracepoint_id(struct ftc_probe *p, unsigned long long *id)
 {
-	const char *ev = probe_event(p);
+	const char *ev = ftc_probe_event(p);
 	char file[300], *buf = NULL;
 	int ret;
 
 	if (!ev)
 		return -ENOENT;
 	snprintf(file, sizeof(file), "events/%s/id", ev);
-	ret = probe_file_read(NULL, file, 64, &buf);
+	ret = ftc_probe_file_read(NULL, file, 64, &buf);
 	if (ret == 0)
 		*id = strtoull(buf, NULL, 10);
 	free(buf);
 	return ret;
 }
 
-int probe_perf(struct ftc_probe *p, struct ftc_cap *cap)
+int ftc_probe_perf(struct ftc_probe *p, struct ftc_cap *cap)
 {
 	struct perf_event_attr attr;
 	const char *what;
@@ -81,23 +81,23 @@ int probe_perf(struct ftc_probe *p, struct ftc_cap *cap)
 		what = "tracepoint";
 		ret = tracepoint_id(p, &attr.config);
 		if (ret < 0)
-			return cap_from_errno(cap, -ret, "perf_event_open(tracepoint): no "
-					      "tracepoint id readable in tracefs");
+			return ftc_cap_from_errno(cap, -ret, "perf_event_open(tracepoint): no "
+						  "tracepoint id readable in tracefs");
 		break;
 	}
 	ret = perf_try(&attr);
 	if (ret == 0)
-		return cap_set(cap, FTC_CAP_OK, 0, "perf_event_open(%s%s%s) opened", what,
-			       cap->id == FTC_CAP_PERF_TRACEPOINT ? " " : "",
-			       cap->id == FTC_CAP_PERF_TRACEPOINT ? p->event : "");
+		return ftc_cap_set(cap, FTC_CAP_OK, 0, "perf_event_open(%s%s%s) opened", what,
+				   cap->id == FTC_CAP_PERF_TRACEPOINT ? " " : "",
+				   cap->id == FTC_CAP_PERF_TRACEPOINT ? p->event : "");
 	ret = -ret;
 	if (ret == EACCES || ret == EPERM)
 		return perf_paranoid_refusal(cap, ret, what);
 	if (cap->id == FTC_CAP_PERF_HARDWARE)
-		return cap_set(cap, FTC_CAP_ABSENT, ret, "perf_event_open(%s): %s: no "
-			       "hardware PMU", what, strerror(ret));
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ret, "perf_event_open(%s): %s: no "
+				   "hardware PMU", what, strerror(ret));
 	if (ret == ENOSYS)
-		return cap_set(cap, FTC_CAP_ABSENT, ret, "perf_event_open(%s): %s (kernel "
-			       "without CONFIG_PERF_EVENTS)", what, strerror(ret));
-	return cap_from_errno(cap, ret, "perf_event_open(%s)", what);
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ret, "perf_event_open(%s): %s (kernel "
+				   "without CONFIG_PERF_EVENTS)", what, strerror(ret));
+	return ftc_cap_from_errno(cap, ret, "perf_event_open(%s)", what);
 }

@@ -18,41 +18,41 @@ struct cap_def {
 };
 
 static const struct cap_def caps[FTC_CAP_COUNT] = {
-	[FTC_CAP_TRACEFS] = { "tracefs", probe_tracefs },
-	[FTC_CAP_INSTANCES] = { "instances", probe_instances },
-	[FTC_CAP_EVENTS] = { "events", probe_events },
-	[FTC_CAP_EVENT_FILTER] = { "event-filter", probe_event_filter },
-	[FTC_CAP_TRIGGER_TRACEON] = { "trigger-traceon", probe_trigger },
-	[FTC_CAP_TRIGGER_TRACEOFF] = { "trigger-traceoff", probe_trigger },
-	[FTC_CAP_TRIGGER_STACKTRACE] = { "trigger-stacktrace", probe_trigger },
-	[FTC_CAP_TRIGGER_SNAPSHOT] = { "trigger-snapshot", probe_trigger },
-	[FTC_CAP_TRIGGER_ENABLE_EVENT] = { "trigger-enable_event", probe_trigger },
-	[FTC_CAP_TRIGGER_DISABLE_EVENT] = { "trigger-disable_event", probe_trigger },
-	[FTC_CAP_TRIGGER_HIST] = { "trigger-hist", probe_trigger },
-	[FTC_CAP_TRACER_FUNCTION] = { "function", probe_tracer },
-	[FTC_CAP_TRACER_FUNCTION_GRAPH] = { "function_graph", probe_tracer },
-	[FTC_CAP_FTRACE_FILTER] = { "set_ftrace_filter", probe_ftrace_file },
-	[FTC_CAP_FTRACE_NOTRACE] = { "set_ftrace_notrace", probe_ftrace_file },
-	[FTC_CAP_FTRACE_PID] = { "set_ftrace_pid", probe_ftrace_file },
-	[FTC_CAP_FILTER_FUNCTIONS] = { "available_filter_functions", probe_filter_functions },
-	[FTC_CAP_GRAPH_FUNCTION] = { "set_graph_function", probe_ftrace_file },
-	[FTC_CAP_FUNCTION_TRIGGERS] = { "function-triggers", probe_function_triggers },
-	[FTC_CAP_SNAPSHOT] = { "snapshot", probe_snapshot },
-	[FTC_CAP_KPROBES] = { "kprobes", probe_dynevent_file },
-	[FTC_CAP_UPROBES] = { "uprobes", probe_dynevent_file },
-	[FTC_CAP_DYNAMIC_EVENTS] = { "dynamic_events", probe_dynevent_file },
-	[FTC_CAP_EPROBES] = { "eprobes", probe_eprobes },
-	[FTC_CAP_TRACE_CLOCK] = { "trace_clock", probe_trace_clock },
-	[FTC_CAP_SUBBUF_SIZE] = { "buffer_subbuf_size_kb", probe_subbuf_size },
-	[FTC_CAP_TRACE_PIPE_RAW] = { "trace_pipe_raw", probe_trace_pipe_raw },
-	[FTC_CAP_TRACE_MARKER] = { "trace_marker", probe_trace_marker },
-	[FTC_CAP_EVENT_PID] = { "set_event_pid", probe_event_pid },
-	[FTC_CAP_FTRACE_ENABLED] = { "ftrace_enabled-write", probe_sysctl },
-	[FTC_CAP_DUMP_ON_OOPS] = { "ftrace_dump_on_oops-write", probe_sysctl },
-	[FTC_CAP_KALLSYMS] = { "kallsyms", probe_kallsyms },
-	[FTC_CAP_PERF_SOFTWARE] = { "perf-software", probe_perf },
-	[FTC_CAP_PERF_HARDWARE] = { "perf-hardware", probe_perf },
-	[FTC_CAP_PERF_TRACEPOINT] = { "perf-tracepoint", probe_perf },
+	[FTC_CAP_TRACEFS] = { "tracefs", ftc_probe_tracefs },
+	[FTC_CAP_INSTANCES] = { "instances", ftc_probe_instances },
+	[FTC_CAP_EVENTS] = { "events", ftc_probe_events },
+	[FTC_CAP_EVENT_FILTER] = { "event-filter", ftc_probe_event_filter },
+	[FTC_CAP_TRIGGER_TRACEON] = { "trigger-traceon", ftc_probe_trigger },
+	[FTC_CAP_TRIGGER_TRACEOFF] = { "trigger-traceoff", ftc_probe_trigger },
+	[FTC_CAP_TRIGGER_STACKTRACE] = { "trigger-stacktrace", ftc_probe_trigger },
+	[FTC_CAP_TRIGGER_SNAPSHOT] = { "trigger-snapshot", ftc_probe_trigger },
+	[FTC_CAP_TRIGGER_ENABLE_EVENT] = { "trigger-enable_event", ftc_probe_trigger },
+	[FTC_CAP_TRIGGER_DISABLE_EVENT] = { "trigger-disable_event", ftc_probe_trigger },
+	[FTC_CAP_TRIGGER_HIST] = { "trigger-hist", ftc_probe_trigger },
+	[FTC_CAP_TRACER_FUNCTION] = { "function", ftc_probe_tracer },
+	[FTC_CAP_TRACER_FUNCTION_GRAPH] = { "function_graph", ftc_probe_tracer },
+	[FTC_CAP_FTRACE_FILTER] = { "set_ftrace_filter", ftc_probe_ftrace_file },
+	[FTC_CAP_FTRACE_NOTRACE] = { "set_ftrace_notrace", ftc_probe_ftrace_file },
+	[FTC_CAP_FTRACE_PID] = { "set_ftrace_pid", ftc_probe_ftrace_file },
+	[FTC_CAP_FILTER_FUNCTIONS] = { "available_filter_functions", ftc_probe_filter_functions },
+	[FTC_CAP_GRAPH_FUNCTION] = { "set_graph_function", ftc_probe_ftrace_file },
+	[FTC_CAP_FUNCTION_TRIGGERS] = { "function-triggers", ftc_probe_function_triggers },
+	[FTC_CAP_SNAPSHOT] = { "snapshot", ftc_probe_snapshot },
+	[FTC_CAP_KPROBES] = { "kprobes", ftc_probe_dynevent_file },
+	[FTC_CAP_UPROBES] = { "uprobes", ftc_probe_dynevent_file },
+	[FTC_CAP_DYNAMIC_EVENTS] = { "dynamic_events", ftc_probe_dynevent_file },
+	[FTC_CAP_EPROBES] = { "eprobes", ftc_probe_eprobes },
+	[FTC_CAP_TRACE_CLOCK] = { "trace_clock", ftc_probe_trace_clock },
+	[FTC_CAP_SUBBUF_SIZE] = { "buffer_subbuf_size_kb", ftc_probe_subbuf_size },
+	[FTC_CAP_TRACE_PIPE_RAW] = { "trace_pipe_raw", ftc_probe_trace_pipe_raw },
+	[FTC_CAP_TRACE_MARKER] = { "trace_marker", ftc_probe_trace_marker },
+	[FTC_CAP_EVENT_PID] = { "set_event_pid", ftc_probe_event_pid },
+	[FTC_CAP_FTRACE_ENABLED] = { "ftrace_enabled-write", ftc_probe_sysctl },
+	[FTC_CAP_DUMP_ON_OOPS] = { "ftrace_dump_on_oops-write", ftc_probe_sysctl },
+	[FTC_CAP_KALLSYMS] = { "kallsyms", ftc_probe_kallsyms },
+	[FTC_CAP_PERF_SOFTWARE] = { "perf-software", ftc_probe_perf },
+	[FTC_CAP_PERF_HARDWARE] = { "perf-hardware", ftc_probe_perf },
+	[FTC_CAP_PERF_TRACEPOINT] = { "perf-tracepoint", ftc_probe_perf },
 };
 
 const char *ftc_cap_name(enum ftc_cap_id id)
@@ -84,7 +84,7 @@ const char *ftc_cap_state_name(enum ftc_cap_state state)
 	return "unknown";
 }
 
-int cap_set(struct ftc_cap *cap, enum ftc_cap_state state, int err, const char *fmt, ...)
+int ftc_cap_set(struct ftc_cap *cap, enum ftc_cap_state state, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -96,20 +96,20 @@ int cap_set(struct ftc_cap *cap, enum ftc_cap_state state, int err, const char *
 	return 0;
 }
 
-bool errno_is_absent(int err)
+bool ftc_errno_is_absent(int err)
 {
 	return err == ENOENT || err == ENODEV || err == EOPNOTSUPP || err == ENOSYS ||
 	       err == ENXIO;
 }
 
-int cap_from_errno(struct ftc_cap *cap, int err, const char *fmt, ...)
+int ftc_cap_from_errno(struct ftc_cap *cap, int err, const char *fmt, ...)
 {
 	enum ftc_cap_state state = FTC_CAP_OK;
 	va_list ap;
 	int n;
 
 	if (err)
-		state = errno_is_absent(err) ? FTC_CAP_ABSENT : FTC_CAP_REFUSED;
+		state = ftc_errno_is_absent(err) ? FTC_CAP_ABSENT : FTC_CAP_REFUSED;
 	cap->state = state;
 	cap->err = err;
 	va_start(ap, fmt);
@@ -203,14 +203,14 @@ static bool scratch_unexpanded(const char *scratch)
 	char *val = NULL;
 	bool ret;
 
-	if (probe_file_read(scratch, "buffer_size_kb", 256, &val) < 0)
+	if (ftc_probe_file_read(scratch, "buffer_size_kb", 256, &val) < 0)
 		return false;
 	ret = strstr(val, "expanded:") != NULL;
 	free(val);
 	return ret;
 }
 
-const char *probe_scratch(struct ftc_probe *p)
+const char *ftc_probe_scratch(struct ftc_probe *p)
 {
 	char *top;
 	int ret;
@@ -235,7 +235,7 @@ const char *probe_scratch(struct ftc_probe *p)
 	return p->scratch_state > 0 ? p->scratch : NULL;
 }
 
-const struct ftc_cap *probe_dep(struct ftc_probe *p, enum ftc_cap_id id)
+const struct ftc_cap *ftc_probe_dep(struct ftc_probe *p, enum ftc_cap_id id)
 {
 	struct ftc_cap tmp;
 
@@ -257,9 +257,9 @@ int ftc_probe_cap(struct ftc_probe *p, enum ftc_cap_id id, struct ftc_cap *cap)
 		c->id = id;
 		/* Mark first: a probe that consults another must not loop. */
 		p->done[id] = true;
-		cap_set(c, FTC_CAP_ABSENT, ENOENT, "not probed");
+		ftc_cap_set(c, FTC_CAP_ABSENT, ENOENT, "not probed");
 		if (id != FTC_CAP_TRACEFS && !ftc_tracefs_dir() && id < FTC_CAP_FTRACE_ENABLED)
-			cap_set(c, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
+			ftc_cap_set(c, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
 		else
 			caps[id].fn(p, c);
 	}

@@ -35,63 +35,63 @@ struct ftc_probe {
 	struct ftc_cap cache[FTC_CAP_COUNT];
 };
 
-/* Sets a result; returns 0 so probes can `return cap_set(...)`. */
-int cap_set(struct ftc_cap *cap, enum ftc_cap_state state, int err,
-	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Sets a result; returns 0 so probes can `return ftc_cap_set(...)`. */
+int ftc_cap_set(struct ftc_cap *cap, enum ftc_cap_state state, int err,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* ok, or refused/absent chosen from the errno. */
-int cap_from_errno(struct ftc_cap *cap, int err, const char *fmt, ...)
+int ftc_cap_from_errno(struct ftc_cap *cap, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* ENOENT, ENODEV, EOPNOTSUPP... mean "not built in". */
-bool errno_is_absent(int err);
+bool ftc_errno_is_absent(int err);
 
 /* The same capability's result, probing it first if needed. */
-const struct ftc_cap *probe_dep(struct ftc_probe *p, enum ftc_cap_id id);
+const struct ftc_cap *ftc_probe_dep(struct ftc_probe *p, enum ftc_cap_id id);
 
 /* The private instance's name, made on first use; NULL if it cannot be. */
-const char *probe_scratch(struct ftc_probe *p);
-const char *probe_event(struct ftc_probe *p);
-const char *probe_func(struct ftc_probe *p);
+const char *ftc_probe_scratch(struct ftc_probe *p);
+const char *ftc_probe_event(struct ftc_probe *p);
+const char *ftc_probe_func(struct ftc_probe *p);
 
 /*
  * File helpers on tracefs files of an instance (NULL: top level). They
- * return 0 or a negative errno and never print. probe_file_read reads at
+ * return 0 or a negative errno and never print. ftc_probe_file_read reads at
  * most max bytes, NUL-terminated, into a malloc'ed *out.
  */
-bool probe_file_exists(const char *instance, const char *file);
-int probe_file_read(const char *instance, const char *file, size_t max, char **out);
-int probe_file_write(const char *instance, const char *file, const char *val, bool append);
+bool ftc_probe_file_exists(const char *instance, const char *file);
+int ftc_probe_file_read(const char *instance, const char *file, size_t max, char **out);
+int ftc_probe_file_write(const char *instance, const char *file, const char *val, bool append);
 /* Opens for writing without truncating and closes: the file's write permission. */
-int probe_file_open_write(const char *instance, const char *file);
+int ftc_probe_file_open_write(const char *instance, const char *file);
 /* The same on an absolute path (procfs). */
-int probe_path_read(const char *path, size_t max, char **out);
-int probe_path_write(const char *path, const char *val);
+int ftc_probe_path_read(const char *path, size_t max, char **out);
+int ftc_probe_path_write(const char *path, const char *val);
 
 /* "instances/NAME/" or "" for the top level, to name files in messages. */
-const char *probe_where(const struct ftc_probe *p, char *buf, size_t size);
+const char *ftc_probe_where(const struct ftc_probe *p, char *buf, size_t size);
 
 /* Whether word appears as a whole word in a space/newline separated list. */
-bool probe_word_in(const char *list, const char *word);
+bool ftc_probe_word_in(const char *list, const char *word);
 
 /* The probes, one per family, dispatched from probe.c. */
-int probe_tracefs(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_instances(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_events(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_event_filter(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_trigger(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_tracer(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_ftrace_file(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_filter_functions(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_function_triggers(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_snapshot(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_dynevent_file(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_eprobes(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_trace_clock(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_subbuf_size(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_trace_marker(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_event_pid(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_sysctl(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_kallsyms(struct ftc_probe *p, struct ftc_cap *cap);
-int probe_perf(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_tracefs(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_instances(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_events(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_event_filter(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_trigger(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_tracer(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_ftrace_file(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_filter_functions(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_function_triggers(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_snapshot(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_dynevent_file(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_eprobes(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_trace_clock(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_subbuf_size(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_trace_marker(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_event_pid(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_sysctl(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_kallsyms(struct ftc_probe *p, struct ftc_cap *cap);
+int ftc_probe_perf(struct ftc_probe *p, struct ftc_cap *cap);
 
 #endif

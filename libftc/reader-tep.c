@@ -22,8 +22,6 @@
 
 int ftc_tep_init(struct ftc_reader *r)
 {
-	const char *dir = getenv("FTC_PLUGIN_DIR");
-
 	r->tep = tep_alloc();
 	if (!r->tep)
 		return ftc_error(ENOMEM, "out of memory for libtraceevent");
@@ -35,9 +33,10 @@ int ftc_tep_init(struct ftc_reader *r)
 	if (ftc_reader_perf_init(r) < 0)
 		return -1;
 	if (!(r->flags & FTC_READER_NO_PLUGINS)) {
-		/* libtraceevent also reads TRACEEVENT_PLUGIN_DIR besides the system's. */
-		if (dir && *dir)
-			setenv("TRACEEVENT_PLUGIN_DIR", dir, 0);
+		/* TEP_PLUGIN_LAST: after the system's, so the caller's win. */
+		if (r->plugin_dir &&
+		    tep_add_plugin_path(r->tep, r->plugin_dir, TEP_PLUGIN_LAST) < 0)
+			return ftc_error(ENOMEM, "out of memory for libtraceevent");
 		r->plugins = tep_load_plugins(r->tep);
 	}
 	return 0;

@@ -268,7 +268,7 @@ static int read_start(struct ftc_reader *r, uint64_t *pos)
 	return 0;
 }
 
-static struct ftc_reader *reader_new(const char *name, unsigned int flags)
+static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_opts *opts)
 {
 	struct ftc_reader *r = calloc(1, sizeof(*r));
 
@@ -277,11 +277,11 @@ static struct ftc_reader *reader_new(const char *name, unsigned int flags)
 		return NULL;
 	}
 	r->fd = -1;
-	r->flags = flags;
+	r->flags = opts->flags;
 	r->path = strdup(name);
-	if (!r->path) {
+	if (!r->path || (opts->plugin_dir && !(r->plugin_dir = strdup(opts->plugin_dir)))) {
 		ftc_error(ENOMEM, "out of memory");
-		free(r);
+		ftc_reader_close(r);
 		return NULL;
 	}
 	return r;
@@ -313,7 +313,14 @@ fail:
 
 struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
 {
-	struct ftc_reader *r = reader_new(path, flags);
+	struct ftc_reader_opts opts = { .flags = flags };
+
+	return ftc_reader_open_opts(path, &opts);
+}
+
+struct ftc_reader *ftc_reader_open_opts(const char *path, const struct ftc_reader_opts *opts)
+{
+	struct ftc_reader *r = reader_new(path, opts);
 	struct stat st;
 	int err;
 
@@ -340,13 +347,14 @@ fail:
 struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
 				       unsigned int flags)
 {
+	struct ftc_reader_opts opts = { .flags = flags };
 	struct ftc_reader *r;
 
 	if (!data && size) {
 		ftc_error(EINVAL, "%s: no bytes given for %zu-byte capture", name, size);
 		return NULL;
 	}
-	r = reader_new(name, flags);
+	r = reader_new(name, &opts);
 	if (!r)
 		return NULL;
 	/* A zero-length capture still needs a non-NULL pointer to mark memory mode. */
@@ -364,6 +372,7 @@ void ftc_reader_close(struct ftc_reader *r)
 			tep_unload_plugins(r->plugins, r->tep);
 		tep_free(r->tep);
 	}
+	free(r->plugin_dir);
 	ftc_format_destroy(r->spare_format);
 	ftc_decompress_free(r);
 	ftc_syms_free(r->syms);

@@ -63,6 +63,7 @@ struct ftc_reader {
 
 	struct tep_handle *tep;
 	void *plugins;
+	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
 	char *formats;			/* kept for lazy parsing */
 	char *ftrace_formats;
 	struct ftc_fmt_index *fmts;
@@ -189,6 +190,16 @@ int ftc_stream_advance(struct ftc_stream *s);
 void ftc_stream_release(struct ftc_stream *s);
 int ftc_stream_peek(struct ftc_stream *s, struct tep_record *next);
 void ftc_stream_skip(struct ftc_stream *s);
+
+/* Look-ahead in a merge, for folding function_graph entry/exit pairs
+ * (format*.c). The next record on the CPU of the one last returned, if in
+ * the same page; skip consumes it; peek_events sees the head of every CPU
+ * (before the first ftc_merge_next). */
+struct ftc_merge;
+int ftc_merge_peek_same_cpu(struct ftc_merge *m, struct tep_record *next);
+void ftc_merge_skip_peeked(struct ftc_merge *m);
+int ftc_merge_peek_events(struct ftc_merge *m, int (*fn)(struct tep_record *rec, void *ctx),
+			  void *ctx);
 
 /* True when the file's numbers can be read in place (its byte order is ours). */
 static inline bool ftc_reader_host_order(const struct ftc_reader *r)

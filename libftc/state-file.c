@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The journal on disk, so that tracefs can be put back after the process
- * that changed it was killed. One file per process, journal.PID in
- * /run/ftc (else $XDG_RUNTIME_DIR/ftc, else /tmp/ftc-UID). Text, one line
+ * that changed it was killed. One file per process, journal.PID in the
+ * first usable directory of ftc_journal_set_dirs (/run/ftc, else
+ * /tmp/ftc-UID, unless the program says otherwise). Text, one line
  * each, every field %XX-escaped so no field holds a space or a newline:
  *
  *   ftc-journal 1 PID STARTTIME COMMAND
@@ -38,29 +39,59 @@ static const char *const kind_names[] = {
 };
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
 
-/* Where journals live, most preferred first; the caller frees each. */
-static int journal_dirs(char *dirs[3])
-{
-	const char *env = getenv("FTC_JOURNAL_DIR");
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	int n = 0;
+/* The program's choice (ftc_journal_set_dirs); none: the default. */
+static char *set_dirs[FTC_JOURNAL_DIRS_MAX];
+static int set_ndirs;
 
-	if (env && *env) {
-		dirs[n++] = strdup(env);
-		return dirs[0] ? n : ftc_error(ENOMEM, "out of memory");
-	}
-	dirs[n++] = strdup("/run/ftc");
-	if (xdg && *xdg && asprintf(&dirs[n], "%s/ftc", xdg) >= 0)
-		n++;
-	if (asprintf(&dirs[n], "/tmp/ftc-%u", (unsigned)geteuid()) >= 0)
-		n++;
-	return n;
-}
-
-static void dirs_free(char *dirs[3], int n)
+static void dirs_free(char *dirs[FTC_JOURNAL_DIRS_MAX], int n)
 {
 	for (int i = 0; i < n; i++)
 		free(dirs[i]);
+}
+
+int ftc_journal_set_dirs(const char *const *dirs, int n)
+{
+	char *copy[FTC_JOURNAL_DIRS_MAX];
+
+	if (n < 0 || n > FTC_JOURNAL_DIRS_MAX || (n > 0 && !dirs))
+		return ftc_error(EINVAL, "%d journal directories: from 0 to %d", n,
+				 FTC_JOURNAL_DIRS_MAX);
+	for (int i = 0; i < n; i++) {
+		if (!dirs[i] || !*dirs[i]) {
+			dirs_free(copy, i);
+			return ftc_error(EINVAL, "journal directory %d is empty", i + 1);
+		}
+		copy[i] = strdup(dirs[i]);
+		if (!copy[i]) {
+			dirs_free(copy, i);
+			return ftc_error(ENOMEM, "out of memory");
+		}
+	}
+	dirs_free(set_dirs, set_ndirs);
+	for (int i = 0; i < n; i++)
+		set_dirs[i] = copy[i];
+	set_ndirs = n;
+	return 0;
+}
+
+/* Where journals live, most preferred first; the caller frees each. */
+static int journal_dirs(char *dirs[FTC_JOURNAL_DIRS_MAX])
+{
+	int n = 0;
+
+	for (; n < set_ndirs; n++) {
+		dirs[n] = strdup(set_dirs[n]);
+		if (!dirs[n]) {
+			dirs_free(dirs, n);
+			return ftc_error(ENOMEM, "out of memory");
+		}
+	}
+	if (n)
+		return n;
+	dirs[n++] = strdup("/run/ftc");
+	if (asprintf(&dirs[n], "/tmp/ftc-%u", (unsigned)geteuid()) >= 0)
+		n++;
+	return n;
 }
 
 /* Ours and private: a directory in /tmp could have been planted by anyone. */
@@ -270,7 +301,7 @@ static int write_header(struct ftc_state *st, const char *command)
 
 int ftc_journal_file_open(struct ftc_state *st, const char *command)
 {
-	char *dirs[3], *tmp = NULL;
+	char *dirs[FTC_JOURNAL_DIRS_MAX], *tmp = NULL;
 	int n = journal_dirs(dirs), ret = -1;
 
 	if (st->jf.fd >= 0)
@@ -592,7 +623,7 @@ static int scan_dir(const char *dir, struct ftc_journal_info **list, size_t *n)
 
 int ftc_journals_find(struct ftc_journal_info **list, size_t *count)
 {
-	char *dirs[3];
+	char *dirs[FTC_JOURNAL_DIRS_MAX];
 	int n = journal_dirs(dirs), ret = 0;
 
 	*list = NULL;

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "control.h"
 
 static void check_trigger(const char *line, bool func, const char *readd, const char *rm)
 {
@@ -151,9 +152,45 @@ static void journal(void)
 		printf("# could not remove %s\n", dir);
 }
 
+/* Journals are looked for where the program says, and only there. */
+static void journal_dirs(void)
+{
+	char dir[] = "/tmp/ftc-unit-XXXXXX", path[600];
+	const char *dirs[FTC_JOURNAL_DIRS_MAX + 1] = { dir };
+	struct ftc_journal_info *list;
+	size_t n = 0;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		SKIP("journal directories", "cannot make a temporary directory");
+		return;
+	}
+	CHECK("too many journal directories refused",
+	      ftc_journal_set_dirs(dirs, FTC_JOURNAL_DIRS_MAX + 1) < 0 && errno == EINVAL);
+	CHECK("an empty journal directory refused",
+	      ftc_journal_set_dirs((const char *[]){ "" }, 1) < 0 && errno == EINVAL);
+	CHECK("journal directory set", ftc_journal_set_dirs(dirs, 1) == 0);
+	CHECK("no journal there yet", ftc_journals_find(&list, &n) == 0 && n == 0);
+	ftc_journals_free(list, n);
+	snprintf(path, sizeof(path), "%s/journal.1", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("not a journal\n", f);
+		fclose(f);
+	}
+	CHECK("a journal there is found", ftc_journals_find(&list, &n) == 0 && n == 1);
+	CHECK_STR("found in the directory set", n == 1 ? list[0].path : NULL, path);
+	CHECK("a damaged journal says why", n == 1 && list[0].error != NULL);
+	ftc_journals_free(list, n);
+	CHECK("the default put back", ftc_journal_set_dirs(NULL, 0) == 0);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	triggers();
 	journal();
+	journal_dirs();
 	return CHECK_DONE();
 }

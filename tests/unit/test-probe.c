@@ -47,18 +47,19 @@ static void test_words(void)
 	const char *no_hist = "# Available triggers:\n# traceon traceoff stacktrace "
 			      "enable_event disable_event enable_hist\n";
 
-	CHECK("hist found as a word", probe_word_in(with_hist, "hist"));
-	CHECK("enable_hist is not hist", !probe_word_in(no_hist, "hist"));
-	CHECK("snapshot found", probe_word_in(with_hist, "snapshot"));
-	CHECK("snapshot absent", !probe_word_in(no_hist, "snapshot"));
-	CHECK("first word", probe_word_in("function nop", "function"));
-	CHECK("function_graph is not function", !probe_word_in("function_graph nop", "function"));
-	CHECK("bracketed current clock", probe_word_in("[local] global", "local"));
-	CHECK("NULL list", !probe_word_in(NULL, "x"));
+	CHECK("hist found as a word", ftc_probe_word_in(with_hist, "hist"));
+	CHECK("enable_hist is not hist", !ftc_probe_word_in(no_hist, "hist"));
+	CHECK("snapshot found", ftc_probe_word_in(with_hist, "snapshot"));
+	CHECK("snapshot absent", !ftc_probe_word_in(no_hist, "snapshot"));
+	CHECK("first word", ftc_probe_word_in("function nop", "function"));
+	CHECK("function_graph is not function",
+	      !ftc_probe_word_in("function_graph nop", "function"));
+	CHECK("bracketed current clock", ftc_probe_word_in("[local] global", "local"));
+	CHECK("NULL list", !ftc_probe_word_in(NULL, "x"));
 	/* An empty word once looped forever (ftc start -C ''): a hang here
 	 * ends in SIGALRM, which fails the test instead of stalling tests/run. */
 	alarm(5);
-	CHECK("empty word in a list", !probe_word_in("function nop", ""));
+	CHECK("empty word in a list", !ftc_probe_word_in("function nop", ""));
 	CHECK("empty word, empty list", !ftc_tracefs_word_in("", ""));
 	CHECK("empty word in trace_clock", !ftc_tracefs_word_in("[local] global\n", ""));
 	CHECK("last clock before the newline", ftc_tracefs_word_in("[local] global\n", "global"));
@@ -70,14 +71,14 @@ static void test_errno_mapping(void)
 {
 	struct ftc_cap c;
 
-	cap_from_errno(&c, EPERM, "f");
+	ftc_cap_from_errno(&c, EPERM, "f");
 	CHECK("EPERM is refused", c.state == FTC_CAP_REFUSED && c.err == EPERM);
 	CHECK_STR("the reason ends with the errno text", c.why, "f: Operation not permitted");
-	cap_from_errno(&c, ENOENT, "g");
+	ftc_cap_from_errno(&c, ENOENT, "g");
 	CHECK("ENOENT is absent", c.state == FTC_CAP_ABSENT);
-	cap_from_errno(&c, EINVAL, "h");
+	ftc_cap_from_errno(&c, EINVAL, "h");
 	CHECK("EINVAL is refused", c.state == FTC_CAP_REFUSED);
-	cap_from_errno(&c, 0, "i ok");
+	ftc_cap_from_errno(&c, 0, "i ok");
 	CHECK("0 is ok, reason as given", c.state == FTC_CAP_OK && !strcmp(c.why, "i ok"));
 }
 

@@ -245,6 +245,21 @@ int main(void)
 		CHECK("minimal v7: no warnings", ftc_reader_warnings(r) == NULL);
 		ftc_reader_close(r);
 	}
+	/* With libtraceevent, and a plugin directory of the caller's (empty). */
+	{
+		char dir[] = "/tmp/ftc-test-plugins-XXXXXX";
+		struct ftc_reader_opts o = { .plugin_dir = dir };
+
+		if (mkdtemp(dir)) {
+			r = ftc_reader_open_opts(path, &o);
+			CHECK("minimal v7 opens with a plugin directory",
+			      r && ftc_reader_tep(r) != NULL);
+			ftc_reader_close(r);
+			rmdir(dir);
+		} else {
+			SKIP("minimal v7 opens with a plugin directory", "no temporary directory");
+		}
+	}
 	/* The same with DONE linking to itself: the loop ends. */
 	memcpy(b + n - 8, &(uint64_t){ n - 30 }, 8);
 	r = open_bytes(b, n, FTC_READER_METADATA);
