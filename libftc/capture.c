@@ -34,14 +34,12 @@
 
 #include "ftc.h"
 #include "ftc-capture.h"
+#include "ringbuf.h"
 
 #define BATCH_PAGES	64	/* pages moved per splice round */
 #define BUSY_MS		2	/* first re-look interval once data flows */
 #define MAX_BUSY_MS	16	/* longest re-look interval while it flows */
 #define READER_NICE	-10	/* readers must win against the traced load */
-#define MISSED_EVENTS	(1ULL << 31)
-#define MISSED_STORED	(1ULL << 30)
-#define COMMIT_MASK	((1ULL << 27) - 1)
 #define STREAMING_PAGES	10	/* pages a checkpoint interval: a chunk fills on its own */
 #define FLUSH_WAIT_MS	500	/* longest wait for the readers' flushes */
 
@@ -209,28 +207,25 @@ int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
 	return 0;
 }
 
-static void count_lost(struct cslot *s, const char *page)
+/* The kernel's header layout, as its header_page says: it may not be ours. */
+static void count_lost(struct cslot *s, const struct ftc_subbuf_layout *l, const char *page)
 {
-	uint64_t commit;
+	struct ftc_subbuf sb;
 
-	memcpy(&commit, page + 8, 8);
-	if (!(commit & MISSED_EVENTS))
+	ftc_subbuf_decode(l, page, s->cap->page, &sb);
+	if (!sb.lost)
 		return;
 	atomic_fetch_add(&s->missed_pages, 1);
-	if (commit & MISSED_STORED) {
-		uint64_t len = commit & COMMIT_MASK, n;
-
-		if (16 + len + 8 <= s->cap->page) {
-			memcpy(&n, page + 16 + len, 8);
-			atomic_fetch_add(&s->missed, n);
-		}
-	}
+	if (sb.missed)
+		atomic_fetch_add(&s->missed, sb.missed);
 }
 
 static int give(struct cslot *s, size_t len)
 {
+	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
+
 	for (size_t off = 0; off < len; off += s->cap->page)
-		count_lost(s, s->pages + off);
+		count_lost(s, l, s->pages + off);
 	if (ftc_writer_add_pages(s->cap->w, s->buf, s->idx, s->pages, len) < 0)
 		return -1;
 	atomic_fetch_add(&s->npages, len / s->cap->page);

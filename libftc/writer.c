@@ -129,6 +129,8 @@ struct ftc_writer *ftc_writer_create(const char *path, int version,
 	w->version = version;
 	w->comp = version == 6 ? FTC_COMPRESS_NONE : comp;
 	w->page = (unsigned int)sysconf(_SC_PAGESIZE);
+	/* Until the kernel's header_page is read: what ftc assumed before. */
+	ftc_subbuf_layout_long(&w->subbuf, sizeof(long), __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	pthread_mutex_init(&w->lock, NULL);
 	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
@@ -189,6 +191,11 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 unsigned int ftc_writer_page_size(const struct ftc_writer *w)
 {
 	return w->page;
+}
+
+const struct ftc_subbuf_layout *ftc_wsubbuf(const struct ftc_writer *w)
+{
+	return &w->subbuf;
 }
 
 /* File systems without sparse files: a write past the end zero-fills the gap. */
@@ -307,6 +314,7 @@ int ftc_writer_start(struct ftc_writer *w)
 	if (!w->meta_z || ftc_wmeta_collect(&w->meta, w->bufs[0].name) < 0 ||
 	    ftc_wsynthetic_formats(w) < 0)
 		goto out;
+	ftc_wmeta_subbuf(&w->subbuf, w->meta.header_info.p, w->meta.header_info.len);
 	ftc_wstring(w, "strings");
 	if (init_cpus(w) < 0)
 		goto out;
