@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The ring buffer's own descriptions: the sub-buffer header layout from
- * events/header_page. See ringbuf.h.
+ * events/header_page, and the per-CPU stats counters. See ringbuf.h.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -132,4 +132,35 @@ int ftc_subbuf_decode(const struct ftc_subbuf_layout *l, const void *page, size_
 	if (sb->lost_stored)
 		sb->missed = rd_uint(p + l->data_off + sb->len, l->commit_size, l->big_endian);
 	return 1;
+}
+
+static uint64_t stat_field(const char *text, const char *name)
+{
+	const char *p = strstr(text, name);
+
+	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
+}
+
+void ftc_cpu_counters_parse(struct ftc_cpu_counters *c, const char *stats)
+{
+	/* "entries" comes first, so every field we want follows a newline. */
+	c->read = stat_field(stats, "\nread events: ");
+	c->overrun = stat_field(stats, "\noverrun: ");
+	c->dropped = stat_field(stats, "\ndropped events: ");
+	c->ok = true;
+}
+
+static uint64_t grown(const struct ftc_cpu_counters *start, const struct ftc_cpu_counters *now,
+		      uint64_t s, uint64_t n)
+{
+	return now->ok && start->ok && n >= s ? n - s : 0;
+}
+
+void ftc_cpu_counters_delta(const struct ftc_cpu_counters *start,
+			    const struct ftc_cpu_counters *now,
+			    uint64_t *events, uint64_t *lost)
+{
+	*events = grown(start, now, start->read, now->read);
+	*lost = grown(start, now, start->overrun, now->overrun) +
+		grown(start, now, start->dropped, now->dropped);
 }

@@ -51,4 +51,20 @@ int ftc_subbuf_decode(const struct ftc_subbuf_layout *l, const void *page, size_
 struct ftc_writer;
 const struct ftc_subbuf_layout *ftc_wsubbuf(const struct ftc_writer *w);
 
+/* Counters of tracefs per_cpu/cpuN/stats. */
+struct ftc_cpu_counters {
+	uint64_t read, overrun, dropped;
+	bool ok;		/* read; a failed read counts nothing */
+};
+
+void ftc_cpu_counters_parse(struct ftc_cpu_counters *c, const char *stats);
+/*
+ * What the counters grew by from start to now: events read, and events
+ * lost (overrun + dropped). A side that was not read, or a counter that
+ * went back (the buffer was reset meanwhile), counts 0, never a wrap.
+ */
+void ftc_cpu_counters_delta(const struct ftc_cpu_counters *start,
+			    const struct ftc_cpu_counters *now,
+			    uint64_t *events, uint64_t *lost);
+
 #endif

@@ -6,7 +6,8 @@
  * and lost-event counts and data lengths decoded from pages built in each
  * layout. The pages are chosen so that the other layout reads them
  * differently, so a hard-coded layout fails here. Then the reader's merge
- * walks a v6 file of 32-bit pages built by hand.
+ * walks a v6 file of 32-bit pages built by hand. Last, the per-CPU stats
+ * counters and their differences.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -311,6 +312,48 @@ static void test_merge_32(void)
 	free(b);
 }
 
+/* per_cpu/cpuN/stats as the kernel prints it. */
+static const char stats_text[] =
+	"entries: 12\n"
+	"overrun: 3\n"
+	"commit overrun: 99\n"
+	"bytes: 560\n"
+	"oldest event ts:  1234.567890\n"
+	"now ts:  1240.000000\n"
+	"dropped events: 2\n"
+	"read events: 100\n";
+
+/*
+ * The capture's per-CPU figures are end minus start: a read that failed
+ * or counters that went back (a reset) must give 0, not a wrap to 1.8e19.
+ */
+static void test_counters(void)
+{
+	struct ftc_cpu_counters start = { 0 }, now = { 0 }, failed = { 0 };
+	uint64_t events = 1, lost = 1;
+
+	ftc_cpu_counters_parse(&start, stats_text);
+	CHECK("stats: read events, overrun, dropped events",
+	      start.ok && start.read == 100 && start.overrun == 3 && start.dropped == 2);
+
+	now = (struct ftc_cpu_counters){ .read = 150, .overrun = 10, .dropped = 4, .ok = true };
+	ftc_cpu_counters_delta(&start, &now, &events, &lost);
+	CHECK("counters grew: 50 events, 7 + 2 lost", events == 50 && lost == 9);
+
+	ftc_cpu_counters_delta(&start, &failed, &events, &lost);
+	CHECK("end stats unreadable: 0, not a wrap", events == 0 && lost == 0);
+	ftc_cpu_counters_delta(&failed, &now, &events, &lost);
+	CHECK("start stats unreadable: 0, not the whole count", events == 0 && lost == 0);
+
+	now = (struct ftc_cpu_counters){ .read = 5, .overrun = 0, .dropped = 0, .ok = true };
+	ftc_cpu_counters_delta(&start, &now, &events, &lost);
+	CHECK("counters went back (reset): 0, not a wrap", events == 0 && lost == 0);
+
+	now = (struct ftc_cpu_counters){ .read = 120, .overrun = 1, .dropped = 6, .ok = true };
+	ftc_cpu_counters_delta(&start, &now, &events, &lost);
+	CHECK("overrun went back, drops grew: only the drops", events == 20 && lost == 4);
+}
+
 int main(void)
 {
 	test_parse();
@@ -321,5 +364,6 @@ int main(void)
 	test_not_interchangeable();
 	test_payload();
 	test_merge_32();
+	test_counters();
 	return CHECK_DONE();
 }
