@@ -382,43 +382,6 @@ int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes)
 	return 0;
 }
 
-/* Joins the two halves of a wrapped CPU, oldest first, at its region start. */
-static int join_halves(struct ftc_writer *w, struct wcpu *wc)
-{
-	uint64_t hdr = compressed(w) ? 4 : 0;
-	uint64_t old_off = wc->start + (uint64_t)(wc->cur ^ 1) * w->hstride + hdr;
-	size_t total = (size_t)(wc->old_size + wc->size);
-	uint32_t chunks = wc->old_chunks + wc->chunks;
-	char *buf;
-	int ret = -1;
-
-	if (!wc->wrapped)
-		return 0;
-	buf = malloc(total ? total : 1);
-	if (!buf)
-		return ftc_error(ENOMEM, "out of memory");
-	if (pread(w->fd, buf, (size_t)wc->old_size, (off_t)old_off) != (ssize_t)wc->old_size ||
-	    pread(w->fd, buf + wc->old_size, (size_t)wc->size, (off_t)(cur_off(w, wc) + hdr)) !=
-	    (ssize_t)wc->size) {
-		ftc_error(errno ? errno : EIO, "%s: reading back CPU %d's data: %s", w->path,
-			  wc->cpu, strerror(errno ? errno : EIO));
-		goto out;
-	}
-	if ((hdr && ftc_wpwrite(w, &chunks, 4, wc->start) < 0) ||
-	    ftc_wpwrite(w, buf, total, wc->start + hdr) < 0)
-		goto out;
-	pthread_mutex_lock(&w->lock);
-	wc->cur = 0;
-	wc->wrapped = false;
-	wc->size = total;
-	wc->chunks = chunks;
-	pthread_mutex_unlock(&w->lock);
-	ret = 0;
-out:
-	free(buf);
-	return ret;
-}
-
 /*
  * A CPU's region is its share of the disk: once it is full, the capture
  * has no more room and ends as on a full disk. Going on with the other
@@ -559,6 +522,9 @@ int ftc_writer_checkpoint(struct ftc_writer *w)
 
 static int flush_pending(struct ftc_writer *w)
 {
+	char *buf = NULL;
+	int ret = -1;
+
 	for (int b = 0; b < w->nbufs; b++)
 		for (int c = 0; c < w->bufs[b].ncpus; c++) {
 			struct wcpu *wc = &w->bufs[b].cpus[c];
@@ -566,12 +532,21 @@ static int flush_pending(struct ftc_writer *w)
 			/* Out of room: those last pages are lost, and the file is still finished. */
 			if (wc->pending_len && write_chunk(w, wc, wc->pending, wc->pending_len) < 0 &&
 			    errno != ENOSPC)
-				return -1;
+				goto out;
 			wc->pending_len = 0;
-			if (join_halves(w, wc) < 0)
-				return -1;
+			if (!wc->wrapped)
+				continue;
+			if (!buf && !(buf = malloc(JOIN_BUF))) {
+				ftc_error(ENOMEM, "out of memory");
+				goto out;
+			}
+			if (ftc_wjoin_halves(w, wc, buf, JOIN_BUF) < 0)
+				goto out;
 		}
-	return 0;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
 }
 
 int ftc_writer_finish(struct ftc_writer *w)

@@ -157,6 +157,12 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
  * leaves an index of where the data is. */
 int ftc_wcompact(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final);
 int ftc_wpatch_sections(struct ftc_writer *w);
+/*
+ * writer-join.c: -m joins a wrapped CPU's halves in place, oldest first,
+ * moving the data through buf (cap bytes), whatever the halves' size.
+ */
+#define JOIN_BUF	(1u << 20)
+int ftc_wjoin_halves(struct ftc_writer *w, struct wcpu *wc, char *buf, size_t cap);
 /* writer-synthetic.c: appends ftc's own event systems to the formats. */
 int ftc_wsynthetic_formats(struct ftc_writer *w);
 

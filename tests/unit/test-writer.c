@@ -180,6 +180,36 @@ int fallocate(int fd, int mode, off_t off, off_t len)
 	return (int)syscall(SYS_fallocate, fd, mode, off, len);
 }
 
+/*
+ * The largest single malloc while watch_malloc is set: the -m join used
+ * to take one as large as both halves of a CPU. Not under ASan, which
+ * owns malloc.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define MALLOC_WATCH 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MALLOC_WATCH 0
+#endif
+#endif
+#ifndef MALLOC_WATCH
+#define MALLOC_WATCH 1
+#endif
+
+static bool watch_malloc;
+static size_t largest_malloc;
+
+#if MALLOC_WATCH
+extern void *__libc_malloc(size_t n);
+
+void *malloc(size_t n)
+{
+	if (watch_malloc && n > largest_malloc)
+		largest_malloc = n;
+	return __libc_malloc(n);
+}
+#endif
+
 static void fill_page(char *page, uint64_t ts)
 {
 	memset(page, 0, PAGE);
@@ -248,6 +278,43 @@ static void check_file(const char *name, const char *path, int pages, int want_f
 		CHECK(label, n == pages - want_first &&
 		      sequential(ts, n, (uint64_t)c * 1000000 + (uint64_t)want_first));
 	}
+}
+
+/*
+ * -m with halves of 8 MB, far more than the 1 MiB the join moves data
+ * through: 5000 pages per CPU end in the first half (the join swaps the
+ * halves), 3000 in the second (it appends); the newest pages are kept in
+ * order either way, and finishing never allocates anything near a half.
+ */
+static void test_max_large(const char *dir, int pages)
+{
+	const uint64_t half_pages = 2048;
+	char path[256], label[160], name[64];
+	struct ftc_writer *w;
+	int ok;
+
+	snprintf(name, sizeof(name), "max (8 MB halves, %d pages)", pages);
+	snprintf(path, sizeof(path), "%s/max-large.dat", dir);
+	w = write_file(path, 7, FTC_COMPRESS_NONE, pages, 2 * half_pages * PAGE, 0);
+	snprintf(label, sizeof(label), "%s: written", name);
+	CHECK(label, w != NULL);
+	if (!w)
+		return;
+	largest_malloc = 0;
+	watch_malloc = true;
+	ok = ftc_writer_finish(w) == 0;
+	watch_malloc = false;
+	ftc_writer_free(w);
+	snprintf(label, sizeof(label), "%s: finished", name);
+	CHECK(label, ok);
+	check_file(name, path, pages, pages - (int)half_pages - pages % (int)half_pages);
+	snprintf(label, sizeof(label), "%s: finishing allocates at most 2 MB at once (%zu)",
+		 name, largest_malloc);
+	if (MALLOC_WATCH)
+		CHECK(label, largest_malloc <= (2u << 20));
+	else
+		SKIP(label, "malloc belongs to ASan here");
+	unlink(path);
 }
 
 /* A page filled to its last byte in the layout whose data starts at data_off. */
@@ -372,6 +439,9 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/max.dat", dir);
 	CHECK("max: written", write_file(path, 7, FTC_COMPRESS_NONE, 100, 16 * PAGE, 1) != NULL);
 	check_file("max (16 pages)", path, 100, 100 - 8 - 100 % 8);
+
+	test_max_large(dir, 5000);
+	test_max_large(dir, 3000);
 
 	test_repair(dir, false);
 	test_repair(dir, true);
