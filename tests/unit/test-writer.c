@@ -5,7 +5,9 @@
  * the v7 section chain is unbroken from the header to EOF, the index
  * points at each CPU's pages in the order they were written, the file
  * is readable at a checkpoint (what SIGKILL leaves), compaction removes
- * the holes, and -m keeps the newest pages.
+ * the holes, -m keeps the newest pages (joining large halves with little
+ * memory), a half switch during a checkpoint leaves a consistent index,
+ * and ftc restore recovers unindexed pages by the file's header_page.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,6 +24,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-writer.h"
+#include "tracedat-format.h"
 
 #define PAGE 4096
 
@@ -181,6 +184,24 @@ int fallocate(int fd, int mode, off_t off, off_t len)
 }
 
 /*
+ * The writer's pwrite goes through here. Armed, the first 4-byte write
+ * (a v7 chunk count: the first thing a checkpoint writes after taking
+ * its snapshot) first runs hook_fn, as another thread could at that
+ * moment.
+ */
+static bool hook_armed;
+static void (*hook_fn)(void);
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	if (hook_armed && n == 4) {
+		hook_armed = false;
+		hook_fn();
+	}
+	return (ssize_t)syscall(SYS_pwrite64, fd, buf, n, off);
+}
+
+/*
  * The largest single malloc while watch_malloc is set: the -m join used
  * to take one as large as both halves of a CPU. Not under ASan, which
  * owns malloc.
@@ -317,6 +338,81 @@ static void test_max_large(const char *dir, int pages)
 	unlink(path);
 }
 
+/* Pages that zstd cannot shrink (random after the stamp), the first `random` of n. */
+static void fill_chunk(char *pages, int n, int random, uint64_t first)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	memset(pages, 0, (size_t)n * PAGE);
+	for (int k = 0; k < n; k++) {
+		for (size_t i = 8; k < random && i < PAGE; i += 8) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(pages + (size_t)k * PAGE + i, &x, 8);
+		}
+		memcpy(pages + (size_t)k * PAGE, &(uint64_t){ first + (uint64_t)k }, 8);
+	}
+}
+
+static struct ftc_writer *race_w;
+static char race_chunk[FTC_PAGES_IN_CHUNK * PAGE];
+
+/* CPU 1's reader writes a chunk that does not fit its half: it switches halves. */
+static void switch_cpu1(void)
+{
+	fill_chunk(race_chunk, FTC_PAGES_IN_CHUNK, FTC_PAGES_IN_CHUNK / 2, 1000000 + 100);
+	ftc_writer_add_pages(race_w, 0, 1, race_chunk, sizeof(race_chunk));
+}
+
+/*
+ * -m: a checkpoint takes each CPU's size and chunk count under the lock;
+ * if it took the CPU's offset (its current half) later, without the
+ * lock, a half switch in between (the reader threads run on) gave an
+ * index naming the new half with the old half's size and count: a file
+ * whose last checkpoint is unreadable. Here the switch comes right after
+ * the snapshot, every time: halves of one chunk, CPU 1 switching during
+ * the checkpoint's first write. The index must still name the half the
+ * snapshot saw, with the chunk it held.
+ */
+static void test_index_switch(const char *dir)
+{
+	int cpus[2] = { 0, 1 };
+	char path[256];
+	struct parsed p;
+	uint64_t ts[16];
+	struct ftc_writer *w;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/race.dat", dir);
+	w = ftc_writer_create(path, 7, FTC_COMPRESS_ZSTD);
+	if (!w || ftc_writer_set_max(w, 1) < 0 || ftc_writer_add_buffer(w, NULL, 2, cpus) < 0 ||
+	    ftc_writer_start(w) < 0) {
+		CHECK("index during a half switch: writer started", 0);
+		ftc_writer_free(w);
+		return;
+	}
+	for (int c = 0; c < 2; c++) {
+		fill_chunk(race_chunk, FTC_PAGES_IN_CHUNK, FTC_PAGES_IN_CHUNK,
+			   (uint64_t)c * 1000000);
+		ftc_writer_add_pages(w, 0, c, race_chunk, sizeof(race_chunk));
+	}
+	race_w = w;
+	hook_fn = switch_cpu1;
+	hook_armed = true;
+	CHECK("index during a half switch: checkpoint", ftc_writer_checkpoint(w) == 0);
+	CHECK("index during a half switch: CPU 1 switched during the checkpoint", !hook_armed);
+	hook_armed = false;
+	parse_v7(path, &p);
+	n = p.ncpus == 2 ? read_stamps(path, &p, 1, ts, 16) : 0;
+	CHECK("index during a half switch: CPU 1's entry holds the chunk its size is of",
+	      n == FTC_PAGES_IN_CHUNK && sequential(ts, n, 1000000));
+	CHECK("index during a half switch: CPU 0 intact", p.ncpus == 2 &&
+	      read_stamps(path, &p, 0, ts, 16) == FTC_PAGES_IN_CHUNK && sequential(ts, 10, 0));
+	ftc_writer_free(w);
+	unlink(path);
+}
+
 /* A page filled to its last byte in the layout whose data starts at data_off. */
 static void fill_full_page(char *page, uint64_t ts, unsigned int data_off)
 {
@@ -440,6 +536,7 @@ int main(void)
 	CHECK("max: written", write_file(path, 7, FTC_COMPRESS_NONE, 100, 16 * PAGE, 1) != NULL);
 	check_file("max (16 pages)", path, 100, 100 - 8 - 100 % 8);
 
+	test_index_switch(dir);
 	test_max_large(dir, 5000);
 	test_max_large(dir, 3000);
 
