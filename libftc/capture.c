@@ -34,21 +34,14 @@
 
 #include "ftc.h"
 #include "ftc-capture.h"
+#include "ringbuf.h"
 
 #define BATCH_PAGES	64	/* pages moved per splice round */
 #define BUSY_MS		2	/* first re-look interval once data flows */
 #define MAX_BUSY_MS	16	/* longest re-look interval while it flows */
 #define READER_NICE	-10	/* readers must win against the traced load */
-#define MISSED_EVENTS	(1ULL << 31)
-#define MISSED_STORED	(1ULL << 30)
-#define COMMIT_MASK	((1ULL << 27) - 1)
 #define STREAMING_PAGES	10	/* pages a checkpoint interval: a chunk fills on its own */
 #define FLUSH_WAIT_MS	500	/* longest wait for the readers' flushes */
-
-struct stats0 {
-	uint64_t read, overrun, dropped;
-	bool ok;		/* read; a failed read counts nothing */
-};
 
 struct cslot {
 	struct ftc_capture *cap;
@@ -64,7 +57,7 @@ struct cslot {
 	_Atomic pid_t tid;
 	char *pages;
 	_Atomic uint64_t npages, missed, missed_pages;
-	struct stats0 start;
+	struct ftc_cpu_counters start;
 	uint64_t limit;		/* drain: stop after this many pages (0: never) */
 	int err;
 	char errmsg[512];
@@ -96,25 +89,14 @@ int ftc_capture_subbuf_size(const char *instance)
 	return kb > 0 ? kb * 1024 : (int)sysconf(_SC_PAGESIZE);
 }
 
-static uint64_t stat_field(const char *text, const char *name)
-{
-	const char *p = strstr(text, name);
-
-	return p ? strtoull(p + strlen(name), NULL, 10) : 0;
-}
-
-static int read_stats(const char *instance, int cpu, struct stats0 *s)
+static int read_stats(const char *instance, int cpu, struct ftc_cpu_counters *s)
 {
 	char file[64], *text;
 
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
 	if (ftc_tracefs_read(instance, file, &text, NULL) < 0)
 		return -1;
-	/* "entries" comes first, so every field we want follows a newline. */
-	s->read = stat_field(text, "\nread events: ");
-	s->overrun = stat_field(text, "\noverrun: ");
-	s->dropped = stat_field(text, "\ndropped events: ");
-	s->ok = true;
+	ftc_cpu_counters_parse(s, text);
 	free(text);
 	return 0;
 }
@@ -209,28 +191,25 @@ int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
 	return 0;
 }
 
-static void count_lost(struct cslot *s, const char *page)
+/* The kernel's header layout, as its header_page says: it may not be ours. */
+static void count_lost(struct cslot *s, const struct ftc_subbuf_layout *l, const char *page)
 {
-	uint64_t commit;
+	struct ftc_subbuf sb;
 
-	memcpy(&commit, page + 8, 8);
-	if (!(commit & MISSED_EVENTS))
+	ftc_subbuf_decode(l, page, s->cap->page, &sb);
+	if (!sb.lost)
 		return;
 	atomic_fetch_add(&s->missed_pages, 1);
-	if (commit & MISSED_STORED) {
-		uint64_t len = commit & COMMIT_MASK, n;
-
-		if (16 + len + 8 <= s->cap->page) {
-			memcpy(&n, page + 16 + len, 8);
-			atomic_fetch_add(&s->missed, n);
-		}
-	}
+	if (sb.missed)
+		atomic_fetch_add(&s->missed, sb.missed);
 }
 
 static int give(struct cslot *s, size_t len)
 {
+	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
+
 	for (size_t off = 0; off < len; off += s->cap->page)
-		count_lost(s, s->pages + off);
+		count_lost(s, l, s->pages + off);
 	if (ftc_writer_add_pages(s->cap->w, s->buf, s->idx, s->pages, len) < 0)
 		return -1;
 	atomic_fetch_add(&s->npages, len / s->cap->page);
@@ -539,22 +518,11 @@ int ftc_capture_nslots(const struct ftc_capture *c)
 	return c->nslots;
 }
 
-/*
- * What a counter grew by since the start. A stats file that could not be
- * read, or a counter that went back (the buffer was reset meanwhile),
- * tells nothing: 0, never an unsigned wrap to 1.8e19.
- */
-static uint64_t grown(const struct stats0 *now, const struct stats0 *start,
-		      uint64_t n, uint64_t s)
-{
-	return now->ok && start->ok && n >= s ? n - s : 0;
-}
-
 int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 			  struct ftc_capture_cpu_stats *out)
 {
 	struct cslot *s;
-	struct stats0 now = { 0 };
+	struct ftc_cpu_counters now = { 0 };
 	uint64_t lost;
 
 	if (slot < 0 || slot >= c->nslots)
@@ -565,9 +533,7 @@ int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 	out->instance = s->instance;
 	out->cpu = s->cpu;
 	out->pages = atomic_load(&s->npages);
-	out->events = grown(&now, &s->start, now.read, s->start.read);
-	lost = grown(&now, &s->start, now.overrun, s->start.overrun) +
-	       grown(&now, &s->start, now.dropped, s->start.dropped);
+	ftc_cpu_counters_delta(&s->start, &now, &out->events, &lost);
 	out->lost = lost > atomic_load(&s->missed) ? lost : atomic_load(&s->missed);
 	out->lost_pages = atomic_load(&s->missed_pages);
 	return 0;

@@ -17,8 +17,6 @@
 #include "reader.h"
 
 #define WINDOW_PAGES	16
-#define COMMIT_MASK	((1U << 27) - 1)
-#define MISSED_STORED	(1ULL << 30)
 
 static int stream_fail(struct ftc_stream *s, const char *fmt, uint64_t off)
 {
@@ -57,12 +55,16 @@ int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int 
 	s->bname = b->name;
 	s->compressed = b->compressed;
 	s->psize = r->page_size;
-	s->commit_size = csize == 4 || csize == 8 ? csize : r->long_size;
-	s->hdr_size = 8 + s->commit_size;
+	/*
+	 * libtraceevent took the commit size from the file's header_page;
+	 * kbuffer, which walks the events, puts the data right after it.
+	 */
+	ftc_subbuf_layout_long(&s->subbuf, csize == 4 || csize == 8 ? (unsigned int)csize :
+			       (unsigned int)r->long_size, r->big_endian);
 	s->pos = c->offset;
 	s->end = c->offset + c->size;
 	s->rec = calloc(1, sizeof(*s->rec));
-	s->kbuf = kbuffer_alloc(s->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+	s->kbuf = kbuffer_alloc(s->subbuf.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				r->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	if (!s->rec || !s->kbuf)
 		return ftc_error(ENOMEM, "out of memory");
@@ -159,23 +161,15 @@ static uint64_t page_file_off(struct ftc_stream *s)
 /* Checks the sub-buffer header before kbuffer trusts it. */
 static int page_ok(struct ftc_stream *s, const char *page, size_t valid)
 {
-	uint64_t commit;
-	uint64_t need;
+	struct ftc_subbuf sb;
 
-	if (valid < (size_t)s->hdr_size)
+	if (valid < s->subbuf.data_off)
 		return 0;
-	if (s->commit_size == 8)
-		commit = ftc_rd64(s->r, page + 8);
-	else
-		commit = ftc_rd32(s->r, page + 8);
-	need = (commit & COMMIT_MASK) + (uint64_t)s->hdr_size;
-	if (commit & MISSED_STORED)
-		need += (uint64_t)s->commit_size;
-	if (need > s->psize) {
+	if (!ftc_subbuf_decode(&s->subbuf, page, s->psize, &sb)) {
 		ftc_reader_warn(s->r, "%s: buffer '%s' CPU %d: page at offset %llu claims %llu "
 				"bytes of data, more than a page; page skipped", s->r->path,
 				s->bname, s->cpu, (unsigned long long)page_file_off(s),
-				(unsigned long long)(commit & COMMIT_MASK));
+				(unsigned long long)sb.len);
 		return 0;
 	}
 	return 1;
@@ -189,7 +183,7 @@ static int next_page(struct ftc_stream *s)
 		if (s->page_loaded)
 			s->win_off += s->psize;
 		s->page_loaded = false;
-		if (s->win_off >= s->win_len || s->win_len - s->win_off < (size_t)s->hdr_size) {
+		if (s->win_off >= s->win_len || s->win_len - s->win_off < s->subbuf.data_off) {
 			if (s->done)
 				return 0;
 			ret = s->compressed ? load_chunk(s) : load_pages(s);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ftc-reader.h"
+#include "ringbuf.h"
 
 /* Upper bounds that keep a corrupt size from turning into a huge allocation. */
 #define FTC_MAX_META_SIZE	(512ULL << 20)
@@ -167,8 +168,7 @@ struct ftc_stream {
 	const char *bname;
 	bool compressed;
 	uint32_t psize;
-	int hdr_size;			/* sub-buffer header: u64 ts + commit */
-	int commit_size;
+	struct ftc_subbuf_layout subbuf;	/* the sub-buffer header */
 	uint64_t pos, end;		/* next page, or next chunk header, in the file */
 	uint32_t chunks_left;
 	char *win;			/* pages, followed by one zeroed page */

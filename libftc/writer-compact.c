@@ -285,7 +285,7 @@ static int add_parsed_buffer(struct ftc_writer *w, struct rd *r, const char *d, 
 }
 
 /* Walks the options sections from the header's pointer. */
-static int parse_options(struct ftc_writer *w, struct rd *r, uint64_t opts)
+static int parse_options(struct ftc_writer *w, struct rd *r, uint64_t opts, uint64_t *headers)
 {
 	for (int sections = 0; opts; sections++) {
 		uint64_t q = opts + 16, next = 0;
@@ -307,6 +307,8 @@ static int parse_options(struct ftc_writer *w, struct rd *r, uint64_t opts)
 				free(d);
 				return d ? -1 : ftc_error(ENOMEM, "out of memory");
 			}
+			if (id == FTC_OPT_HEADER_INFO && size >= 8)
+				memcpy(headers, d, 8);
 			if (id == FTC_OPT_BUFFER && add_parsed_buffer(w, r, d, size) < 0) {
 				free(d);
 				return -1;
@@ -365,14 +367,38 @@ static bool chunk_ok(enum ftc_compression c, const char *z, uint32_t zlen, uint3
 	return uncompress((Bytef *)out, &olen, (const Bytef *)z, zlen) == Z_OK && olen == ulen;
 }
 
-/* A raw page is a sub-buffer when its header is plausible. */
-static bool page_ok(const char *p, uint32_t page)
+/*
+ * The sub-buffer layout from the file's own header_page (its HEADER_INFO
+ * section), so that raw pages of a 32-bit kernel are recognised as such.
+ * Only raw pages are checked by their header (chunks are decompressed
+ * instead), and then the section is not compressed either. What cannot be
+ * read leaves the layout of the file header's long size.
+ */
+static void read_layout(struct ftc_writer *w, struct rd *r, uint64_t sec)
 {
-	uint64_t ts, commit;
+	uint16_t flags;
+	uint64_t size;
+	char h[16], *d;
 
-	memcpy(&ts, p, 8);
-	memcpy(&commit, p + 8, 8);
-	return ts && (commit & ((1ULL << 27) - 1)) && (commit & ((1ULL << 27) - 1)) <= page - 16;
+	if (compressed(w) || !sec || rd_at(r, h, 16, sec) < 0)
+		return;
+	memcpy(&flags, h + 2, 2);
+	memcpy(&size, h + 8, 8);
+	/* header_page and header_event are a few hundred bytes. */
+	if ((flags & FTC_SEC_COMPRESSED) || size > (1u << 20))
+		return;
+	d = malloc(size ? size : 1);
+	if (d && rd_at(r, d, size, sec + 16) == 0)
+		ftc_wmeta_subbuf(&w->subbuf, d, size);
+	free(d);
+}
+
+/* A raw page is a sub-buffer when its header is plausible. */
+static bool page_ok(const struct ftc_writer *w, const char *p)
+{
+	struct ftc_subbuf sb;
+
+	return ftc_subbuf_decode(&w->subbuf, p, w->page, &sb) && sb.ts && sb.len;
 }
 
 /*
@@ -393,7 +419,7 @@ static int recover(struct ftc_writer *w, struct rd *r, struct wcpu *wc, uint64_t
 
 		if (!compressed(w)) {
 			if (at + w->page > limit || rd_at(r, out, w->page, at) < 0 ||
-			    !page_ok(out, w->page))
+			    !page_ok(w, out))
 				break;
 			wc->size += w->page;
 			n++;
@@ -432,7 +458,9 @@ static int parse_head(struct ftc_writer *w, struct rd *r, uint64_t *opts, uint64
 		return ftc_error(ENOTSUP, "%s: version %s file: ftc restore handles version 7 "
 				 "(an unfinished v6 file is already readable as it is)",
 				 r->path, h + at);
-	at += 2 + 2;
+	at += 2;
+	ftc_subbuf_layout_long(&w->subbuf, (uint8_t)h[at + 1], h[at] == 1);
+	at += 2;
 	memcpy(&page, h + at, 4);
 	at += 4;
 	c = ftc_compression_parse(h + at);
@@ -453,7 +481,7 @@ int ftc_writer_repair(const char *path, int *changed)
 {
 	struct ftc_writer *w = calloc(1, sizeof(*w));
 	struct rd r = { -1, path };
-	uint64_t opts = 0, first = 0, before;
+	uint64_t opts = 0, first = 0, before, headers = 0;
 	struct stat st;
 	int ret = -1;
 
@@ -469,8 +497,10 @@ int ftc_writer_repair(const char *path, int *changed)
 		goto out;
 	}
 	if (fstat(r.fd, &st) < 0 || parse_head(w, &r, &opts, &first) < 0 ||
-	    parse_options(w, &r, opts) < 0 || read_strings(w, &r, first, (uint64_t)st.st_size) < 0)
+	    parse_options(w, &r, opts, &headers) < 0 ||
+	    read_strings(w, &r, first, (uint64_t)st.st_size) < 0)
 		goto out;
+	read_layout(w, &r, headers);
 	if (!w->nbufs || !w->tail || !w->opt1_done || !w->strings.len)
 		ret = ftc_error(EINVAL, "%s: no ftc capture index found (written by another tool?)",
 				path);

@@ -202,6 +202,18 @@ char *ftc_wmeta_cpustat(const char *instance, int cpu)
 	return out;
 }
 
+void ftc_wmeta_subbuf(struct ftc_subbuf_layout *l, const char *payload, size_t len)
+{
+	static const char tag[] = "header_page";
+	uint64_t n;
+
+	if (len < sizeof(tag) + 8 || memcmp(payload, tag, sizeof(tag)))
+		return;
+	memcpy(&n, payload + sizeof(tag), 8);
+	if (n <= len - sizeof(tag) - 8)
+		ftc_subbuf_layout_parse(l, payload + sizeof(tag) + 8, (size_t)n);
+}
+
 int ftc_wmeta_collect(struct ftc_wmeta *m, const char *first_instance)
 {
 	struct utsname u;

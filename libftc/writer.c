@@ -129,6 +129,8 @@ struct ftc_writer *ftc_writer_create(const char *path, int version,
 	w->version = version;
 	w->comp = version == 6 ? FTC_COMPRESS_NONE : comp;
 	w->page = (unsigned int)sysconf(_SC_PAGESIZE);
+	/* Until the kernel's header_page is read: what ftc assumed before. */
+	ftc_subbuf_layout_long(&w->subbuf, sizeof(long), __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	pthread_mutex_init(&w->lock, NULL);
 	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
@@ -189,6 +191,11 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 unsigned int ftc_writer_page_size(const struct ftc_writer *w)
 {
 	return w->page;
+}
+
+const struct ftc_subbuf_layout *ftc_wsubbuf(const struct ftc_writer *w)
+{
+	return &w->subbuf;
 }
 
 /* File systems without sparse files: a write past the end zero-fills the gap. */
@@ -307,6 +314,7 @@ int ftc_writer_start(struct ftc_writer *w)
 	if (!w->meta_z || ftc_wmeta_collect(&w->meta, w->bufs[0].name) < 0 ||
 	    ftc_wsynthetic_formats(w) < 0)
 		goto out;
+	ftc_wmeta_subbuf(&w->subbuf, w->meta.header_info.p, w->meta.header_info.len);
 	ftc_wstring(w, "strings");
 	if (init_cpus(w) < 0)
 		goto out;
@@ -372,43 +380,6 @@ int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes)
 		w->half = roundup_u64(min, w->page);
 	w->hstride = roundup_u64(w->half + 4, w->page);
 	return 0;
-}
-
-/* Joins the two halves of a wrapped CPU, oldest first, at its region start. */
-static int join_halves(struct ftc_writer *w, struct wcpu *wc)
-{
-	uint64_t hdr = compressed(w) ? 4 : 0;
-	uint64_t old_off = wc->start + (uint64_t)(wc->cur ^ 1) * w->hstride + hdr;
-	size_t total = (size_t)(wc->old_size + wc->size);
-	uint32_t chunks = wc->old_chunks + wc->chunks;
-	char *buf;
-	int ret = -1;
-
-	if (!wc->wrapped)
-		return 0;
-	buf = malloc(total ? total : 1);
-	if (!buf)
-		return ftc_error(ENOMEM, "out of memory");
-	if (pread(w->fd, buf, (size_t)wc->old_size, (off_t)old_off) != (ssize_t)wc->old_size ||
-	    pread(w->fd, buf + wc->old_size, (size_t)wc->size, (off_t)(cur_off(w, wc) + hdr)) !=
-	    (ssize_t)wc->size) {
-		ftc_error(errno ? errno : EIO, "%s: reading back CPU %d's data: %s", w->path,
-			  wc->cpu, strerror(errno ? errno : EIO));
-		goto out;
-	}
-	if ((hdr && ftc_wpwrite(w, &chunks, 4, wc->start) < 0) ||
-	    ftc_wpwrite(w, buf, total, wc->start + hdr) < 0)
-		goto out;
-	pthread_mutex_lock(&w->lock);
-	wc->cur = 0;
-	wc->wrapped = false;
-	wc->size = total;
-	wc->chunks = chunks;
-	pthread_mutex_unlock(&w->lock);
-	ret = 0;
-out:
-	free(buf);
-	return ret;
 }
 
 /*
@@ -551,6 +522,9 @@ int ftc_writer_checkpoint(struct ftc_writer *w)
 
 static int flush_pending(struct ftc_writer *w)
 {
+	char *buf = NULL;
+	int ret = -1;
+
 	for (int b = 0; b < w->nbufs; b++)
 		for (int c = 0; c < w->bufs[b].ncpus; c++) {
 			struct wcpu *wc = &w->bufs[b].cpus[c];
@@ -558,12 +532,21 @@ static int flush_pending(struct ftc_writer *w)
 			/* Out of room: those last pages are lost, and the file is still finished. */
 			if (wc->pending_len && write_chunk(w, wc, wc->pending, wc->pending_len) < 0 &&
 			    errno != ENOSPC)
-				return -1;
+				goto out;
 			wc->pending_len = 0;
-			if (join_halves(w, wc) < 0)
-				return -1;
+			if (!wc->wrapped)
+				continue;
+			if (!buf && !(buf = malloc(JOIN_BUF))) {
+				ftc_error(ENOMEM, "out of memory");
+				goto out;
+			}
+			if (ftc_wjoin_halves(w, wc, buf, JOIN_BUF) < 0)
+				goto out;
 		}
-	return 0;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
 }
 
 int ftc_writer_finish(struct ftc_writer *w)

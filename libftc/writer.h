@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ftc-writer.h"
+#include "ringbuf.h"
 #include "tracedat-format.h"
 
 /* A growing byte buffer for building payloads in file byte order (host). */
@@ -42,6 +43,12 @@ int ftc_wmeta_cmdlines(struct ftc_dbuf *out);
 void ftc_wmeta_free(struct ftc_wmeta *m);
 /* "CPU: N\n" and the per_cpu/cpuN/stats text, as trace-cmd stores it. */
 char *ftc_wmeta_cpustat(const char *instance, int cpu);
+/*
+ * The sub-buffer layout a header_info payload ("header_page", u64 size,
+ * text, ...: what ftc_wmeta_collect builds and a v7 HEADER_INFO section
+ * holds) describes; l keeps what it holds when the payload says nothing.
+ */
+void ftc_wmeta_subbuf(struct ftc_subbuf_layout *l, const char *payload, size_t len);
 /* The selected clock name ("local") of an instance. */
 
 /* Compression of one block (a metadata section or a chunk of pages). */
@@ -111,6 +118,7 @@ struct ftc_writer {
 	uint64_t v6_index;	/* v6: where the rewritable options start */
 	struct ftc_dbuf strings;
 	struct ftc_wmeta meta;
+	struct ftc_subbuf_layout subbuf;	/* the kernel's, from meta's header_page */
 	struct ftc_zctx *meta_z;
 	uint64_t trace_id;
 	uint64_t sec_off[FTC_OPT_CMDLINES + 1];
@@ -149,6 +157,12 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
  * leaves an index of where the data is. */
 int ftc_wcompact(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final);
 int ftc_wpatch_sections(struct ftc_writer *w);
+/*
+ * writer-join.c: -m joins a wrapped CPU's halves in place, oldest first,
+ * moving the data through buf (cap bytes), whatever the halves' size.
+ */
+#define JOIN_BUF	(1u << 20)
+int ftc_wjoin_halves(struct ftc_writer *w, struct wcpu *wc, char *buf, size_t cap);
 /* writer-synthetic.c: appends ftc's own event systems to the formats. */
 int ftc_wsynthetic_formats(struct ftc_writer *w);
 

@@ -5,9 +5,12 @@
  * the v7 section chain is unbroken from the header to EOF, the index
  * points at each CPU's pages in the order they were written, the file
  * is readable at a checkpoint (what SIGKILL leaves), compaction removes
- * the holes, and -m keeps the newest pages.
+ * the holes, -m keeps the newest pages (joining large halves with little
+ * memory), a half switch during a checkpoint leaves a consistent index,
+ * and ftc restore recovers unindexed pages by the file's header_page.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-writer.h"
+#include "tracedat-format.h"
 
 #define PAGE 4096
 
@@ -179,6 +183,54 @@ int fallocate(int fd, int mode, off_t off, off_t len)
 	return (int)syscall(SYS_fallocate, fd, mode, off, len);
 }
 
+/*
+ * The writer's pwrite goes through here. Armed, the first 4-byte write
+ * (a v7 chunk count: the first thing a checkpoint writes after taking
+ * its snapshot) first runs hook_fn, as another thread could at that
+ * moment.
+ */
+static bool hook_armed;
+static void (*hook_fn)(void);
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	if (hook_armed && n == 4) {
+		hook_armed = false;
+		hook_fn();
+	}
+	return (ssize_t)syscall(SYS_pwrite64, fd, buf, n, off);
+}
+
+/*
+ * The largest single malloc while watch_malloc is set: the -m join used
+ * to take one as large as both halves of a CPU. Not under ASan, which
+ * owns malloc.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define MALLOC_WATCH 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MALLOC_WATCH 0
+#endif
+#endif
+#ifndef MALLOC_WATCH
+#define MALLOC_WATCH 1
+#endif
+
+static bool watch_malloc;
+static size_t largest_malloc;
+
+#if MALLOC_WATCH
+extern void *__libc_malloc(size_t n);
+
+void *malloc(size_t n)
+{
+	if (watch_malloc && n > largest_malloc)
+		largest_malloc = n;
+	return __libc_malloc(n);
+}
+#endif
+
 static void fill_page(char *page, uint64_t ts)
 {
 	memset(page, 0, PAGE);
@@ -249,6 +301,189 @@ static void check_file(const char *name, const char *path, int pages, int want_f
 	}
 }
 
+/*
+ * -m with halves of 8 MB, far more than the 1 MiB the join moves data
+ * through: 5000 pages per CPU end in the first half (the join swaps the
+ * halves), 3000 in the second (it appends); the newest pages are kept in
+ * order either way, and finishing never allocates anything near a half.
+ */
+static void test_max_large(const char *dir, int pages)
+{
+	const uint64_t half_pages = 2048;
+	char path[256], label[160], name[64];
+	struct ftc_writer *w;
+	int ok;
+
+	snprintf(name, sizeof(name), "max (8 MB halves, %d pages)", pages);
+	snprintf(path, sizeof(path), "%s/max-large.dat", dir);
+	w = write_file(path, 7, FTC_COMPRESS_NONE, pages, 2 * half_pages * PAGE, 0);
+	snprintf(label, sizeof(label), "%s: written", name);
+	CHECK(label, w != NULL);
+	if (!w)
+		return;
+	largest_malloc = 0;
+	watch_malloc = true;
+	ok = ftc_writer_finish(w) == 0;
+	watch_malloc = false;
+	ftc_writer_free(w);
+	snprintf(label, sizeof(label), "%s: finished", name);
+	CHECK(label, ok);
+	check_file(name, path, pages, pages - (int)half_pages - pages % (int)half_pages);
+	snprintf(label, sizeof(label), "%s: finishing allocates at most 2 MB at once (%zu)",
+		 name, largest_malloc);
+	if (MALLOC_WATCH)
+		CHECK(label, largest_malloc <= (2u << 20));
+	else
+		SKIP(label, "malloc belongs to ASan here");
+	unlink(path);
+}
+
+/* Pages that zstd cannot shrink (random after the stamp), the first `random` of n. */
+static void fill_chunk(char *pages, int n, int random, uint64_t first)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	memset(pages, 0, (size_t)n * PAGE);
+	for (int k = 0; k < n; k++) {
+		for (size_t i = 8; k < random && i < PAGE; i += 8) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(pages + (size_t)k * PAGE + i, &x, 8);
+		}
+		memcpy(pages + (size_t)k * PAGE, &(uint64_t){ first + (uint64_t)k }, 8);
+	}
+}
+
+static struct ftc_writer *race_w;
+static char race_chunk[FTC_PAGES_IN_CHUNK * PAGE];
+
+/* CPU 1's reader writes a chunk that does not fit its half: it switches halves. */
+static void switch_cpu1(void)
+{
+	fill_chunk(race_chunk, FTC_PAGES_IN_CHUNK, FTC_PAGES_IN_CHUNK / 2, 1000000 + 100);
+	ftc_writer_add_pages(race_w, 0, 1, race_chunk, sizeof(race_chunk));
+}
+
+/*
+ * -m: a checkpoint takes each CPU's size and chunk count under the lock;
+ * if it took the CPU's offset (its current half) later, without the
+ * lock, a half switch in between (the reader threads run on) gave an
+ * index naming the new half with the old half's size and count: a file
+ * whose last checkpoint is unreadable. Here the switch comes right after
+ * the snapshot, every time: halves of one chunk, CPU 1 switching during
+ * the checkpoint's first write. The index must still name the half the
+ * snapshot saw, with the chunk it held.
+ */
+static void test_index_switch(const char *dir)
+{
+	int cpus[2] = { 0, 1 };
+	char path[256];
+	struct parsed p;
+	uint64_t ts[16];
+	struct ftc_writer *w;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/race.dat", dir);
+	w = ftc_writer_create(path, 7, FTC_COMPRESS_ZSTD);
+	if (!w || ftc_writer_set_max(w, 1) < 0 || ftc_writer_add_buffer(w, NULL, 2, cpus) < 0 ||
+	    ftc_writer_start(w) < 0) {
+		CHECK("index during a half switch: writer started", 0);
+		ftc_writer_free(w);
+		return;
+	}
+	for (int c = 0; c < 2; c++) {
+		fill_chunk(race_chunk, FTC_PAGES_IN_CHUNK, FTC_PAGES_IN_CHUNK,
+			   (uint64_t)c * 1000000);
+		ftc_writer_add_pages(w, 0, c, race_chunk, sizeof(race_chunk));
+	}
+	race_w = w;
+	hook_fn = switch_cpu1;
+	hook_armed = true;
+	CHECK("index during a half switch: checkpoint", ftc_writer_checkpoint(w) == 0);
+	CHECK("index during a half switch: CPU 1 switched during the checkpoint", !hook_armed);
+	hook_armed = false;
+	parse_v7(path, &p);
+	n = p.ncpus == 2 ? read_stamps(path, &p, 1, ts, 16) : 0;
+	CHECK("index during a half switch: CPU 1's entry holds the chunk its size is of",
+	      n == FTC_PAGES_IN_CHUNK && sequential(ts, n, 1000000));
+	CHECK("index during a half switch: CPU 0 intact", p.ncpus == 2 &&
+	      read_stamps(path, &p, 0, ts, 16) == FTC_PAGES_IN_CHUNK && sequential(ts, 10, 0));
+	ftc_writer_free(w);
+	unlink(path);
+}
+
+/* A page filled to its last byte in the layout whose data starts at data_off. */
+static void fill_full_page(char *page, uint64_t ts, unsigned int data_off)
+{
+	uint64_t commit = PAGE - data_off;
+
+	memset(page, 0x5a, PAGE);
+	memcpy(page, &ts, 8);
+	memcpy(page + 8, &commit, data_off - 8);	/* little endian: the low bytes */
+}
+
+/* Rewrites the first `from` after the file's start with `to`, same length. */
+static int patch_head(const char *path, const char *from, const char *to)
+{
+	int fd = open(path, O_RDWR), ret = -1;
+	char *head = malloc(1 << 20), *at;
+	ssize_t n;
+
+	if (fd < 0 || !head || (n = pread(fd, head, 1 << 20, 0)) <= 0)
+		goto out;
+	at = memmem(head, (size_t)n, from, strlen(from));
+	if (at && pwrite(fd, to, strlen(to), at - head) == (ssize_t)strlen(to))
+		ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(head);
+	return ret;
+}
+
+/*
+ * ftc restore of a file cut short (SIGKILL after a checkpoint): pages
+ * written since are found by their sub-buffer header, read with the
+ * layout of the file's own header_page. For a 32-bit kernel that header
+ * (patched in here) puts the data at 12, and pages filled to the last
+ * byte in that layout must be recovered, which a 64-bit reading refuses.
+ */
+static void test_repair(const char *dir, bool kernel32)
+{
+	const char *name = kernel32 ? "restore, 32-bit kernel" : "restore, 64-bit kernel";
+	unsigned int data_off = kernel32 ? 12 : 16;
+	char path[256], label[160], page[PAGE];
+	struct ftc_writer *w;
+	int changed = 0, ret;
+
+	snprintf(path, sizeof(path), "%s/repair%d.dat", dir, kernel32 ? 32 : 64);
+	w = write_file(path, 7, FTC_COMPRESS_NONE, 20, 0, 0);
+	if (!w) {
+		snprintf(label, sizeof(label), "%s: written", name);
+		CHECK(label, 0);
+		return;
+	}
+	if (kernel32 && (patch_head(path, "local_t commit;\toffset:8;\tsize:8;",
+				    "local_t commit;\toffset:8;\tsize:4;") < 0 ||
+			 patch_head(path, "char data;\toffset:16;", "char data;\toffset:12;") < 0)) {
+		SKIP(name, "this kernel's header_page is not the 64-bit one");
+		ftc_writer_free(w);
+		return;
+	}
+	/* Written after the last checkpoint: in the file, not in its index. */
+	for (int k = 20; k < 30; k++)
+		for (int c = 0; c < 2; c++) {
+			fill_full_page(page, (uint64_t)c * 1000000 + (uint64_t)k, data_off);
+			ftc_writer_add_pages(w, 0, c, page, PAGE);
+		}
+	ftc_writer_free(w);
+	ret = ftc_writer_repair(path, &changed);
+	snprintf(label, sizeof(label), "%s: repaired, the 20 unindexed pages recovered", name);
+	CHECK(label, ret == 0 && changed >= 20);
+	check_file(name, path, 30, 0);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/ftc-test-writer.XXXXXX", path[256];
@@ -300,6 +535,13 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/max.dat", dir);
 	CHECK("max: written", write_file(path, 7, FTC_COMPRESS_NONE, 100, 16 * PAGE, 1) != NULL);
 	check_file("max (16 pages)", path, 100, 100 - 8 - 100 % 8);
+
+	test_index_switch(dir);
+	test_max_large(dir, 5000);
+	test_max_large(dir, 3000);
+
+	test_repair(dir, false);
+	test_repair(dir, true);
 
 	CHECK("bad version refused", ftc_writer_create(path, 5, FTC_COMPRESS_NONE) == NULL &&
 	      strstr(ftc_strerror(), "version 5"));
