@@ -45,7 +45,7 @@ int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int 
 {
 	const struct ftc_dat_buffer *b = &r->buffers[buffer];
 	const struct ftc_dat_cpu *c = &b->cpus[cpu_index];
-	int csize = r->tep ? tep_get_header_page_size(r->tep) : 0;
+	int csize = r->header_commit_size;
 	unsigned char cnt[4];
 
 	memset(s, 0, sizeof(*s));
@@ -56,8 +56,8 @@ int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int 
 	s->compressed = b->compressed;
 	s->psize = r->page_size;
 	/*
-	 * libtraceevent took the commit size from the file's header_page;
-	 * kbuffer, which walks the events, puts the data right after it.
+	 * The commit size comes from the file's header_page; kbuffer, which
+	 * walks the events, puts the data right after it.
 	 */
 	ftc_subbuf_layout_long(&s->subbuf, csize == 4 || csize == 8 ? (unsigned int)csize :
 			       (unsigned int)r->long_size, r->big_endian);

@@ -17,6 +17,7 @@
 
 #include "ftc.h"
 #include "reader.h"
+#include "ringbuf.h"
 
 #define FTC_MAX_EVENT_ID	(1 << 20)
 
@@ -55,6 +56,7 @@ static void cur_mem(struct ftc_cur *c, struct ftc_reader *r, const char *buf, si
 
 int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
 {
+	struct ftc_subbuf_layout l = { 0 };
 	struct ftc_cur c;
 	char tag[12];
 	uint64_t size;
@@ -69,9 +71,19 @@ int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
 	if (size > c.end - c.pos)
 		return ftc_cur_err(&c, "header_page size %llu exceeds the section",
 				   (unsigned long long)size);
-	if (r->tep && tep_parse_header_page(r->tep, buf + c.pos, size, r->long_size) < 0)
-		return ftc_cur_err(&c, "libtraceevent cannot parse header_page");
-	/* header_event only describes the fixed ring-buffer event layout. */
+	/*
+	 * Only the commit size matters (kbuffer walks the pages): read it with
+	 * ftc's parser, not tep_parse_header_page(), which ran the whole
+	 * event-format parser on it and was a tenth of opening a small file.
+	 * header_event only describes the fixed ring-buffer event layout.
+	 */
+	if (ftc_subbuf_layout_parse(&l, buf + c.pos, size) < 0) {
+		ftc_reader_warn(r, "%s: header_page at byte %llu of the header info does not "
+				"describe a sub-buffer header; the file's long size (%d) is used",
+				r->path, (unsigned long long)c.pos, r->long_size);
+		return 0;
+	}
+	r->header_commit_size = (int)l.commit_size;
 	return 0;
 }
 

@@ -47,6 +47,7 @@ struct ftc_reader {
 	bool big_endian;
 	int long_size;
 	uint32_t page_size;
+	int header_commit_size;		/* from header_page; 0 when it did not say */
 	char *comp_name, *comp_version;
 	int comp;			/* 0 none, 1 zlib, 2 zstd */
 	void *zstd_dctx;		/* reader-decomp.c */

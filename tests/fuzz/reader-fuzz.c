@@ -2,7 +2,8 @@
 /*
  * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
  * sections, options, decompression), merge every CPU and format every
- * record as text, JSON and the kernel's function_graph layout. Any crash,
+ * record as text, JSON and the kernel's function_graph layout; an input
+ * the full open refuses is opened again for metadata only (ftc dump). Any crash,
  * leak, hang or sanitizer report fails. tests/fuzz/run says how it runs
  * fast (Documentation/hacking.md, "Fuzzing", has the numbers).
  */
@@ -54,7 +55,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		walk(r, null, FTC_FMT_GRAPH_KERNEL | FTC_FMT_GRAPH_PROC | FTC_FMT_GRAPH_ABSTIME,
 		     &tracer);
 		ftc_reader_close(r);
+		return 0;
 	}
+	/*
+	 * What ftc dump reads: metadata without libtraceevent, which goes on
+	 * past damaged formats to the options and buffers. When the full open
+	 * succeeded it walked all of that already.
+	 */
 	r = ftc_reader_open_mem(data, size, "fuzz-input", FTC_READER_METADATA);
 	ftc_reader_close(r);
 	return 0;
