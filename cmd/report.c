@@ -47,7 +47,8 @@ static const struct ftc_option report_options[] = {
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
 	{ 0, "graph-layout", "LAYOUT", "function_graph as 'kernel' (the trace file's columns, "
-	  "the default) or 'events' (folded, with each record's prefix)", OPT_GRAPH_LAYOUT },
+	  "the default; asked for, even when the first records are not funcgraph ones) or "
+	  "'events' (folded, with each record's prefix)", OPT_GRAPH_LAYOUT },
 	{ 0, "graph-proc", NULL, "kernel layout: add the TASK/PID column (funcgraph-proc)",
 	  OPT_GRAPH_PROC },
 	{ 0, "graph-abstime", NULL, "kernel layout: add the TIME column (funcgraph-abstime)",
@@ -66,7 +67,7 @@ struct report {
 	int npids;
 	uint64_t cpu_mask[16];
 	bool have_cpus, have_from, have_to, raw, ns, stat, json, no_header, no_graph;
-	bool graph_events, graph_proc, graph_abstime;
+	bool graph_events, graph_kernel, graph_proc, graph_abstime;
 	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
@@ -201,6 +202,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 			return -1;
 		}
 		rp->graph_events = !strcmp(arg, "events");
+		rp->graph_kernel = !rp->graph_events;	/* asked for: whatever the guess */
 		return 0;
 	case OPT_RP_PROFILE:
 	case OPT_RP_FOLDED:
@@ -403,8 +405,8 @@ static unsigned int format_flags(struct report *rp)
 		fl |= FTC_FMT_NO_GRAPH;
 	if (instances && rp->buffer_sel < 0)
 		fl |= FTC_FMT_INSTANCE;
-	if (rp->tracer && !strcmp(rp->tracer, "function_graph") && !rp->raw && !rp->json &&
-	    !rp->no_graph && !rp->graph_events)
+	if (((rp->tracer && !strcmp(rp->tracer, "function_graph")) || rp->graph_kernel) &&
+	    !rp->raw && !rp->json && !rp->no_graph && !rp->graph_events)
 		fl |= FTC_FMT_GRAPH_KERNEL |
 		      (rp->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
 		      (rp->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);

@@ -188,6 +188,20 @@ static void prologue(struct ftc_format *f, const struct ftc_merge_record *mr,
 	}
 }
 
+/*
+ * The kernel's depth is a small int; a damaged record's can be anything,
+ * and depth - 1 or depth + 1 on INT_MIN or INT_MAX overflows. Past
+ * MAX_INDENT nothing prints differently, so the value is kept in range.
+ */
+static int graph_depth(unsigned long long d)
+{
+	int depth = (int)d;
+
+	if (depth < -1)
+		return -1;
+	return depth > MAX_INDENT ? MAX_INDENT : depth;
+}
+
 static void put_indent(struct ftc_format *f, int depth)
 {
 	if (depth > MAX_INDENT)
@@ -243,7 +257,7 @@ static void entry_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 
 	ftc_graph_read_field(st->ent_func, rec, &func);
 	ftc_graph_read_field(st->ent_depth, rec, &d);
-	depth = (int)d;
+	depth = graph_depth(d);
 	prologue(f, mr, rec, gc, pid);
 	if (leaf)
 		put_duration(f, dur);
@@ -345,7 +359,7 @@ static int exit_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 	if (!ftc_graph_read_field(st->ext_func, rec, &func) ||
 	    !ftc_graph_read_field(st->ext_depth, rec, &d))
 		return 0;
-	depth = (int)d;
+	depth = graph_depth(d);
 	if (gc) {
 		gc->depth = depth - 1;
 		if (depth >= 0 && depth < KDEPTH) {

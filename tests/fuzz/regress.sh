@@ -9,7 +9,8 @@
 D=$OUT/fuzz-regress
 rm -rf "$D"; mkdir -p "$D"
 modes=("report" "report --raw" "report --json" "report --graph-layout events"
-       "report --graph-proc --graph-abstime" "report --no-graph" "dump" "dump --buffers")
+       "report --graph-proc --graph-abstime" "report --graph-layout kernel --graph-proc --graph-abstime"
+       "report --no-graph" "dump" "dump --buffers")
 n=0
 for in in "$TOP"/tests/fuzz/regress/*; do
 	[ -f "$in" ] || continue
