@@ -314,12 +314,11 @@ static size_t prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 	memcpy(p, comm, clen);
 	p += clen;
 	*p++ = '-';
-	if (pid < 0) {
+	if (pid < 0)
 		*p++ = '-';
-		pid = -pid;
-	}
 	start = p;
-	p = put_uint(p, (unsigned int)pid, 0, ' ');
+	/* A damaged record's pid can be INT_MIN, which -pid cannot hold. */
+	p = put_uint(p, pid < 0 ? 0U - (unsigned int)pid : (unsigned int)pid, 0, ' ');
 	while (p - start < 7)
 		*p++ = ' ';
 	memcpy(p, " [", 2);
