@@ -5,7 +5,6 @@
  * is only bothered when that feature is really in use; knobs that cannot
  * be read or written are reported and skipped, never fatal.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,24 +162,19 @@ static void reset_event_files(struct reset_ctx *c)
 
 static void reset_options(struct reset_ctx *c)
 {
-	char *dir = ftc_tracefs_path(c->instance, "options");
 	bool top = !c->instance || !*c->instance;
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *de;
+	char **names;
+	int n = ftc_tracefs_list(c->instance, "options", &names);
 
-	while (d && (de = readdir(d))) {
-		bool on = in_list(options_on, de->d_name) ||
-			  (top && in_list(top_options_on, de->d_name));
+	for (int i = 0; i < n; i++) {
+		bool on = in_list(options_on, names[i]) ||
+			  (top && in_list(top_options_on, names[i]));
 		char file[300];
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(file, sizeof(file), "options/%s", de->d_name);
+		snprintf(file, sizeof(file), "options/%s", names[i]);
 		set_knob(c, file, on ? "1" : "0", on ? "1" : "0");
 	}
-	if (d)
-		closedir(d);
-	free(dir);
+	tracefs_list_free(names);
 }
 
 /* Every CPU the instance has a per_cpu directory for, as a hex mask in the

@@ -5,7 +5,6 @@
  * /sys/devices/system/cpu/online and of users ("0-3,6"), plus the CPUs a
  * buffer has a per_cpu directory for.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -76,31 +75,25 @@ static int push_cpu(int **cpus, int *n, long cpu)
 
 int ftc_tracefs_percpu_cpus(const char *instance, int **cpus)
 {
-	char *path = ftc_tracefs_path(instance, "per_cpu");
-	DIR *d = path ? opendir(path) : NULL;
-	struct dirent *de;
-	int n = 0, ret = 0;
+	char **names;
+	int n = 0, ret = ftc_tracefs_list(instance, "per_cpu", &names);
 
 	*cpus = NULL;
-	if (!d) {
-		ret = path ? ftc_error(errno, "%s: %s", path, strerror(errno)) : -1;
-		free(path);
-		return ret;
-	}
-	while (ret == 0 && (de = readdir(d))) {
+	for (int i = 0; i < ret && ret >= 0; i++) {
 		int cpu;
 
-		if (sscanf(de->d_name, "cpu%d", &cpu) == 1 && cpu >= 0)
-			ret = push_cpu(cpus, &n, cpu);
+		if (sscanf(names[i], "cpu%d", &cpu) == 1 && cpu >= 0 &&
+		    push_cpu(cpus, &n, cpu) < 0)
+			ret = -1;
 	}
-	closedir(d);
-	free(path);
+	tracefs_list_free(names);
 	if (ret < 0) {
 		free(*cpus);
 		*cpus = NULL;
 		return -1;
 	}
-	qsort(*cpus, (size_t)n, sizeof(int), cmp_int);
+	if (n)
+		qsort(*cpus, (size_t)n, sizeof(int), cmp_int);
 	return n;
 }
 

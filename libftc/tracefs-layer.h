@@ -28,6 +28,13 @@ struct tracefs_instance;
  */
 int ftc_tracefs_instance(const char *instance, struct tracefs_instance **ti);
 
+/*
+ * The names in a directory of an instance ("options", "per_cpu"), sorted,
+ * without the dot files: their count (*names NULL for none; free with
+ * tracefs_list_free()), or -1 with ftc_error().
+ */
+int ftc_tracefs_list(const char *instance, const char *dir, char ***names);
+
 /* Does the file (or directory) exist in the instance? */
 bool ftc_tracefs_exists(const char *instance, const char *file);
 

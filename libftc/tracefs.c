@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Locating tracefs and reading its files whole, on top of libtracefs. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,46 @@ int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t 
 	if (len)
 		*len = (size_t)size;
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ftc_tracefs_list(const char *instance, const char *dir, char ***names)
+{
+	char *path = ftc_tracefs_path(instance, dir);
+	DIR *d = path ? opendir(path) : NULL;
+	struct dirent *de;
+	char **list = NULL, **more;
+	int n = 0, ret;
+
+	*names = NULL;
+	if (!d) {
+		ret = path ? ftc_error(errno, "%s: %s", path, strerror(errno)) : -1;
+		free(path);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		more = tracefs_list_add(list, de->d_name);
+		if (!more) {
+			tracefs_list_free(list);
+			closedir(d);
+			free(path);
+			return ftc_error(ENOMEM, "out of memory");
+		}
+		list = more;
+		n++;
+	}
+	closedir(d);
+	free(path);
+	if (n)
+		qsort(list, (size_t)n, sizeof(*list), cmp_name);
+	*names = list;
+	return n;
 }
 
 char *ftc_tracefs_clock(const char *instance)
