@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <tracefs.h>
 #include <unistd.h>
 
@@ -160,4 +161,42 @@ out:
 	if (len)
 		*len = n;
 	return 0;
+}
+
+/*
+ * A new instance directory, or -EEXIST: tracefs_instance_create() also
+ * succeeds on an existing instance, which a probe must not adopt.
+ */
+int ftc_tracefs_mkdir(const char *name)
+{
+	char *path = ftc_tracefs_path(NULL, "instances");
+	char *dir = NULL;
+	int ret;
+
+	if (!path)
+		return -ENODEV;
+	if (asprintf(&dir, "%s/%s", path, name) < 0)
+		dir = NULL;
+	ret = !dir ? -ENOMEM : mkdir(dir, 0750) < 0 ? -errno : 0;
+	free(dir);
+	free(path);
+	return ret;
+}
+
+/* A reader that is just closing can hold the instance for a moment. */
+int ftc_tracefs_rmdir(const char *name)
+{
+	char *path = ftc_tracefs_path(NULL, "instances");
+	char *dir = NULL;
+	int ret = -ENOMEM;
+
+	if (!path)
+		return -ENODEV;
+	if (asprintf(&dir, "%s/%s", path, name) >= 0) {
+		for (int i = 0; (ret = rmdir(dir) < 0 ? -errno : 0) == -EBUSY && i < 50; i++)
+			usleep(10000);
+		free(dir);
+	}
+	free(path);
+	return ret;
 }

@@ -38,6 +38,13 @@ int ftc_tracefs_list(const char *instance, const char *dir, char ***names);
 /* Does the file (or directory) exist in the instance? */
 bool ftc_tracefs_exists(const char *instance, const char *file);
 
+/* Is it a directory (an event system: "events/sched")? */
+bool ftc_tracefs_is_dir(const char *instance, const char *file);
+
+/* Makes (never adopts: -EEXIST) or removes an instance directory. 0 or -errno. */
+int ftc_tracefs_mkdir(const char *name);
+int ftc_tracefs_rmdir(const char *name);
+
 /* open(2) of an instance's file; the fd or -errno. */
 int ftc_tracefs_open(const char *instance, const char *file, int flags);
 

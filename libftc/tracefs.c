@@ -57,6 +57,18 @@ bool ftc_tracefs_exists(const char *instance, const char *file)
 	return ret;
 }
 
+bool ftc_tracefs_is_dir(const char *instance, const char *file)
+{
+	struct tracefs_instance *ti;
+	bool ret;
+
+	if (!ftc_tracefs_dir() || ftc_tracefs_instance(instance, &ti) < 0)
+		return false;
+	ret = tracefs_dir_exists(ti, file);
+	tracefs_instance_free(ti);
+	return ret;
+}
+
 /*
  * libtracefs returns NULL for an empty file as for a failure; only errno
  * tells them apart, so it is cleared first.
