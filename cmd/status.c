@@ -176,18 +176,17 @@ static void show_top_only(void)
 	};
 
 	for (size_t i = 0; i < sizeof(sysctls) / sizeof(sysctls[0]); i++) {
-		FILE *f = fopen(sysctls[i], "r");
-		char val[256] = "";
+		char *val = NULL;
+		int err = -ftc_path_read_max(sysctls[i], 255, &val);
 
-		if (!f) {
-			if (errno != ENOENT)
-				printf("%s refused (%s)\n", sysctls[i], strerror(errno));
+		if (err) {
+			if (err != ENOENT)
+				printf("%s refused (%s)\n", sysctls[i], strerror(err));
 			continue;
 		}
-		if (fgets(val, sizeof(val), f))
-			val[strcspn(val, "\n")] = '\0';
-		fclose(f);
+		val[strcspn(val, "\n")] = '\0';
 		printf("%s %s\n", sysctls[i], val);
+		free(val);
 	}
 	show_file(NULL, "kprobe_events", "kprobe_events", MULTI | OMIT_EMPTY);
 	show_file(NULL, "uprobe_events", "uprobe_events", MULTI | OMIT_EMPTY);
