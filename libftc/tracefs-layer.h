@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The tracefs layer, internal part (not installed): every read and write of
- * tracefs, /proc/sys/kernel and /proc/kallsyms in libftc goes through these
- * and the public ftc_tracefs_*() of ftc.h. Files, one job each:
- *   tracefs.c        paths, whole-file reads and clocks (libtracefs)
- *   tracefs-io.c     bounded reads, writes and opens that report a bare errno
+ * tracefs, /proc/sys/kernel and /proc/kallsyms in libftc and cmd/ goes
+ * through these and the public ftc_tracefs_*() of ftc.h. Files, one job each:
+ *   tracefs.c        paths, whole-file reads, listings, existence, clocks
+ *   tracefs-io.c     bounded reads, writes, opens, instance directories,
+ *                    procfs files
  *   tracefs-words.c  words of tracefs lists ("[local] global", tracers)
  *   tracefs-cpus.c   CPU masks and CPU lists
  *   tracefs-meta.c   the metadata a capture stores (struct ftc_meta, meta.h)
  *
- * Two conventions. The ftc_tracefs_read()-like calls set ftc_error() with
- * the file's path and return -1. The "raw" calls below return 0 (or an fd)
- * or a negative errno and set no message: the probes and the knob writer
- * word the failure themselves (a refusal is an answer to a probe).
+ * Two conventions, said at each declaration. Reads of whole files, lists
+ * and CPU sets set ftc_error() naming the file and return -1. The "raw"
+ * calls (exists, open, read_max, put, mkdir) return 0 (or an fd) or a
+ * negative errno and set no message: the probes and the knob writer word
+ * the failure themselves (a refusal is an answer to a probe).
  */
 #ifndef FTC_TRACEFS_INTERNAL_H
 #define FTC_TRACEFS_INTERNAL_H
