@@ -11,6 +11,7 @@
 
 #include "options.h"
 #include "ftc.h"
+#include "tracefs-layer.h"
 
 #define DUMP_SYSCTL "/proc/sys/kernel/ftrace_dump_on_oops"
 
@@ -48,37 +49,25 @@ static const char *describe(const char *val)
 
 static int show(void)
 {
-	char val[256] = "";
-	FILE *f = fopen(DUMP_SYSCTL, "r");
+	char *val = NULL;
+	int err = -ftc_path_read_max(DUMP_SYSCTL, 255, &val);
 
-	if (!f) {
-		int err = errno;
-
+	if (err) {
 		ftc_cmd_error(&ftc_cmd_oops_dump, "%s: %s%s", DUMP_SYSCTL, strerror(err),
 			      err == ENOENT ? " (kernel without ftrace)" : "");
 		return err == ENOENT || err == EPERM || err == EACCES ?
 		       FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	if (fgets(val, sizeof(val), f))
-		val[strcspn(val, "\n")] = '\0';
-	fclose(f);
+	val[strcspn(val, "\n")] = '\0';
 	printf("ftrace_dump_on_oops %s: %s\n", val, describe(val));
+	free(val);
 	return FTC_EXIT_OK;
 }
 
 static int set(const char *val)
 {
-	FILE *f = fopen(DUMP_SYSCTL, "w");
-	int err = 0;
+	int err = -ftc_path_put(DUMP_SYSCTL, val);
 
-	if (!f) {
-		err = errno;
-	} else {
-		if (fputs(val, f) == EOF)
-			err = errno;
-		if (fclose(f) == EOF && !err)
-			err = errno;
-	}
 	if (!err)
 		return show();
 	if (err == EPERM || err == EACCES || err == EROFS || err == ENOENT) {

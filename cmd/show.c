@@ -15,6 +15,7 @@
 #include "options.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "tracefs-layer.h"
 
 enum { SHOW_OPT_PIPE = 5000 };
 
@@ -98,9 +99,9 @@ static int show_file(const char *instance, const char *file, bool snapshot)
 
 	if (!path)
 		return FTC_EXIT_FAIL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = ftc_tracefs_open(instance, file, O_RDONLY);
 	if (fd < 0) {
-		err = errno;
+		err = -fd;
 		if (snapshot && err == ENOENT)
 			ftc_cmd_error(&ftc_cmd_show, "%s: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`",
 				      file);
