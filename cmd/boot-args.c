@@ -30,7 +30,7 @@ enum {
 	OPT_DEPTH = 0x100, OPT_DUMP, OPT_DUMP_ORIG, OPT_TRACEOFF_WARN, OPT_LINES,
 };
 
-static const struct ftc_option boot_options[] = {
+static const struct cmd_option boot_options[] = {
 	{ 'p', "plugin", "TRACER", "the tracer to start at boot (ftrace=)", 'p' },
 	{ 'e', "event", "EVENT", "an event, system or glob to enable (trace_event=); "
 	  "repeatable", 'e' },
@@ -60,7 +60,7 @@ static const struct ftc_option boot_options[] = {
 
 static int boot_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_boot_args = {
+const struct command cmd_boot_args = {
 	.name = "boot-args",
 	.summary = "turn record-style options into kernel boot parameters for boot-time "
 		   "tracing",
@@ -73,12 +73,12 @@ const struct ftc_command ftc_cmd_boot_args = {
 static int item_add(struct item_list *l, const char *what, const char *s)
 {
 	if (!*s || strchr(s, '"') || strchr(s, ' ') || strchr(s, ',')) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
-			      "empty value, a space, a comma or a quote", what, s);
+		cmd_error(&cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
+			  "empty value, a space, a comma or a quote", what, s);
 		return -1;
 	}
 	if (l->n == MAX_ITEMS) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "more than %d %s values", MAX_ITEMS, what);
+		cmd_error(&cmd_boot_args, "more than %d %s values", MAX_ITEMS, what);
 		return -1;
 	}
 	l->v[l->n++] = s;
@@ -93,14 +93,14 @@ static int trigger_add(struct boot_args *a, const char *trigger)
 	char *text = a->trigger_text[a->triggers.n];
 
 	if (!ev || !*name || strpbrk(name, "*?[")) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "-R '%s' needs a preceding -e naming one "
-			      "event (trace_trigger= takes <event>.<trigger>), got %s%s%s",
-			      trigger, ev ? "'" : "none", ev ? ev : "", ev ? "'" : "");
+		cmd_error(&cmd_boot_args, "-R '%s' needs a preceding -e naming one "
+			  "event (trace_trigger= takes <event>.<trigger>), got %s%s%s",
+			  trigger, ev ? "'" : "none", ev ? ev : "", ev ? "'" : "");
 		return -1;
 	}
 	if (a->triggers.n == MAX_ITEMS || !*trigger || strpbrk(trigger, ",\"")) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "-R '%s': a boot trigger cannot be empty or "
-			      "hold a comma or a quote", trigger);
+		cmd_error(&cmd_boot_args, "-R '%s': a boot trigger cannot be empty or "
+			  "hold a comma or a quote", trigger);
 		return -1;
 	}
 	snprintf(text, sizeof(a->trigger_text[0]), "%s.%s", name, trigger);
@@ -112,8 +112,8 @@ static int number_arg(const char *what, const char *arg)
 {
 	unsigned long long v;
 
-	if (strpbrk(arg, "kKmMgG") || ftc_parse_u64(arg, &v) < 0) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s' is not a plain number", what, arg);
+	if (strpbrk(arg, "kKmMgG") || cmd_parse_u64(arg, &v) < 0) {
+		cmd_error(&cmd_boot_args, "%s '%s' is not a plain number", what, arg);
 		return -1;
 	}
 	return 0;
@@ -122,8 +122,8 @@ static int number_arg(const char *what, const char *arg)
 static int single_arg(const char **slot, const char *what, const char *arg)
 {
 	if (!*arg || strpbrk(arg, " ,\"")) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
-			      "empty value, a space, a comma or a quote", what, arg);
+		cmd_error(&cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
+			  "empty value, a space, a comma or a quote", what, arg);
 		return -1;
 	}
 	*slot = arg;
@@ -196,12 +196,12 @@ static int boot_run(int argc, char **argv)
 	int ret;
 
 	memset(&a, 0, sizeof(a));
-	ret = ftc_options_parse(&ftc_cmd_boot_args, argc, argv, boot_opt, &a);
+	ret = cmd_options_parse(&cmd_boot_args, argc, argv, boot_opt, &a);
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "unexpected argument '%s': boot-args runs "
-			      "no command (see 'ftc boot-args --help')", argv[ret]);
+		cmd_error(&cmd_boot_args, "unexpected argument '%s': boot-args runs "
+			  "no command (see 'ftc boot-args --help')", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	o.lines = a.lines;
@@ -228,8 +228,8 @@ static int boot_run(int argc, char **argv)
 	if (a.traceoff_warn)
 		emit(&o, "traceoff_on_warning", NULL);
 	if (!o.n) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "nothing to turn into boot parameters; "
-			      "give -p, -e, -l, ... (see 'ftc boot-args --help')");
+		cmd_error(&cmd_boot_args, "nothing to turn into boot parameters; "
+			  "give -p, -e, -l, ... (see 'ftc boot-args --help')");
 		return FTC_EXIT_USAGE;
 	}
 	putchar('\n');

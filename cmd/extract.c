@@ -23,7 +23,7 @@ enum {
 	OPT_FILE_VERSION,
 };
 
-static const struct ftc_option extract_options[] = {
+static const struct cmd_option extract_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write to FILE (default trace.dat)", 'o' },
 	{ 'B', "instance", "NAME", "extract the buffer of instance NAME; several -B: one buffer "
@@ -92,7 +92,7 @@ bad:
 
 static int extract_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_extract = {
+const struct command cmd_extract = {
 	.name = "extract",
 	.summary = "write what the ring buffers hold now into a trace.dat file",
 	.synopsis = "[-s] [-B INSTANCE]... [-o FILE]",
@@ -176,7 +176,7 @@ static int extract(struct extract *x)
 		goto out;
 	started = true;
 	if (ftc_capture_drain(cap) < 0) {
-		ftc_cmd_error(&ftc_cmd_extract, "%s", ftc_strerror());
+		cmd_error(&cmd_extract, "%s", ftc_strerror());
 		ftc_writer_finish(w);	/* keep what was taken */
 		goto out_quiet;
 	}
@@ -187,7 +187,7 @@ static int extract(struct extract *x)
 	ret = FTC_EXIT_OK;
 	goto out_quiet;
 out:
-	ftc_cmd_error(&ftc_cmd_extract, "%s", ftc_strerror());
+	cmd_error(&cmd_extract, "%s", ftc_strerror());
 	if (errno == ENOENT && x->snapshot)
 		ret = FTC_EXIT_REFUSED;
 	if (w && !started)
@@ -202,12 +202,12 @@ static int extract_run(int argc, char **argv)
 {
 	struct extract x = { .output = "trace.dat", .version = 7,
 			     .compression = FTC_COMPRESS_ZSTD };
-	int ret = ftc_options_parse(&ftc_cmd_extract, argc, argv, extract_opt, &x);
+	int ret = cmd_options_parse(&cmd_extract, argc, argv, extract_opt, &x);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_extract, "unexpected argument '%s'", argv[ret]);
+		cmd_error(&cmd_extract, "unexpected argument '%s'", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	if (x.version == 6)

@@ -8,7 +8,7 @@
 
 #include "options.h"
 
-static int option_count(const struct ftc_option *o)
+static int option_count(const struct cmd_option *o)
 {
 	int n = 0;
 
@@ -17,12 +17,12 @@ static int option_count(const struct ftc_option *o)
 	return n;
 }
 
-static int option_id(const struct ftc_option *o)
+static int option_id(const struct cmd_option *o)
 {
 	return o->id ? o->id : o->short_name;
 }
 
-static void build_tables(const struct ftc_option *opts, int n,
+static void build_tables(const struct cmd_option *opts, int n,
 			 struct option *longs, char *shorts)
 {
 	int nl = 0, ns = 0;
@@ -30,7 +30,7 @@ static void build_tables(const struct ftc_option *opts, int n,
 	shorts[ns++] = '+';	/* stop at the first non-option */
 	shorts[ns++] = ':';	/* report a missing argument distinctly */
 	for (int i = 0; i < n; i++) {
-		const struct ftc_option *o = &opts[i];
+		const struct cmd_option *o = &opts[i];
 
 		if (o->short_name) {
 			shorts[ns++] = (char)o->short_name;
@@ -49,7 +49,7 @@ static void build_tables(const struct ftc_option *opts, int n,
 	memset(&longs[nl], 0, sizeof(longs[nl]));
 }
 
-static const struct ftc_option *find_short(const struct ftc_option *opts, int n, int c)
+static const struct cmd_option *find_short(const struct cmd_option *opts, int n, int c)
 {
 	for (int i = 0; i < n; i++)
 		if (opts[i].short_name == c)
@@ -57,26 +57,26 @@ static const struct ftc_option *find_short(const struct ftc_option *opts, int n,
 	return NULL;
 }
 
-static void report_bad_option(const struct ftc_command *cmd, int c, char **argv)
+static void report_bad_option(const struct command *cmd, int c, char **argv)
 {
 	const char *word = argv[optind - 1];
 
 	if (c == ':')
-		ftc_cmd_error(cmd, "option '%s' needs an argument (see 'ftc %s --help')",
-			      word, cmd->name);
+		cmd_error(cmd, "option '%s' needs an argument (see 'ftc %s --help')",
+			  word, cmd->name);
 	else if (optopt)
-		ftc_cmd_error(cmd, "unknown option '-%c' (see 'ftc %s --help')",
-			      optopt, cmd->name);
+		cmd_error(cmd, "unknown option '-%c' (see 'ftc %s --help')",
+			  optopt, cmd->name);
 	else
-		ftc_cmd_error(cmd, "unknown option '%s' (see 'ftc %s --help')",
-			      word, cmd->name);
+		cmd_error(cmd, "unknown option '%s' (see 'ftc %s --help')",
+			  word, cmd->name);
 }
 
 /* The command's own options followed by its shared ones, in one array. */
-static struct ftc_option *merged_options(const struct ftc_command *cmd, int *count)
+static struct cmd_option *merged_options(const struct command *cmd, int *count)
 {
 	int n1 = option_count(cmd->options), n2 = option_count(cmd->shared_options);
-	struct ftc_option *all = calloc((size_t)(n1 + n2 + 1), sizeof(*all));
+	struct cmd_option *all = calloc((size_t)(n1 + n2 + 1), sizeof(*all));
 
 	if (!all)
 		return NULL;
@@ -93,7 +93,7 @@ static struct ftc_option *merged_options(const struct ftc_command *cmd, int *cou
  * is always a slip (an unset shell variable), and tracefs lists would
  * match "" anywhere. Refusing it here covers every command at once.
  */
-static int check_value(const struct ftc_command *cmd, const struct ftc_option *o,
+static int check_value(const struct command *cmd, const struct cmd_option *o,
 		       const char *arg)
 {
 	char name[64];
@@ -106,16 +106,16 @@ static int check_value(const struct ftc_command *cmd, const struct ftc_option *o
 		snprintf(name, sizeof(name), "--%s", o->long_name);
 	else
 		snprintf(name, sizeof(name), "-%c", o->short_name);
-	ftc_cmd_error(cmd, "option %s: the %s cannot be empty (give one, or leave the option out)",
-		      name, o->arg);
+	cmd_error(cmd, "option %s: the %s cannot be empty (give one, or leave the option out)",
+		  name, o->arg);
 	return -1;
 }
 
-int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
-		      ftc_option_fn fn, void *ctx)
+int cmd_options_parse(const struct command *cmd, int argc, char **argv,
+		      cmd_option_fn fn, void *ctx)
 {
 	int n = 0;
-	struct ftc_option *opts = merged_options(cmd, &n);
+	struct cmd_option *opts = merged_options(cmd, &n);
 	struct option *longs = calloc((size_t)n + 1, sizeof(*longs));
 	char *shorts = calloc((size_t)n * 2 + 3, 1);
 	int ret = -1;
@@ -128,7 +128,7 @@ int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
 	for (;;) {
 		int li = -1;
 		int c = getopt_long(argc, argv, shorts, longs, &li);
-		const struct ftc_option *o;
+		const struct cmd_option *o;
 
 		if (c == -1)
 			break;
@@ -138,7 +138,7 @@ int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
 		}
 		o = c >= 0x10000 ? &opts[c - 0x10000] : find_short(opts, n, c);
 		if (option_id(o) == 'h') {
-			ftc_usage(cmd, false);
+			cmd_usage(cmd, false);
 			ret = -2;
 			goto out;
 		}
@@ -153,7 +153,7 @@ out:
 	return ret;
 }
 
-int ftc_options_exit(int ret)
+int cmd_options_exit(int ret)
 {
 	if (ret == -2)
 		return FTC_EXIT_OK;
@@ -162,7 +162,7 @@ int ftc_options_exit(int ret)
 	return -1;
 }
 
-static void usage_table(FILE *f, const struct ftc_option *o)
+static void usage_table(FILE *f, const struct cmd_option *o)
 {
 	for (; o && (o->short_name || o->long_name); o++) {
 		char left[64];
@@ -181,7 +181,7 @@ static void usage_table(FILE *f, const struct ftc_option *o)
 	}
 }
 
-void ftc_usage(const struct ftc_command *cmd, bool to_stderr)
+void cmd_usage(const struct command *cmd, bool to_stderr)
 {
 	FILE *f = to_stderr ? stderr : stdout;
 
@@ -195,7 +195,7 @@ void ftc_usage(const struct ftc_command *cmd, bool to_stderr)
 	fprintf(f, "\nSee ftc-%s(1) for details and exit codes.\n", cmd->name);
 }
 
-static void list_table(const struct ftc_option *o)
+static void list_table(const struct cmd_option *o)
 {
 	for (; o && (o->short_name || o->long_name); o++) {
 		if (o->long_name)
@@ -205,13 +205,13 @@ static void list_table(const struct ftc_option *o)
 	}
 }
 
-void ftc_options_list(const struct ftc_command *cmd)
+void cmd_options_list(const struct command *cmd)
 {
 	list_table(cmd->options);
 	list_table(cmd->shared_options);
 }
 
-void ftc_cmd_error(const struct ftc_command *cmd, const char *fmt, ...)
+void cmd_error(const struct command *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -222,7 +222,7 @@ void ftc_cmd_error(const struct ftc_command *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int ftc_parse_u64(const char *s, unsigned long long *out)
+int cmd_parse_u64(const char *s, unsigned long long *out)
 {
 	char *end;
 	unsigned long long v;
