@@ -53,11 +53,9 @@ static int check_opt(int id, const char *arg, void *ctx)
 		break;
 	case 'c':
 		cap = ftc_cap_lookup(arg);
-		if (cap < 0) {
-			cmd_error(&cmd_check, "no capability '%s'; 'ftc check' prints "
-				  "their names in its first column", arg);
-			return -1;
-		}
+		if (cap < 0)
+			return cmd_bad_value("no such capability; 'ftc check' prints their "
+					     "names in its first column");
 		a->only[cap] = true;
 		a->some = true;
 		break;

@@ -175,45 +175,45 @@ int control_spec_empty(const struct control_spec *spec)
 	return !spec->cmdlines_size;
 }
 
-static int bad(const char *opt, const char *arg, const char *why)
+/* Names the option being parsed and its value (cmd_bad_value). */
+static int bad(const char *why)
 {
-	fprintf(stderr, "ftc: option %s '%s': %s\n", opt, arg ? arg : "", why);
-	return -1;
+	return cmd_bad_value("%s", why);
 }
 
 static int set_str(char **slot, const char *arg)
 {
 	free(*slot);
 	*slot = strdup(arg);
-	return *slot ? 1 : bad("", arg, "out of memory");
+	return *slot ? 1 : bad("out of memory");
 }
 
-static int set_num(unsigned long long *slot, const char *opt, const char *arg)
+static int set_num(unsigned long long *slot, const char *arg)
 {
 	if (cmd_parse_u64(arg, slot) < 0)
-		return bad(opt, arg, "not a number");
+		return bad("not a number (use a whole number, e.g. 10)");
 	return 1;
 }
 
 /* A size: 0 would read as "not asked for", so it is refused. */
-static int set_size(unsigned long long *slot, const char *opt, const char *arg)
+static int set_size(unsigned long long *slot, const char *arg)
 {
-	if (set_num(slot, opt, arg) < 0)
+	if (set_num(slot, arg) < 0)
 		return -1;
 	if (!*slot)
-		return bad(opt, arg, "must be at least 1");
+		return bad("must be at least 1");
 	return 1;
 }
 
 static int add(struct strlist *l, const char *arg)
 {
-	return strlist_add(l, arg) < 0 ? bad("", arg, "out of memory") : 1;
+	return strlist_add(l, arg) < 0 ? bad("out of memory") : 1;
 }
 
-static struct event_item *last_event(struct section *s, const char *opt, const char *arg)
+static struct event_item *last_event(struct section *s)
 {
 	if (!s->nevents) {
-		bad(opt, arg, s->instance ?
+		bad(s->instance ?
 		    "applies to the preceding -e EVENT of the same -B section; give -e first" :
 		    "applies to the preceding -e EVENT; give -e first");
 		return NULL;
@@ -226,12 +226,12 @@ static int add_event(struct section *s, const char *arg)
 	struct event_item *bigger = realloc(s->events, (s->nevents + 1) * sizeof(*bigger));
 
 	if (!bigger)
-		return bad("-e", arg, "out of memory");
+		return bad("out of memory");
 	s->events = bigger;
 	memset(&bigger[s->nevents], 0, sizeof(*bigger));
 	bigger[s->nevents].spec = strdup(arg);
 	if (!bigger[s->nevents].spec)
-		return bad("-e", arg, "out of memory");
+		return bad("out of memory");
 	s->nevents++;
 	return 1;
 }
@@ -242,13 +242,13 @@ static int event_opt(struct section *s, int id, const char *arg)
 
 	if (id == 'e')
 		return add_event(s, arg);
-	ev = last_event(s, id == 'f' ? "-f" : "-R", arg);
+	ev = last_event(s);
 	if (!ev)
 		return -1;
 	if (id == 'R')
 		return add(&ev->triggers, arg);
 	if (ev->filter)
-		return bad("-f", arg, "this event already has a filter: combine them with && or ||");
+		return bad("this event already has a filter: combine them with && or ||");
 	return set_str(&ev->filter, arg);
 }
 
@@ -258,15 +258,15 @@ static int section_open(struct control_spec *spec, const char *arg)
 	struct section *s = spec->secs[spec->n - 1];
 
 	if (!*arg || strchr(arg, '/'))
-		return bad("-B", arg, "an instance name cannot be empty or contain '/'");
+		return bad("an instance name cannot be empty or contain '/'");
 	for (size_t i = 0; i < spec->n; i++)
 		if (spec->secs[i]->instance && !strcmp(spec->secs[i]->instance, arg))
-			return bad("-B", arg, "this instance is already given: give each -B NAME "
-				   "once, followed by all of its options");
+			return bad("this instance is already given: give each -B NAME once, "
+				   "followed by all of its options");
 	if (s->instance) {
 		s = section_add(spec);
 		if (!s)
-			return bad("-B", arg, "out of memory");
+			return bad("out of memory");
 	}
 	return set_str(&s->instance, arg);
 }
@@ -282,20 +282,20 @@ static int section_opt(struct section *s, int id, const char *arg)
 	case 'g': return add(&s->graph, arg);
 	case 'O': return add(&s->options, arg);
 	case 'C': return set_str(&s->clock, arg);
-	case 'b': return set_size(&s->buffer_kb, "-b", arg);
+	case 'b': return set_size(&s->buffer_kb, arg);
 	case 'M':
 		if (!*arg || strspn(arg, "0123456789abcdefABCDEF,") != strlen(arg))
-			return bad("-M", arg, "give a hex CPU mask such as 3 (CPUs 0 and 1)");
+			return bad("give a hex CPU mask such as 3 (CPUs 0 and 1)");
 		return set_str(&s->cpumask, arg);
 	case 'P': return add(&s->pids, arg);
 	case FTC_OPT_MAX_GRAPH_DEPTH:
 		s->has_max_depth = true;
-		return set_num(&s->max_depth, "--max-graph-depth", arg);
+		return set_num(&s->max_depth, arg);
 	case FTC_OPT_FUNC_TRIGGER:
 		if (!ftc_is_func_trigger(arg))
-			return bad("--func-trigger", arg, "use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
+			return bad("use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
 		return add(&s->func_triggers, arg);
-	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, "--subbuf-size", arg);
+	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, arg);
 	case FTC_OPT_EVENT_FORK: s->event_fork = true; return 1;
 	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
 	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
@@ -308,7 +308,7 @@ int control_spec_opt(struct control_spec *spec, int id, const char *arg)
 	if (id == 'B')
 		return section_open(spec, arg);
 	if (id == FTC_OPT_CMDLINES_SIZE)
-		return set_size(&spec->cmdlines_size, "--cmdlines-size", arg);
+		return set_size(&spec->cmdlines_size, arg);
 	return section_opt(spec->secs[spec->n - 1], id, arg);
 }
 

@@ -75,19 +75,15 @@ static int extract_opt(int id, const char *arg, void *ctx)
 	case OPT_COMPRESSION:
 		x->compression = ftc_compression_parse(arg);
 		if (x->compression < 0)
-			goto bad;
+			return cmd_bad_value("not a compression (zstd, zlib or none)");
 		break;
 	case OPT_FILE_VERSION:
 		x->version = atoi(arg);
-		if (x->version != 6 && x->version != 7)
-			goto bad;
+		if (strcmp(arg, "6") && strcmp(arg, "7"))
+			return cmd_bad_value("not a trace.dat version (6 or 7)");
 		break;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "ftc extract: bad value '%s' for this option (see 'ftc extract --help')\n",
-		arg);
-	return -1;
 }
 
 static int extract_run(int argc, char **argv);

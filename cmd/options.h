@@ -21,7 +21,10 @@ enum {
 struct cmd_option {
 	int short_name;		/* 0 when the option has only a long name */
 	const char *long_name;	/* NULL when it has only a short name */
-	const char *arg;	/* argument name in --help; NULL for a flag */
+	/* The argument's name in --help, NULL for a flag. It is also the
+	 * value's type, checked before the handler sees it (arg_types[] in
+	 * options.c): KB, N, PID, CPUS, SECS, NAME, EVENT, FILE, FILTER... */
+	const char *arg;
 	const char *help;
 	int id;			/* passed to the command's handler; defaults to short_name */
 };
@@ -57,7 +60,19 @@ int cmd_options_exit(int ret);
 void cmd_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Parses an unsigned number with an optional K/M/G suffix; -1 on error. */
+/*
+ * From an option's handler: prints "ftc NAME: -b 'VALUE': message" about
+ * the option being parsed (named as it was typed, its value quoted, cut
+ * short and with bytes that are not printable UTF-8 escaped) and returns
+ * -1, which makes cmd_options_parse fail (exit 2).
+ */
+int cmd_bad_value(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes VALUE into buf as cmd_bad_value quotes it (without the quotes). */
+void cmd_quote(char *buf, size_t size, const char *value);
+
+/* Parses an unsigned number with an optional K/M/G suffix; -1 on error,
+ * including a value (or a suffix's product) beyond 64 bits. */
 int cmd_parse_u64(const char *s, unsigned long long *out);
 
 #define FTC_HELP_OPTION { 'h', "help", NULL, "show this help and exit", 'h' }

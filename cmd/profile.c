@@ -55,11 +55,6 @@ const struct command cmd_profile = {
 	.run = profile_run,
 };
 
-static int bad(const char *opt, const char *arg)
-{
-	cmd_error(&cmd_profile, "bad value '%s' for %s", arg, opt);
-	return -1;
-}
 
 static int profile_opt(int id, const char *arg, void *ctx)
 {
@@ -70,23 +65,23 @@ static int profile_opt(int id, const char *arg, void *ctx)
 	case 'e': o->event = arg; break;
 	case 'F':
 		if (cmd_parse_u64(arg, &o->s.freq) < 0 || !o->s.freq)
-			return bad("-F", arg);
+			return cmd_bad_value("not a frequency (samples per second from 1)");
 		break;
 	case 'c':
 		if (cmd_parse_u64(arg, &o->s.period) < 0 || !o->s.period)
-			return bad("-c", arg);
+			return cmd_bad_value("not a period (events per sample from 1)");
 		break;
 	case 'g': o->s.callchain = true; break;
 	case 'a': o->all_cpus = true; break;
 	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
 	case 'p':
 		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
-			return bad("-p", arg);
+			return cmd_bad_value("not a process id (1 to 2147483647)");
 		o->pid = (pid_t)v;
 		break;
 	case 'm':
 		if (cmd_parse_u64(arg, &v) < 0 || !v || (v & (v - 1)) || v > 65536)
-			return bad("-m (a power of two)", arg);
+			return cmd_bad_value("not a number of pages (a power of two, 1 to 65536)");
 		o->s.pages = (size_t)v;
 		break;
 	case 'o': o->output = arg; break;
@@ -94,7 +89,7 @@ static int profile_opt(int id, const char *arg, void *ctx)
 	case OPT_FLAME: o->flame = arg; break;
 	case OPT_LIMIT:
 		if (cmd_parse_u64(arg, &o->limit) < 0)
-			return bad("--limit", arg);
+			return cmd_bad_value("not a number of rows");
 		break;
 	}
 	return 0;

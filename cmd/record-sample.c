@@ -32,11 +32,9 @@ int record_sample_opt(struct record_sample *rs, int id, const char *arg)
 	default:
 		return 0;
 	}
-	if (cmd_parse_u64(arg, &v) < 0 || !v || (id == OPT_RS_INTERVAL && v > 3600000)) {
-		fprintf(stderr, "ftc record: bad value '%s' for this option (a positive "
-			"number; see 'ftc record --help')\n", arg);
-		return -1;
-	}
+	if (cmd_parse_u64(arg, &v) < 0 || !v || (id == OPT_RS_INTERVAL && v > 3600000))
+		return cmd_bad_value("not a positive number%s", id == OPT_RS_INTERVAL ?
+				     " of milliseconds, an hour (3600000) at most" : "");
 	if (id == OPT_RS_FREQ) {
 		rs->o.freq = v;
 		rs->freq_set = true;

@@ -101,34 +101,30 @@ static int record_opt(int id, const char *arg, void *ctx)
 	case 'q': r->quiet = true; return 0;
 	case 'm':
 		if (cmd_parse_u64(arg, &r->max_kb) < 0 || !r->max_kb)
-			goto bad;
+			return cmd_bad_value("not a size (use a number of KB from 1, e.g. 4096)");
 		return 0;
 	case 's':
 		if (cmd_parse_u64(arg, &r->sleep_us) < 0)
-			goto bad;
+			return cmd_bad_value("not a number of microseconds (e.g. 100000)");
 		return 0;
 	case OPT_DURATION:
 		r->duration = strtod(arg, &end);
 		if (*end || !(r->duration > 0))
-			goto bad;
+			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
 		return 0;
 	case OPT_COMPRESSION:
 		r->compression = ftc_compression_parse(arg);
 		r->compression_set = true;
 		if (r->compression < 0)
-			goto bad;
+			return cmd_bad_value("not a compression (zstd, zlib or none)");
 		return 0;
 	case OPT_FILE_VERSION:
 		r->version = atoi(arg);
-		if (r->version != 6 && r->version != 7)
-			goto bad;
+		if (strcmp(arg, "6") && strcmp(arg, "7"))
+			return cmd_bad_value("not a trace.dat version (6 or 7)");
 		return 0;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "ftc record: bad value '%s' for this option (see 'ftc record --help')\n",
-		arg);
-	return -1;
 }
 
 static int record_run(int argc, char **argv);

@@ -25,10 +25,8 @@ int report_profile_opt(struct report_profile *o, int id, const char *arg)
 	case OPT_RP_FOLDED: o->folded = true; break;
 	case OPT_RP_FLAME: o->flame = arg; break;
 	case OPT_RP_LIMIT:
-		if (cmd_parse_u64(arg, &o->limit) < 0) {
-			cmd_error(&cmd_report, "bad value '%s' for --limit", arg);
-			return -1;
-		}
+		if (cmd_parse_u64(arg, &o->limit) < 0)
+			return cmd_bad_value("not a number of rows");
 		break;
 	}
 	return 0;

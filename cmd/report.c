@@ -33,7 +33,7 @@ static const struct cmd_option report_options[] = {
 	{ 0, "cpu", "CPUS", "only these CPUs, e.g. 0-1,3", OPT_CPU },
 	{ 0, "pid", "PIDS", "only these pids, comma-separated", OPT_PID },
 	{ 0, "comm", "COMM", "only tasks with this command name (glob; repeatable)", OPT_COMM },
-	{ 0, "instance", "NAME", "only this instance (\"\" or top for the top buffer)",
+	{ 0, "instance", "NAME", "only this instance (top for the top buffer)",
 	  OPT_INSTANCE },
 	{ 0, "from", "SECONDS", "only records at or after this timestamp", OPT_FROM },
 	{ 0, "to", "SECONDS", "only records at or before this timestamp", OPT_TO },
@@ -130,8 +130,7 @@ static int parse_cpus(struct report *rp, const char *arg)
 	rp->have_cpus = true;
 	return 0;
 bad:
-	cmd_error(&cmd_report, "bad CPU list '%s' (want e.g. 0-1,3)", arg);
-	return -1;
+	return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
 }
 
 static int parse_pids(struct report *rp, const char *arg)
@@ -143,10 +142,8 @@ static int parse_pids(struct report *rp, const char *arg)
 		long v = strtol(p, &end, 10);
 		int *n;
 
-		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ',')) {
-			cmd_error(&cmd_report, "bad pid list '%s' (want e.g. 1,42)", arg);
-			return -1;
-		}
+		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ','))
+			return cmd_bad_value("not a pid list (e.g. 1,42)");
 		n = realloc(rp->pids, (size_t)(rp->npids + 1) * sizeof(*n));
 		if (!n)
 			return -1;
@@ -196,11 +193,8 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_GRAPH_PROC: rp->graph_proc = true; return 0;
 	case OPT_GRAPH_ABSTIME: rp->graph_abstime = true; return 0;
 	case OPT_GRAPH_LAYOUT:
-		if (strcmp(arg, "kernel") && strcmp(arg, "events")) {
-			cmd_error(&cmd_report, "bad --graph-layout '%s' (want kernel or "
-				  "events)", arg);
-			return -1;
-		}
+		if (strcmp(arg, "kernel") && strcmp(arg, "events"))
+			return cmd_bad_value("not a layout (kernel or events)");
 		rp->graph_events = !strcmp(arg, "events");
 		rp->graph_kernel = !rp->graph_events;	/* asked for: whatever the guess */
 		return 0;
@@ -210,11 +204,9 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_RP_LIMIT: return report_profile_opt(&rp->prof, id, arg);
 	case OPT_FROM:
 	case OPT_TO:
-		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0) {
-			cmd_error(&cmd_report, "bad time '%s' (want SECONDS[.FRACTION], "
-				  "as printed in the TIMESTAMP column)", arg);
-			return -1;
-		}
+		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0)
+			return cmd_bad_value("not a time (SECONDS[.FRACTION], as printed in the "
+					     "TIMESTAMP column)");
 		if (id == OPT_FROM)
 			rp->have_from = true;
 		else
@@ -222,10 +214,8 @@ static int report_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_FIRST:
 	case OPT_LAST:
-		if (cmd_parse_u64(arg, id == OPT_FIRST ? &rp->first : &rp->last) < 0) {
-			cmd_error(&cmd_report, "bad count '%s'", arg);
-			return -1;
-		}
+		if (cmd_parse_u64(arg, id == OPT_FIRST ? &rp->first : &rp->last) < 0)
+			return cmd_bad_value("not a count of records");
 		if (id == OPT_FIRST)
 			rp->have_first = true;
 		else

@@ -44,10 +44,8 @@ static int show_opt(int id, const char *arg, void *arg_ctx)
 	case SHOW_OPT_PIPE: c->pipe = true; break;
 	case 'c':
 		c->cpu = strtol(arg, &end, 10);
-		if (*end || c->cpu < 0) {
-			fprintf(stderr, "ftc show: -c '%s': not a CPU number\n", arg);
-			return -1;
-		}
+		if (*end || c->cpu < 0 || c->cpu >= 8192)
+			return cmd_bad_value("not a CPU number");
 		break;
 	}
 	return 0;

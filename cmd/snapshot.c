@@ -48,10 +48,8 @@ static int snapshot_opt(int id, const char *arg, void *arg_ctx)
 	case SNAP_OPT_ALLOC: c->op = FTC_SNAPSHOT_ALLOC; break;
 	case SNAP_OPT_CPU:
 		c->cpu = strtol(arg, &end, 10);
-		if (*end || c->cpu < 0) {
-			fprintf(stderr, "ftc snapshot: --cpu '%s': not a CPU number\n", arg);
-			return -1;
-		}
+		if (*end || c->cpu < 0 || c->cpu >= 8192)
+			return cmd_bad_value("not a CPU number");
 		return 0;
 	default: return 0;
 	}

@@ -72,11 +72,6 @@ static int append_events(struct stat_opts *o, const char *arg)
 	return 0;
 }
 
-static int bad_number(const char *opt, const char *arg)
-{
-	cmd_error(&cmd_stat, "bad number '%s' for %s", arg, opt);
-	return -1;
-}
 
 static int stat_opt(int id, const char *arg, void *ctx)
 {
@@ -90,21 +85,19 @@ static int stat_opt(int id, const char *arg, void *ctx)
 	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
 	case 'p':
 		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
-			return bad_number("-p", arg);
+			return cmd_bad_value("not a process id (1 to 2147483647)");
 		o->pid = (pid_t)v;
 		break;
 	case 'I':
 		if (cmd_parse_u64(arg, &o->interval_ms) < 0 || o->interval_ms < 10)
-			return bad_number("-I (milliseconds, at least 10)", arg);
+			return cmd_bad_value("not a number of milliseconds from 10");
 		break;
 	case 'x':
-		if (!*arg)
-			return bad_number("-x (a separator)", arg);
 		o->sep = arg;
 		break;
 	case 'r':
 		if (cmd_parse_u64(arg, &o->repeat) < 0 || !o->repeat || o->repeat > 100000)
-			return bad_number("-r", arg);
+			return cmd_bad_value("not a repeat count (1 to 100000)");
 		break;
 	case 'o': o->output = arg; break;
 	case OPT_LIST: o->list = true; break;
