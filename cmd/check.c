@@ -159,7 +159,7 @@ static int check_run(int argc, char **argv)
 	if (a.instance && ftc_tracefs_dir() && !tracefs_instance_exists(a.instance)) {
 		cmd_error(&cmd_check, "no instance '%s' in %s/instances; 'ftc list -B' "
 			  "lists them", a.instance, ftc_tracefs_dir());
-		return FTC_EXIT_FAIL;
+		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 	}
 	memset(caps, 0, sizeof(caps));
 	if (probe_all(&a, caps) < 0) {

@@ -155,6 +155,7 @@ static int extract(struct extract *x)
 		if (x->instances[i] && !tracefs_instance_exists(x->instances[i])) {
 			ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)",
 				  x->instances[i]);
+			ret = FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 			goto out;
 		}
 	w = ftc_writer_create(x->output, x->version, (enum ftc_compression)x->compression);

@@ -227,7 +227,7 @@ static int list_run(int argc, char **argv)
 	if (a.instance && !tracefs_instance_exists(a.instance)) {
 		cmd_error(&cmd_list, "no instance '%s'; 'ftc list -B' lists them",
 			  a.instance);
-		return FTC_EXIT_FAIL;
+		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 	}
 	if (!a.sel)
 		a.sel = SEL_DEFAULT;

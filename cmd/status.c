@@ -315,7 +315,7 @@ static int status_run(int argc, char **argv)
 		if (!tracefs_instance_exists(a.instance)) {
 			cmd_error(&cmd_status, "no instance '%s'; 'ftc list -B' lists "
 				  "them", a.instance);
-			return FTC_EXIT_FAIL;
+			return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 		}
 		show_state(a.instance);
 		return FTC_EXIT_OK;
