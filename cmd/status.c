@@ -22,7 +22,7 @@ struct status_args {
 	bool all;
 };
 
-static const struct ftc_option status_options[] = {
+static const struct cmd_option status_options[] = {
 	{ 'B', "instance", "NAME", "show this instance only", 'B' },
 	{ 'a', "all", NULL, "show the top level and every instance", 'a' },
 	FTC_HELP_OPTION,
@@ -31,7 +31,7 @@ static const struct ftc_option status_options[] = {
 
 static int status_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_status = {
+const struct command cmd_status = {
 	.name = "status",
 	.summary = "show the live tracing state: tracer, events, filters, triggers, buffers, "
 		   "clock, options, instances",
@@ -270,27 +270,27 @@ static void show_journals(void)
 static int status_run(int argc, char **argv)
 {
 	struct status_args a = { 0 };
-	int ret = ftc_options_parse(&ftc_cmd_status, argc, argv, status_opt, &a);
+	int ret = cmd_options_parse(&cmd_status, argc, argv, status_opt, &a);
 	char **list;
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_status, "unexpected argument '%s' (see 'ftc status "
-			      "--help')", argv[ret]);
+		cmd_error(&cmd_status, "unexpected argument '%s' (see 'ftc status "
+			  "--help')", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	if (!ftc_tracefs_dir()) {
-		ftc_cmd_error(&ftc_cmd_status, "tracefs is not mounted: mount -t tracefs nodev "
-			      "/sys/kernel/tracing");
+		cmd_error(&cmd_status, "tracefs is not mounted: mount -t tracefs nodev "
+			  "/sys/kernel/tracing");
 		return FTC_EXIT_FAIL;
 	}
 	show_journals();
 	if (a.instance) {
 		if (!tracefs_instance_exists(a.instance)) {
-			ftc_cmd_error(&ftc_cmd_status, "no instance '%s'; 'ftc list -B' lists "
-				      "them", a.instance);
-			return FTC_EXIT_FAIL;
+			cmd_error(&cmd_status, "no instance '%s'; 'ftc list -B' lists "
+				  "them", a.instance);
+			return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 		}
 		show_state(a.instance);
 		return FTC_EXIT_OK;
