@@ -30,7 +30,7 @@ enum {
 	OPT_DEPTH = 0x100, OPT_DUMP, OPT_DUMP_ORIG, OPT_TRACEOFF_WARN, OPT_LINES,
 };
 
-static const struct ftc_option boot_options[] = {
+static const struct cmd_option boot_options[] = {
 	{ 'p', "plugin", "TRACER", "the tracer to start at boot (ftrace=)", 'p' },
 	{ 'e', "event", "EVENT", "an event, system or glob to enable (trace_event=); "
 	  "repeatable", 'e' },
@@ -60,7 +60,7 @@ static const struct ftc_option boot_options[] = {
 
 static int boot_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_boot_args = {
+const struct command cmd_boot_args = {
 	.name = "boot-args",
 	.summary = "turn record-style options into kernel boot parameters for boot-time "
 		   "tracing",
@@ -73,14 +73,11 @@ const struct ftc_command ftc_cmd_boot_args = {
 static int item_add(struct item_list *l, const char *what, const char *s)
 {
 	if (!*s || strchr(s, '"') || strchr(s, ' ') || strchr(s, ',')) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
-			      "empty value, a space, a comma or a quote", what, s);
-		return -1;
+		return cmd_bad_value("a boot parameter cannot hold an empty value, a space, "
+				     "a comma or a quote");
 	}
-	if (l->n == MAX_ITEMS) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "more than %d %s values", MAX_ITEMS, what);
-		return -1;
-	}
+	if (l->n == MAX_ITEMS)
+		return cmd_bad_value("more than %d %s values", MAX_ITEMS, what);
 	l->v[l->n++] = s;
 	return 0;
 }
@@ -92,40 +89,37 @@ static int trigger_add(struct boot_args *a, const char *trigger)
 	const char *name = ev && strchr(ev, ':') ? strchr(ev, ':') + 1 : ev;
 	char *text = a->trigger_text[a->triggers.n];
 
-	if (!ev || !*name || strpbrk(name, "*?[")) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "-R '%s' needs a preceding -e naming one "
-			      "event (trace_trigger= takes <event>.<trigger>), got %s%s%s",
-			      trigger, ev ? "'" : "none", ev ? ev : "", ev ? "'" : "");
-		return -1;
-	}
-	if (a->triggers.n == MAX_ITEMS || !*trigger || strpbrk(trigger, ",\"")) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "-R '%s': a boot trigger cannot be empty or "
-			      "hold a comma or a quote", trigger);
-		return -1;
-	}
-	snprintf(text, sizeof(a->trigger_text[0]), "%s.%s", name, trigger);
+	if (!ev || !*name || strpbrk(name, "*?["))
+		return cmd_bad_value("needs a preceding -e naming one event (trace_trigger= "
+				     "takes <event>.<trigger>), got %s%s%s",
+				     ev ? "'" : "none", ev ? ev : "", ev ? "'" : "");
+	if (a->triggers.n == MAX_ITEMS || !*trigger || strpbrk(trigger, ",\"") ||
+	    strlen(name) + strlen(trigger) + 2 > sizeof(a->trigger_text[0]))
+		return cmd_bad_value("a boot trigger cannot be empty, longer than %zu bytes "
+				     "with its event, or hold a comma or a quote",
+				     sizeof(a->trigger_text[0]) - 2);
+	/* "<event>.<trigger>", whose length was checked above */
+	memcpy(text, name, strlen(name));
+	text[strlen(name)] = '.';
+	strcpy(text + strlen(name) + 1, trigger);
 	a->triggers.v[a->triggers.n++] = text;
 	return 0;
 }
 
-static int number_arg(const char *what, const char *arg)
+static int number_arg(const char *arg)
 {
 	unsigned long long v;
 
-	if (strpbrk(arg, "kKmMgG") || ftc_parse_u64(arg, &v) < 0) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s' is not a plain number", what, arg);
-		return -1;
-	}
+	if (strpbrk(arg, "kKmMgG") || cmd_parse_u64(arg, &v) < 0)
+		return cmd_bad_value("not a plain number (no K, M or G)");
 	return 0;
 }
 
-static int single_arg(const char **slot, const char *what, const char *arg)
+static int single_arg(const char **slot, const char *arg)
 {
-	if (!*arg || strpbrk(arg, " ,\"")) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "%s '%s': a boot parameter cannot hold an "
-			      "empty value, a space, a comma or a quote", what, arg);
-		return -1;
-	}
+	if (!*arg || strpbrk(arg, " ,\""))
+		return cmd_bad_value("a boot parameter cannot hold an empty value, a space, "
+				     "a comma or a quote");
 	*slot = arg;
 	return 0;
 }
@@ -135,16 +129,16 @@ static int boot_opt(int id, const char *arg, void *ctx)
 	struct boot_args *a = ctx;
 
 	switch (id) {
-	case 'p': return single_arg(&a->tracer, "-p", arg);
+	case 'p': return single_arg(&a->tracer, arg);
 	case 'e': return item_add(&a->events, "-e", arg);
 	case 'R': return trigger_add(a, arg);
 	case 'l': return item_add(&a->filter, "-l", arg);
 	case 'n': return item_add(&a->notrace, "-n", arg);
 	case 'g': return item_add(&a->graph, "-g", arg);
 	case 'O': return item_add(&a->opts, "-O", arg);
-	case 'C': return single_arg(&a->clock, "-C", arg);
-	case 'b': a->buf_kb = arg; return number_arg("-b", arg);
-	case OPT_DEPTH: a->depth = arg; return number_arg("--max-graph-depth", arg);
+	case 'C': return single_arg(&a->clock, arg);
+	case 'b': a->buf_kb = arg; return number_arg(arg);
+	case OPT_DEPTH: a->depth = arg; return number_arg(arg);
 	case OPT_DUMP: a->dump = true; break;
 	case OPT_DUMP_ORIG: a->dump_orig = true; break;
 	case OPT_TRACEOFF_WARN: a->traceoff_warn = true; break;
@@ -196,12 +190,12 @@ static int boot_run(int argc, char **argv)
 	int ret;
 
 	memset(&a, 0, sizeof(a));
-	ret = ftc_options_parse(&ftc_cmd_boot_args, argc, argv, boot_opt, &a);
+	ret = cmd_options_parse(&cmd_boot_args, argc, argv, boot_opt, &a);
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "unexpected argument '%s': boot-args runs "
-			      "no command (see 'ftc boot-args --help')", argv[ret]);
+		cmd_error(&cmd_boot_args, "unexpected argument '%s': boot-args runs "
+			  "no command (see 'ftc boot-args --help')", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	o.lines = a.lines;
@@ -228,8 +222,8 @@ static int boot_run(int argc, char **argv)
 	if (a.traceoff_warn)
 		emit(&o, "traceoff_on_warning", NULL);
 	if (!o.n) {
-		ftc_cmd_error(&ftc_cmd_boot_args, "nothing to turn into boot parameters; "
-			      "give -p, -e, -l, ... (see 'ftc boot-args --help')");
+		cmd_error(&cmd_boot_args, "nothing to turn into boot parameters; "
+			  "give -p, -e, -l, ... (see 'ftc boot-args --help')");
 		return FTC_EXIT_USAGE;
 	}
 	putchar('\n');

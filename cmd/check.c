@@ -22,7 +22,7 @@ struct check_args {
 
 enum { OPT_JSON = 0x100 };
 
-static const struct ftc_option check_options[] = {
+static const struct cmd_option check_options[] = {
 	{ 'B', "instance", "NAME", "probe this instance instead of the top level", 'B' },
 	{ 'c', "capability", "NAME", "probe only this capability (repeatable); exit 3 "
 	  "unless all given are ok", 'c' },
@@ -34,7 +34,7 @@ static const struct ftc_option check_options[] = {
 
 static int check_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_check = {
+const struct command cmd_check = {
 	.name = "check",
 	.summary = "report what this kernel and this user allow, one line per capability",
 	.synopsis = "[-B NAME] [-c CAPABILITY]... [-q | --json]",
@@ -53,11 +53,9 @@ static int check_opt(int id, const char *arg, void *ctx)
 		break;
 	case 'c':
 		cap = ftc_cap_lookup(arg);
-		if (cap < 0) {
-			ftc_cmd_error(&ftc_cmd_check, "no capability '%s'; 'ftc check' prints "
-				      "their names in its first column", arg);
-			return -1;
-		}
+		if (cap < 0)
+			return cmd_bad_value("no such capability; 'ftc check' prints their "
+					     "names in its first column");
 		a->only[cap] = true;
 		a->some = true;
 		break;
@@ -149,23 +147,23 @@ static int check_run(int argc, char **argv)
 	struct check_args a = { 0 };
 	struct ftc_cap caps[FTC_CAP_COUNT];
 	bool first = true, all_ok = true;
-	int ret = ftc_options_parse(&ftc_cmd_check, argc, argv, check_opt, &a);
+	int ret = cmd_options_parse(&cmd_check, argc, argv, check_opt, &a);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_check, "unexpected argument '%s' (see 'ftc check --help')",
-			      argv[ret]);
+		cmd_error(&cmd_check, "unexpected argument '%s' (see 'ftc check --help')",
+			  argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	if (a.instance && ftc_tracefs_dir() && !tracefs_instance_exists(a.instance)) {
-		ftc_cmd_error(&ftc_cmd_check, "no instance '%s' in %s/instances; 'ftc list -B' "
-			      "lists them", a.instance, ftc_tracefs_dir());
-		return FTC_EXIT_FAIL;
+		cmd_error(&cmd_check, "no instance '%s' in %s/instances; 'ftc list -B' "
+			  "lists them", a.instance, ftc_tracefs_dir());
+		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 	}
 	memset(caps, 0, sizeof(caps));
 	if (probe_all(&a, caps) < 0) {
-		ftc_cmd_error(&ftc_cmd_check, "%s", ftc_strerror());
+		cmd_error(&cmd_check, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
 	for (int i = 0; i < FTC_CAP_COUNT; i++) {

@@ -6,11 +6,11 @@
 
 static int clear_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_clear = {
+const struct command cmd_clear = {
 	.name = "clear",
 	.summary = "empty the ring buffer; the configuration stays",
 	.synopsis = "[-B NAME | -a]",
-	.options = ftc_instance_options,
+	.options = instance_options,
 	.run = clear_run,
 };
 
@@ -21,5 +21,5 @@ static int clear_one(const char *instance, void *ctx)
 
 static int clear_run(int argc, char **argv)
 {
-	return ftc_instance_command_run(&ftc_cmd_clear, argc, argv, clear_one);
+	return instance_command_run(&cmd_clear, argc, argv, clear_one);
 }

@@ -16,7 +16,7 @@
 #include "ftc-control.h"
 #include <tracefs.h>
 
-const struct ftc_option ftc_control_options[] = {
+const struct cmd_option control_options[] = {
 	{ 'p', "tracer", "TRACER", "current_tracer (function, function_graph, nop, ...)", 'p' },
 	{ 'e', "event", "EVENT", "enable SYSTEM, SYSTEM:EVENT or EVENT; globs such as 'sched:*', '*:sched_switch'; 'all'", 'e' },
 	{ 'f', "filter", "FILTER", "filter for the preceding -e (e.g. 'prev_pid == 1')", 'f' },
@@ -74,7 +74,7 @@ struct section {
  * first section, so "-e x -B foo" means "-B foo -e x" as it always has.
  * saved_cmdlines_size is global and lives outside the sections.
  */
-struct ftc_control_spec {
+struct control_spec {
 	struct section **secs;
 	size_t n;
 	unsigned long long cmdlines_size;
@@ -125,7 +125,7 @@ static void section_free(struct section *s)
 	free(s);
 }
 
-static struct section *section_add(struct ftc_control_spec *spec)
+static struct section *section_add(struct control_spec *spec)
 {
 	struct section **bigger = realloc(spec->secs, (spec->n + 1) * sizeof(*bigger));
 
@@ -138,18 +138,18 @@ static struct section *section_add(struct ftc_control_spec *spec)
 	return bigger[spec->n++];
 }
 
-struct ftc_control_spec *ftc_control_spec_new(void)
+struct control_spec *control_spec_new(void)
 {
-	struct ftc_control_spec *spec = calloc(1, sizeof(*spec));
+	struct control_spec *spec = calloc(1, sizeof(*spec));
 
 	if (spec && !section_add(spec)) {
-		ftc_control_spec_free(spec);
+		control_spec_free(spec);
 		return NULL;
 	}
 	return spec;
 }
 
-void ftc_control_spec_free(struct ftc_control_spec *spec)
+void control_spec_free(struct control_spec *spec)
 {
 	if (!spec)
 		return;
@@ -167,7 +167,7 @@ static bool section_empty(const struct section *s)
 	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n;
 }
 
-int ftc_control_spec_empty(const struct ftc_control_spec *spec)
+int control_spec_empty(const struct control_spec *spec)
 {
 	for (size_t i = 0; i < spec->n; i++)
 		if (!section_empty(spec->secs[i]))
@@ -175,45 +175,45 @@ int ftc_control_spec_empty(const struct ftc_control_spec *spec)
 	return !spec->cmdlines_size;
 }
 
-static int bad(const char *opt, const char *arg, const char *why)
+/* Names the option being parsed and its value (cmd_bad_value). */
+static int bad(const char *why)
 {
-	fprintf(stderr, "ftc: option %s '%s': %s\n", opt, arg ? arg : "", why);
-	return -1;
+	return cmd_bad_value("%s", why);
 }
 
 static int set_str(char **slot, const char *arg)
 {
 	free(*slot);
 	*slot = strdup(arg);
-	return *slot ? 1 : bad("", arg, "out of memory");
+	return *slot ? 1 : bad("out of memory");
 }
 
-static int set_num(unsigned long long *slot, const char *opt, const char *arg)
+static int set_num(unsigned long long *slot, const char *arg)
 {
-	if (ftc_parse_u64(arg, slot) < 0)
-		return bad(opt, arg, "not a number");
+	if (cmd_parse_u64(arg, slot) < 0)
+		return bad("not a number (use a whole number, e.g. 10)");
 	return 1;
 }
 
 /* A size: 0 would read as "not asked for", so it is refused. */
-static int set_size(unsigned long long *slot, const char *opt, const char *arg)
+static int set_size(unsigned long long *slot, const char *arg)
 {
-	if (set_num(slot, opt, arg) < 0)
+	if (set_num(slot, arg) < 0)
 		return -1;
 	if (!*slot)
-		return bad(opt, arg, "must be at least 1");
+		return bad("must be at least 1");
 	return 1;
 }
 
 static int add(struct strlist *l, const char *arg)
 {
-	return strlist_add(l, arg) < 0 ? bad("", arg, "out of memory") : 1;
+	return strlist_add(l, arg) < 0 ? bad("out of memory") : 1;
 }
 
-static struct event_item *last_event(struct section *s, const char *opt, const char *arg)
+static struct event_item *last_event(struct section *s)
 {
 	if (!s->nevents) {
-		bad(opt, arg, s->instance ?
+		bad(s->instance ?
 		    "applies to the preceding -e EVENT of the same -B section; give -e first" :
 		    "applies to the preceding -e EVENT; give -e first");
 		return NULL;
@@ -226,12 +226,12 @@ static int add_event(struct section *s, const char *arg)
 	struct event_item *bigger = realloc(s->events, (s->nevents + 1) * sizeof(*bigger));
 
 	if (!bigger)
-		return bad("-e", arg, "out of memory");
+		return bad("out of memory");
 	s->events = bigger;
 	memset(&bigger[s->nevents], 0, sizeof(*bigger));
 	bigger[s->nevents].spec = strdup(arg);
 	if (!bigger[s->nevents].spec)
-		return bad("-e", arg, "out of memory");
+		return bad("out of memory");
 	s->nevents++;
 	return 1;
 }
@@ -242,31 +242,31 @@ static int event_opt(struct section *s, int id, const char *arg)
 
 	if (id == 'e')
 		return add_event(s, arg);
-	ev = last_event(s, id == 'f' ? "-f" : "-R", arg);
+	ev = last_event(s);
 	if (!ev)
 		return -1;
 	if (id == 'R')
 		return add(&ev->triggers, arg);
 	if (ev->filter)
-		return bad("-f", arg, "this event already has a filter: combine them with && or ||");
+		return bad("this event already has a filter: combine them with && or ||");
 	return set_str(&ev->filter, arg);
 }
 
 /* -B NAME: names the first section, or opens the next one. */
-static int section_open(struct ftc_control_spec *spec, const char *arg)
+static int section_open(struct control_spec *spec, const char *arg)
 {
 	struct section *s = spec->secs[spec->n - 1];
 
 	if (!*arg || strchr(arg, '/'))
-		return bad("-B", arg, "an instance name cannot be empty or contain '/'");
+		return bad("an instance name cannot be empty or contain '/'");
 	for (size_t i = 0; i < spec->n; i++)
 		if (spec->secs[i]->instance && !strcmp(spec->secs[i]->instance, arg))
-			return bad("-B", arg, "this instance is already given: give each -B NAME "
-				   "once, followed by all of its options");
+			return bad("this instance is already given: give each -B NAME once, "
+				   "followed by all of its options");
 	if (s->instance) {
 		s = section_add(spec);
 		if (!s)
-			return bad("-B", arg, "out of memory");
+			return bad("out of memory");
 	}
 	return set_str(&s->instance, arg);
 }
@@ -282,20 +282,20 @@ static int section_opt(struct section *s, int id, const char *arg)
 	case 'g': return add(&s->graph, arg);
 	case 'O': return add(&s->options, arg);
 	case 'C': return set_str(&s->clock, arg);
-	case 'b': return set_size(&s->buffer_kb, "-b", arg);
+	case 'b': return set_size(&s->buffer_kb, arg);
 	case 'M':
 		if (!*arg || strspn(arg, "0123456789abcdefABCDEF,") != strlen(arg))
-			return bad("-M", arg, "give a hex CPU mask such as 3 (CPUs 0 and 1)");
+			return bad("give a hex CPU mask such as 3 (CPUs 0 and 1)");
 		return set_str(&s->cpumask, arg);
 	case 'P': return add(&s->pids, arg);
 	case FTC_OPT_MAX_GRAPH_DEPTH:
 		s->has_max_depth = true;
-		return set_num(&s->max_depth, "--max-graph-depth", arg);
+		return set_num(&s->max_depth, arg);
 	case FTC_OPT_FUNC_TRIGGER:
 		if (!ftc_is_func_trigger(arg))
-			return bad("--func-trigger", arg, "use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
+			return bad("use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
 		return add(&s->func_triggers, arg);
-	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, "--subbuf-size", arg);
+	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, arg);
 	case FTC_OPT_EVENT_FORK: s->event_fork = true; return 1;
 	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
 	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
@@ -303,28 +303,28 @@ static int section_opt(struct section *s, int id, const char *arg)
 	}
 }
 
-int ftc_control_spec_opt(struct ftc_control_spec *spec, int id, const char *arg)
+int control_spec_opt(struct control_spec *spec, int id, const char *arg)
 {
 	if (id == 'B')
 		return section_open(spec, arg);
 	if (id == FTC_OPT_CMDLINES_SIZE)
-		return set_size(&spec->cmdlines_size, "--cmdlines-size", arg);
+		return set_size(&spec->cmdlines_size, arg);
 	return section_opt(spec->secs[spec->n - 1], id, arg);
 }
 
-size_t ftc_control_spec_count(const struct ftc_control_spec *spec)
+size_t control_spec_count(const struct control_spec *spec)
 {
 	return spec->n;
 }
 
-const char *ftc_control_spec_instance_at(const struct ftc_control_spec *spec, size_t i)
+const char *control_spec_instance_at(const struct control_spec *spec, size_t i)
 {
 	return i < spec->n ? spec->secs[i]->instance : NULL;
 }
 
-const char *ftc_control_spec_instance(const struct ftc_control_spec *spec)
+const char *control_spec_instance(const struct control_spec *spec)
 {
-	return ftc_control_spec_instance_at(spec, 0);
+	return control_spec_instance_at(spec, 0);
 }
 
 static bool function_tracer(const struct section *s)
@@ -338,7 +338,7 @@ static bool section_traces(const struct section *s)
 	return s->nevents || (s->tracer && strcmp(s->tracer, "nop"));
 }
 
-int ftc_control_spec_follow(struct ftc_control_spec *spec, const char *pid, bool children)
+int control_spec_follow(struct control_spec *spec, const char *pid, bool children)
 {
 	size_t tracing = 0;
 
@@ -357,7 +357,7 @@ int ftc_control_spec_follow(struct ftc_control_spec *spec, const char *pid, bool
 	return 0;
 }
 
-int ftc_control_exit_status(int err)
+int control_exit_status(int err)
 {
 	if (err == EINTR)
 		return FTC_EXIT_INTERRUPTED;
@@ -493,7 +493,7 @@ static int name_section(const struct section *s)
 	return -1;
 }
 
-int ftc_control_spec_configure(struct ftc_control_spec *spec, struct ftc_state *st)
+int control_spec_configure(struct control_spec *spec, struct ftc_state *st)
 {
 	if (spec->cmdlines_size && (step() || ftc_set_cmdlines_size(st, spec->cmdlines_size)))
 		return -1;
@@ -503,7 +503,7 @@ int ftc_control_spec_configure(struct ftc_control_spec *spec, struct ftc_state *
 	return 0;
 }
 
-int ftc_control_spec_tracing_on(struct ftc_control_spec *spec, struct ftc_state *st)
+int control_spec_tracing_on(struct control_spec *spec, struct ftc_state *st)
 {
 	for (size_t i = 0; i < spec->n; i++) {
 		struct section *s = spec->secs[i];
@@ -517,15 +517,15 @@ int ftc_control_spec_tracing_on(struct ftc_control_spec *spec, struct ftc_state 
 
 /* Every section is configured before any buffer starts recording, so a
  * failure in the last one leaves nothing traced half-way. */
-int ftc_control_spec_apply(struct ftc_control_spec *spec, struct ftc_state *st)
+int control_spec_apply(struct control_spec *spec, struct ftc_state *st)
 {
-	if (ftc_control_spec_configure(spec, st) < 0)
+	if (control_spec_configure(spec, st) < 0)
 		return -1;
-	return ftc_control_spec_tracing_on(spec, st);
+	return control_spec_tracing_on(spec, st);
 }
 
-int ftc_control_each_instance(const char *instance, int all,
-			      int (*fn)(const char *instance, void *ctx), void *ctx)
+int control_each_instance(const char *instance, int all,
+			  int (*fn)(const char *instance, void *ctx), void *ctx)
 {
 	char **names;
 	int ret;
@@ -547,7 +547,7 @@ int ftc_control_each_instance(const char *instance, int all,
 	return ret;
 }
 
-const struct ftc_option ftc_instance_options[] = {
+const struct cmd_option instance_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
 	{ 'a', "all", NULL, "the top-level buffer and every instance", 'a' },
@@ -570,26 +570,26 @@ static int instance_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-int ftc_instance_command_run(const struct ftc_command *cmd, int argc, char **argv,
-			     int (*fn)(const char *instance, void *ctx))
+int instance_command_run(const struct command *cmd, int argc, char **argv,
+			 int (*fn)(const char *instance, void *ctx))
 {
 	struct instance_choice c = { NULL, false };
-	int ret = ftc_options_parse(cmd, argc, argv, instance_opt, &c);
+	int ret = cmd_options_parse(cmd, argc, argv, instance_opt, &c);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(cmd, "unexpected argument '%s' (see 'ftc %s --help')",
-			      argv[ret], cmd->name);
+		cmd_error(cmd, "unexpected argument '%s' (see 'ftc %s --help')",
+			  argv[ret], cmd->name);
 		return FTC_EXIT_USAGE;
 	}
 	if (c.all && c.instance) {
-		ftc_cmd_error(cmd, "-a and -B exclude each other");
+		cmd_error(cmd, "-a and -B exclude each other");
 		return FTC_EXIT_USAGE;
 	}
-	if (ftc_control_each_instance(c.instance, c.all, fn, NULL) < 0) {
-		ftc_cmd_error(cmd, "%s", ftc_strerror());
-		return ftc_control_exit_status(errno);
+	if (control_each_instance(c.instance, c.all, fn, NULL) < 0) {
+		cmd_error(cmd, "%s", ftc_strerror());
+		return control_exit_status(errno);
 	}
 	return FTC_EXIT_OK;
 }

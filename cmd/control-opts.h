@@ -25,7 +25,7 @@ enum {
 	FTC_OPT_CMDLINES_SIZE,
 };
 
-extern const struct ftc_option ftc_control_options[];
+extern const struct cmd_option control_options[];
 
 /*
  * A spec holds one section per -B NAME (one for the top level when no -B
@@ -33,51 +33,51 @@ extern const struct ftc_option ftc_control_options[];
  * instance until the next -B; options before the first -B belong to the
  * first section. --cmdlines-size is global.
  */
-struct ftc_control_spec;
-struct ftc_control_spec *ftc_control_spec_new(void);
+struct control_spec;
+struct control_spec *control_spec_new(void);
 /* 1: the option was a control option and is stored; 0: not a control
  * option; -1: bad value, or a -B NAME given twice (error already printed).
  * Call it first from the command's handler. */
-int ftc_control_spec_opt(struct ftc_control_spec *spec, int id, const char *arg);
+int control_spec_opt(struct control_spec *spec, int id, const char *arg);
 /* Creates the instances if asked, writes every knob of every section
  * (journaled in st, so that one ftc_state_restore() undoes them all), and
  * enables tracing_on last, in each section, once all are configured; -1
  * with ftc_strerror() naming the file, value and kernel reason. */
-int ftc_control_spec_apply(struct ftc_control_spec *spec, struct ftc_state *st);
+int control_spec_apply(struct control_spec *spec, struct ftc_state *st);
 /* The two halves of apply: every knob with tracing_on left 0, then
  * tracing_on 1 in each section that did not ask for --no-tracing-on. */
-int ftc_control_spec_configure(struct ftc_control_spec *spec, struct ftc_state *st);
-int ftc_control_spec_tracing_on(struct ftc_control_spec *spec, struct ftc_state *st);
+int control_spec_configure(struct control_spec *spec, struct ftc_state *st);
+int control_spec_tracing_on(struct control_spec *spec, struct ftc_state *st);
 /* Sections: at least one; their instance names (NULL = top level). */
-size_t ftc_control_spec_count(const struct ftc_control_spec *spec);
-const char *ftc_control_spec_instance_at(const struct ftc_control_spec *spec, size_t i);
-const char *ftc_control_spec_instance(const struct ftc_control_spec *spec); /* the first */
+size_t control_spec_count(const struct control_spec *spec);
+const char *control_spec_instance_at(const struct control_spec *spec, size_t i);
+const char *control_spec_instance(const struct control_spec *spec); /* the first */
 /* Traces only PID (and, with children, its children) in every section
  * that has events or a tracer, or in all of them when none has. */
-int ftc_control_spec_follow(struct ftc_control_spec *spec, const char *pid, bool children);
-void ftc_control_spec_free(struct ftc_control_spec *spec);
+int control_spec_follow(struct control_spec *spec, const char *pid, bool children);
+void control_spec_free(struct control_spec *spec);
 
 /* True when the spec asks for nothing at all. */
-int ftc_control_spec_empty(const struct ftc_control_spec *spec);
+int control_spec_empty(const struct control_spec *spec);
 /* The exit status for a failed apply, from errno: 3 when the kernel refused
  * or lacks what was asked for, 130 when interrupted, else 1. */
-int ftc_control_exit_status(int err);
+int control_exit_status(int err);
 
 /* Calls fn for one instance (NULL: top level) or, with all, for the top
  * level and every instance. An instance that does not exist is an error.
  * Returns the first failure (-1) after trying them all. */
-int ftc_control_each_instance(const char *instance, int all,
-			      int (*fn)(const char *instance, void *ctx), void *ctx);
+int control_each_instance(const char *instance, int all,
+			  int (*fn)(const char *instance, void *ctx), void *ctx);
 
 /* The options of commands that act on one buffer or all (-B NAME | -a). */
-extern const struct ftc_option ftc_instance_options[];
+extern const struct cmd_option instance_options[];
 
 /*
  * The whole run of such a command (stop, restart, clear): parses
- * ftc_instance_options, then calls fn for the chosen buffers.
+ * instance_options, then calls fn for the chosen buffers.
  * Returns the exit status.
  */
-int ftc_instance_command_run(const struct ftc_command *cmd, int argc, char **argv,
-			     int (*fn)(const char *instance, void *ctx));
+int instance_command_run(const struct command *cmd, int argc, char **argv,
+			 int (*fn)(const char *instance, void *ctx));
 
 #endif

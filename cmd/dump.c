@@ -16,7 +16,7 @@
 
 enum { OPT_SECTIONS = 0x100, OPT_OPTIONS, OPT_BUFFERS };
 
-static const struct ftc_option dump_options[] = {
+static const struct cmd_option dump_options[] = {
 	{ 0, "sections", NULL, "only the sections (v6: the metadata blocks)", OPT_SECTIONS },
 	{ 0, "options", NULL, "only the options", OPT_OPTIONS },
 	{ 0, "buffers", NULL, "only the buffers and their CPUs", OPT_BUFFERS },
@@ -30,7 +30,7 @@ struct dump_opts {
 
 static int dump_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_dump = {
+const struct command cmd_dump = {
 	.name = "dump",
 	.summary = "show a trace.dat's metadata: version, compression, sections, options, CPUs",
 	.synopsis = "[--sections|--options|--buffers] [FILE]",
@@ -136,21 +136,21 @@ static void dump_buffers(struct ftc_reader *r)
 static int dump_run(int argc, char **argv)
 {
 	struct dump_opts o = { 0 };
-	int ret = ftc_options_parse(&ftc_cmd_dump, argc, argv, dump_opt, &o);
+	int ret = cmd_options_parse(&cmd_dump, argc, argv, dump_opt, &o);
 	const char *path = "trace.dat", *warn;
 	struct ftc_reader *r;
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc)
 		path = argv[ret++];
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_dump, "unexpected argument '%s'", argv[ret]);
+		cmd_error(&cmd_dump, "unexpected argument '%s'", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	r = ftc_reader_open(path, FTC_READER_METADATA);
 	if (!r) {
-		ftc_cmd_error(&ftc_cmd_dump, "%s", ftc_strerror());
+		cmd_error(&cmd_dump, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
 	if (!o.only) {

@@ -23,7 +23,7 @@ enum {
 	OPT_FILE_VERSION,
 };
 
-static const struct ftc_option extract_options[] = {
+static const struct cmd_option extract_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write to FILE (default trace.dat)", 'o' },
 	{ 'B', "instance", "NAME", "extract the buffer of instance NAME; several -B: one buffer "
@@ -75,24 +75,20 @@ static int extract_opt(int id, const char *arg, void *ctx)
 	case OPT_COMPRESSION:
 		x->compression = ftc_compression_parse(arg);
 		if (x->compression < 0)
-			goto bad;
+			return cmd_bad_value("not a compression (zstd, zlib or none)");
 		break;
 	case OPT_FILE_VERSION:
 		x->version = atoi(arg);
-		if (x->version != 6 && x->version != 7)
-			goto bad;
+		if (strcmp(arg, "6") && strcmp(arg, "7"))
+			return cmd_bad_value("not a trace.dat version (6 or 7)");
 		break;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "ftc extract: bad value '%s' for this option (see 'ftc extract --help')\n",
-		arg);
-	return -1;
 }
 
 static int extract_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_extract = {
+const struct command cmd_extract = {
 	.name = "extract",
 	.summary = "write what the ring buffers hold now into a trace.dat file",
 	.synopsis = "[-s] [-B INSTANCE]... [-o FILE]",
@@ -159,6 +155,7 @@ static int extract(struct extract *x)
 		if (x->instances[i] && !tracefs_instance_exists(x->instances[i])) {
 			ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)",
 				  x->instances[i]);
+			ret = FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 			goto out;
 		}
 	w = ftc_writer_create(x->output, x->version, (enum ftc_compression)x->compression);
@@ -176,7 +173,7 @@ static int extract(struct extract *x)
 		goto out;
 	started = true;
 	if (ftc_capture_drain(cap) < 0) {
-		ftc_cmd_error(&ftc_cmd_extract, "%s", ftc_strerror());
+		cmd_error(&cmd_extract, "%s", ftc_strerror());
 		ftc_writer_finish(w);	/* keep what was taken */
 		goto out_quiet;
 	}
@@ -187,7 +184,7 @@ static int extract(struct extract *x)
 	ret = FTC_EXIT_OK;
 	goto out_quiet;
 out:
-	ftc_cmd_error(&ftc_cmd_extract, "%s", ftc_strerror());
+	cmd_error(&cmd_extract, "%s", ftc_strerror());
 	if (errno == ENOENT && x->snapshot)
 		ret = FTC_EXIT_REFUSED;
 	if (w && !started)
@@ -202,12 +199,12 @@ static int extract_run(int argc, char **argv)
 {
 	struct extract x = { .output = "trace.dat", .version = 7,
 			     .compression = FTC_COMPRESS_ZSTD };
-	int ret = ftc_options_parse(&ftc_cmd_extract, argc, argv, extract_opt, &x);
+	int ret = cmd_options_parse(&cmd_extract, argc, argv, extract_opt, &x);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_extract, "unexpected argument '%s'", argv[ret]);
+		cmd_error(&cmd_extract, "unexpected argument '%s'", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	if (x.version == 6)

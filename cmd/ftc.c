@@ -9,12 +9,12 @@
 #include "options.h"
 #include "ftc.h"
 
-#define FTC_CMD(n) extern const struct ftc_command ftc_cmd_##n;
+#define FTC_CMD(n) extern const struct command cmd_##n;
 #include "commands.h"
 #undef FTC_CMD
 
-static const struct ftc_command *const commands[] = {
-#define FTC_CMD(n) &ftc_cmd_##n,
+static const struct command *const commands[] = {
+#define FTC_CMD(n) &cmd_##n,
 #include "commands.h"
 #undef FTC_CMD
 };
@@ -31,7 +31,7 @@ static void main_usage(FILE *f)
 	fprintf(f, "\n'ftc COMMAND --help' shows a command's options; ftc(1) lists exit codes.\n");
 }
 
-static const struct ftc_command *find_command(const char *name)
+static const struct command *find_command(const char *name)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (!strcmp(commands[i]->name, name))
@@ -64,7 +64,7 @@ static int set_journal_dirs(void)
 
 int main(int argc, char **argv)
 {
-	const struct ftc_command *cmd;
+	const struct command *cmd;
 
 	if (argc < 2) {
 		main_usage(stderr);
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		if (argc > 2 && (cmd = find_command(argv[2]))) {
-			ftc_usage(cmd, false);
+			cmd_usage(cmd, false);
 			return FTC_EXIT_OK;
 		}
 		main_usage(stdout);
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	if (argc > 2 && !strcmp(argv[2], "--list-opts")) {
-		ftc_options_list(cmd);
+		cmd_options_list(cmd);
 		return FTC_EXIT_OK;
 	}
 	if (set_journal_dirs() < 0) {

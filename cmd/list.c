@@ -33,7 +33,7 @@ struct list_args {
 	const char *glob;
 };
 
-static const struct ftc_option list_options[] = {
+static const struct cmd_option list_options[] = {
 	{ 't', "tracers", NULL, "list the tracers", 't' },
 	{ 'e', "events", NULL, "list the events (system:event) matching the GLOB argument, "
 	  "all without one", 'e' },
@@ -52,7 +52,7 @@ static const struct ftc_option list_options[] = {
 
 static int list_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_list = {
+const struct command cmd_list = {
 	.name = "list",
 	.summary = "list tracers, events and their fields, options, clocks, instances, "
 		   "filterable functions",
@@ -196,7 +196,7 @@ static int parse_all(int argc, char **argv, struct list_args *a)
 	int at = 0;
 
 	while (at < argc) {
-		int ret = ftc_options_parse(&ftc_cmd_list, argc - at, argv + at, list_opt, a);
+		int ret = cmd_options_parse(&cmd_list, argc - at, argv + at, list_opt, a);
 
 		if (ret < 0)
 			return ret;
@@ -204,8 +204,8 @@ static int parse_all(int argc, char **argv, struct list_args *a)
 		if (at >= argc)
 			break;
 		if (a->glob) {
-			ftc_cmd_error(&ftc_cmd_list, "one GLOB only, got '%s' and '%s'",
-				      a->glob, argv[at]);
+			cmd_error(&cmd_list, "one GLOB only, got '%s' and '%s'",
+				  a->glob, argv[at]);
 			return -1;
 		}
 		a->glob = argv[at];
@@ -219,15 +219,15 @@ static int list_run(int argc, char **argv)
 	int status = FTC_EXIT_OK, ret = parse_all(argc, argv, &a);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (a.glob && !(a.sel & (SEL_EVENTS | SEL_FUNCTIONS))) {
-		ftc_cmd_error(&ftc_cmd_list, "a GLOB ('%s') goes with -e or -f", a.glob);
+		cmd_error(&cmd_list, "a GLOB ('%s') goes with -e or -f", a.glob);
 		return FTC_EXIT_USAGE;
 	}
 	if (a.instance && !tracefs_instance_exists(a.instance)) {
-		ftc_cmd_error(&ftc_cmd_list, "no instance '%s'; 'ftc list -B' lists them",
-			      a.instance);
-		return FTC_EXIT_FAIL;
+		cmd_error(&cmd_list, "no instance '%s'; 'ftc list -B' lists them",
+			  a.instance);
+		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 	}
 	if (!a.sel)
 		a.sel = SEL_DEFAULT;

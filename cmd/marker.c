@@ -9,7 +9,7 @@
 #include "options.h"
 #include "ftc.h"
 
-static const struct ftc_option marker_options[] = {
+static const struct cmd_option marker_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
 	{ 0 }
@@ -24,7 +24,7 @@ static int marker_opt(int id, const char *arg, void *ctx)
 
 static int marker_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_marker = {
+const struct command cmd_marker = {
 	.name = "marker",
 	.summary = "write a line of text into the trace (trace_marker)",
 	.synopsis = "[-B NAME] TEXT...",
@@ -52,25 +52,25 @@ static char *join_words(int argc, char **argv)
 static int marker_run(int argc, char **argv)
 {
 	const char *instance = NULL;
-	int ret = ftc_options_parse(&ftc_cmd_marker, argc, argv, marker_opt, &instance);
+	int ret = cmd_options_parse(&cmd_marker, argc, argv, marker_opt, &instance);
 	char *text;
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret >= argc) {
-		ftc_cmd_error(&ftc_cmd_marker, "no text to write (usage: ftc marker [-B NAME] TEXT...)");
+		cmd_error(&cmd_marker, "no text to write (usage: ftc marker [-B NAME] TEXT...)");
 		return FTC_EXIT_USAGE;
 	}
 	text = join_words(argc - ret, argv + ret);
 	if (!text) {
-		ftc_cmd_error(&ftc_cmd_marker, "out of memory");
+		cmd_error(&cmd_marker, "out of memory");
 		return FTC_EXIT_FAIL;
 	}
 	ret = ftc_knob_set(instance, "trace_marker", text, true);
 	free(text);
 	if (ret < 0) {
-		ftc_cmd_error(&ftc_cmd_marker, "%s", ftc_strerror());
-		return ftc_control_exit_status(errno);
+		cmd_error(&cmd_marker, "%s", ftc_strerror());
+		return control_exit_status(errno);
 	}
 	return FTC_EXIT_OK;
 }

@@ -11,17 +11,18 @@
 
 #include "options.h"
 #include "ftc.h"
+#include "tracefs-layer.h"
 
 #define DUMP_SYSCTL "/proc/sys/kernel/ftrace_dump_on_oops"
 
-static const struct ftc_option oops_options[] = {
+static const struct cmd_option oops_options[] = {
 	FTC_HELP_OPTION,
 	{ 0 }
 };
 
 static int oops_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_oops_dump = {
+const struct command cmd_oops_dump = {
 	.name = "oops-dump",
 	.summary = "set or show whether an oops dumps the trace buffers to the console",
 	.synopsis = "on | off | orig_cpu | status",
@@ -48,63 +49,51 @@ static const char *describe(const char *val)
 
 static int show(void)
 {
-	char val[256] = "";
-	FILE *f = fopen(DUMP_SYSCTL, "r");
+	char *val = NULL;
+	int err = -ftc_path_read_max(DUMP_SYSCTL, 255, &val);
 
-	if (!f) {
-		int err = errno;
-
-		ftc_cmd_error(&ftc_cmd_oops_dump, "%s: %s%s", DUMP_SYSCTL, strerror(err),
-			      err == ENOENT ? " (kernel without ftrace)" : "");
+	if (err) {
+		cmd_error(&cmd_oops_dump, "%s: %s%s", DUMP_SYSCTL, strerror(err),
+			  err == ENOENT ? " (kernel without ftrace)" : "");
 		return err == ENOENT || err == EPERM || err == EACCES ?
 		       FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	if (fgets(val, sizeof(val), f))
-		val[strcspn(val, "\n")] = '\0';
-	fclose(f);
+	val[strcspn(val, "\n")] = '\0';
 	printf("ftrace_dump_on_oops %s: %s\n", val, describe(val));
+	free(val);
 	return FTC_EXIT_OK;
 }
 
 static int set(const char *val)
 {
-	FILE *f = fopen(DUMP_SYSCTL, "w");
-	int err = 0;
+	int err = -ftc_path_put(DUMP_SYSCTL, val);
 
-	if (!f) {
-		err = errno;
-	} else {
-		if (fputs(val, f) == EOF)
-			err = errno;
-		if (fclose(f) == EOF && !err)
-			err = errno;
-	}
 	if (!err)
 		return show();
 	if (err == EPERM || err == EACCES || err == EROFS || err == ENOENT) {
-		ftc_cmd_error(&ftc_cmd_oops_dump, "writing '%s' to %s: %s: the kernel refuses "
-			      "this setting here%s; the boot parameter ftrace_dump_on_oops "
-			      "(see ftc boot-args --dump-on-oops) is the other way", val,
-			      DUMP_SYSCTL, strerror(err),
-			      err == ENOENT ? "" : " (a container, a lockdown or a "
-			      "read-only sysctl)");
+		cmd_error(&cmd_oops_dump, "writing '%s' to %s: %s: the kernel refuses "
+			  "this setting here%s; the boot parameter ftrace_dump_on_oops "
+			  "(see ftc boot-args --dump-on-oops) is the other way", val,
+			  DUMP_SYSCTL, strerror(err),
+			  err == ENOENT ? "" : " (a container, a lockdown or a "
+			  "read-only sysctl)");
 		return FTC_EXIT_REFUSED;
 	}
-	ftc_cmd_error(&ftc_cmd_oops_dump, "writing '%s' to %s: %s", val, DUMP_SYSCTL,
-		      strerror(err));
+	cmd_error(&cmd_oops_dump, "writing '%s' to %s: %s", val, DUMP_SYSCTL,
+		  strerror(err));
 	return FTC_EXIT_FAIL;
 }
 
 static int oops_run(int argc, char **argv)
 {
-	int ret = ftc_options_parse(&ftc_cmd_oops_dump, argc, argv, no_opt, NULL);
+	int ret = cmd_options_parse(&cmd_oops_dump, argc, argv, no_opt, NULL);
 	const char *what;
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret != argc - 1) {
-		ftc_cmd_error(&ftc_cmd_oops_dump, "say on, off, orig_cpu or status "
-			      "(see 'ftc oops-dump --help')");
+		cmd_error(&cmd_oops_dump, "say on, off, orig_cpu or status "
+			  "(see 'ftc oops-dump --help')");
 		return FTC_EXIT_USAGE;
 	}
 	what = argv[ret];
@@ -117,6 +106,6 @@ static int oops_run(int argc, char **argv)
 	/* 2 is orig_cpu in every kernel, older ones take only numbers. */
 	if (!strcmp(what, "orig_cpu"))
 		return set("2");
-	ftc_cmd_error(&ftc_cmd_oops_dump, "'%s' is not on, off, orig_cpu or status", what);
+	cmd_error(&cmd_oops_dump, "'%s' is not on, off, orig_cpu or status", what);
 	return FTC_EXIT_USAGE;
 }

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 
-static int option_count(const struct ftc_option *o)
+/* The option being parsed, for cmd_bad_value(). */
+static struct {
+	const struct command *cmd;
+	const struct cmd_option *opt;
+	bool typed_long;
+	const char *arg;
+} cur;
+
+static int option_count(const struct cmd_option *o)
 {
 	int n = 0;
 
@@ -17,12 +27,12 @@ static int option_count(const struct ftc_option *o)
 	return n;
 }
 
-static int option_id(const struct ftc_option *o)
+static int option_id(const struct cmd_option *o)
 {
 	return o->id ? o->id : o->short_name;
 }
 
-static void build_tables(const struct ftc_option *opts, int n,
+static void build_tables(const struct cmd_option *opts, int n,
 			 struct option *longs, char *shorts)
 {
 	int nl = 0, ns = 0;
@@ -30,7 +40,7 @@ static void build_tables(const struct ftc_option *opts, int n,
 	shorts[ns++] = '+';	/* stop at the first non-option */
 	shorts[ns++] = ':';	/* report a missing argument distinctly */
 	for (int i = 0; i < n; i++) {
-		const struct ftc_option *o = &opts[i];
+		const struct cmd_option *o = &opts[i];
 
 		if (o->short_name) {
 			shorts[ns++] = (char)o->short_name;
@@ -49,7 +59,7 @@ static void build_tables(const struct ftc_option *opts, int n,
 	memset(&longs[nl], 0, sizeof(longs[nl]));
 }
 
-static const struct ftc_option *find_short(const struct ftc_option *opts, int n, int c)
+static const struct cmd_option *find_short(const struct cmd_option *opts, int n, int c)
 {
 	for (int i = 0; i < n; i++)
 		if (opts[i].short_name == c)
@@ -57,26 +67,26 @@ static const struct ftc_option *find_short(const struct ftc_option *opts, int n,
 	return NULL;
 }
 
-static void report_bad_option(const struct ftc_command *cmd, int c, char **argv)
+static void report_bad_option(const struct command *cmd, int c, char **argv)
 {
 	const char *word = argv[optind - 1];
 
 	if (c == ':')
-		ftc_cmd_error(cmd, "option '%s' needs an argument (see 'ftc %s --help')",
-			      word, cmd->name);
+		cmd_error(cmd, "option '%s' needs an argument (see 'ftc %s --help')",
+			  word, cmd->name);
 	else if (optopt)
-		ftc_cmd_error(cmd, "unknown option '-%c' (see 'ftc %s --help')",
-			      optopt, cmd->name);
+		cmd_error(cmd, "unknown option '-%c' (see 'ftc %s --help')",
+			  optopt, cmd->name);
 	else
-		ftc_cmd_error(cmd, "unknown option '%s' (see 'ftc %s --help')",
-			      word, cmd->name);
+		cmd_error(cmd, "unknown option '%s' (see 'ftc %s --help')",
+			  word, cmd->name);
 }
 
 /* The command's own options followed by its shared ones, in one array. */
-static struct ftc_option *merged_options(const struct ftc_command *cmd, int *count)
+static struct cmd_option *merged_options(const struct command *cmd, int *count)
 {
 	int n1 = option_count(cmd->options), n2 = option_count(cmd->shared_options);
-	struct ftc_option *all = calloc((size_t)(n1 + n2 + 1), sizeof(*all));
+	struct cmd_option *all = calloc((size_t)(n1 + n2 + 1), sizeof(*all));
 
 	if (!all)
 		return NULL;
@@ -88,34 +98,320 @@ static struct ftc_option *merged_options(const struct ftc_command *cmd, int *cou
 	return all;
 }
 
-/*
- * No option takes an empty value: an empty tracer, clock, file or number
- * is always a slip (an unset shell variable), and tracefs lists would
- * match "" anywhere. Refusing it here covers every command at once.
- */
-static int check_value(const struct ftc_command *cmd, const struct ftc_option *o,
-		       const char *arg)
+/* The length of the valid UTF-8 sequence at p, 0 when it is not one. */
+static int utf8_seq(const unsigned char *p)
 {
-	char name[64];
+	unsigned int c;
+	int n;
 
-	if (!o->arg || (arg && *arg))
-		return 0;
-	if (o->short_name && o->long_name)
-		snprintf(name, sizeof(name), "-%c/--%s", o->short_name, o->long_name);
-	else if (o->long_name)
-		snprintf(name, sizeof(name), "--%s", o->long_name);
+	if (*p < 0x80)
+		return 1;
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2, c = *p & 0x1f;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3, c = *p & 0x0f;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4, c = *p & 0x07;
 	else
-		snprintf(name, sizeof(name), "-%c", o->short_name);
-	ftc_cmd_error(cmd, "option %s: the %s cannot be empty (give one, or leave the option out)",
-		      name, o->arg);
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)))
+		return 0;
+	if (n == 4 && (c < 0x10000 || c > 0x10ffff))
+		return 0;
+	return n;
+}
+
+static bool valid_utf8(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; ) {
+		int n = utf8_seq(p);
+
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/*
+ * Values are shown back to the user in messages: a 100 KB value would
+ * bury the message and raw bytes could drive the terminal, so the quote
+ * is cut short and anything but printable UTF-8 is shown as \xHH.
+ */
+void cmd_quote(char *buf, size_t size, const char *value)
+{
+	const unsigned char *p = (const unsigned char *)value;
+	size_t n = 0;
+	int shown = 0;
+
+	while (*p && shown < 48 && n + 8 < size) {
+		int len = utf8_seq(p);
+
+		if (len == 1 && (*p < 0x20 || *p == 0x7f || *p == '\\'))
+			len = 0;
+		if (len) {
+			memcpy(buf + n, p, len);
+			n += len;
+			p += len;
+		} else {
+			n += snprintf(buf + n, size - n, "\\x%02x", *p++);
+		}
+		shown++;
+	}
+	if (*p && n + 4 < size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n < size ? n : size - 1] = '\0';
+}
+
+int cmd_bad_value(const char *fmt, ...)
+{
+	const struct cmd_option *o = cur.opt;
+	char q[256];
+	va_list ap;
+
+	if (!o) {	/* not from a handler: no option to name */
+		fprintf(stderr, "ftc: ");
+	} else {
+		cmd_quote(q, sizeof(q), cur.arg ? cur.arg : "");
+		fprintf(stderr, "ftc %s: ", cur.cmd->name);
+		if ((cur.typed_long && o->long_name) || !o->short_name)
+			fprintf(stderr, "--%s", o->long_name);
+		else
+			fprintf(stderr, "-%c", o->short_name);
+		fprintf(stderr, " '%s'", q);
+		if (cur.arg && strlen(cur.arg) > 48)
+			fprintf(stderr, " (%zu bytes)", strlen(cur.arg));
+		fprintf(stderr, ": ");
+	}
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	return -1;
 }
 
-int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
-		      ftc_option_fn fn, void *ctx)
+/*
+ * What an option's value may be, by the argument's name in its table. The
+ * checks are the ones that need no kernel: a name that is well formed but
+ * that this kernel lacks is refused when it is looked up (exit 3).
+ */
+enum arg_kind {
+	ARG_TEXT,	/* free text: a filter, a trigger, a separator */
+	ARG_SIZE,	/* a number with an optional K/M/G suffix, at least 1 */
+	ARG_UINT,	/* a number, 64 bits at most; its command checks its range */
+	ARG_PID,
+	ARG_PIDS,	/* 1,42 */
+	ARG_CPUS,	/* 0-1,3 */
+	ARG_SECS,	/* SECONDS[.FRACTION] */
+	ARG_MASK,	/* a hex CPU mask */
+	ARG_NAME,	/* a tracefs file name: instance, tracer, clock, option */
+	ARG_GLOB,	/* a name with globs and SYSTEM:: an event, a function */
+	ARG_EVENTS,	/* perf events: a comma-separated list, {a,b} groups */
+	ARG_FILE,	/* a path: any bytes Linux takes */
+};
+
+static const struct {
+	const char *name;
+	enum arg_kind kind;
+} arg_types[] = {
+	{ "KB", ARG_SIZE },
+	{ "N", ARG_UINT }, { "PERIOD", ARG_UINT }, { "HZ", ARG_UINT }, { "MS", ARG_UINT },
+	{ "USECS", ARG_UINT }, { "PAGES", ARG_UINT }, { "CPU", ARG_UINT },
+	{ "PID", ARG_PID }, { "PIDS", ARG_PIDS }, { "CPUS", ARG_CPUS },
+	{ "SECS", ARG_SECS }, { "SECONDS", ARG_SECS }, { "MASK", ARG_MASK },
+	{ "NAME", ARG_NAME }, { "TRACER", ARG_NAME }, { "CLOCK", ARG_NAME },
+	{ "OPTION", ARG_NAME }, { "ALG", ARG_NAME }, { "LAYOUT", ARG_NAME },
+	{ "EVENT", ARG_GLOB }, { "FUNC", ARG_GLOB }, { "EVENTS", ARG_EVENTS },
+	{ "FILE", ARG_FILE }, { "FILE.svg", ARG_FILE },
+};
+
+/* Unknown argument names are free text: the loosest check but one. */
+static enum arg_kind arg_kind(const char *arg)
+{
+	for (size_t i = 0; i < sizeof(arg_types) / sizeof(arg_types[0]); i++)
+		if (!strcmp(arg_types[i].name, arg))
+			return arg_types[i].kind;
+	return ARG_TEXT;
+}
+
+#define PID_LIMIT 4194304	/* the kernel's PID_MAX_LIMIT */
+#define CPU_LIMIT 8192		/* the largest NR_CPUS */
+#define TEXT_MAX 4095		/* tracefs takes one page per write */
+#define NAME_MAX_LEN 255	/* a tracefs file (instance, tracer, option) */
+#define GLOB_MAX_LEN 511	/* a kernel symbol, SYSTEM:EVENT */
+
+/* A number, or a list of numbers and ranges "a-b" joined by ','. */
+static int check_list(const char *s, unsigned long max, bool ranges, bool list)
+{
+	for (;;) {
+		char *end;
+		unsigned long a, b;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		a = strtoul(s, &end, 10);
+		if (errno || a > max)
+			return -1;
+		if (ranges && *end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -1;
+			b = strtoul(s, &end, 10);
+			if (errno || b > max || b < a)
+				return -1;
+		}
+		if (!*end)
+			return 0;
+		if (*end != ',' || !list)
+			return -1;
+		s = end + 1;
+	}
+}
+
+static int check_secs(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s == '.')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	/* nanoseconds must fit in 64 bits */
+	if (errno || v > ULLONG_MAX / 1000000000ULL)
+		return -1;
+	if (*end == '.')
+		end += strspn(end + 1, "0123456789") + 1;
+	return *end ? -1 : 0;
+}
+
+/* The highest CPU a hex mask selects must exist on this machine. */
+static int check_mask(const char *s)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	int digits = 0, top = 0;
+
+	if (strspn(s, "0123456789abcdefABCDEF,") != strlen(s) || !strpbrk(s, "0123456789abcdefABCDEF"))
+		return cmd_bad_value("not a CPU mask (hex, e.g. 3 for CPUs 0 and 1)");
+	for (; *s; s++) {
+		int d;
+
+		if (*s == ',')
+			continue;
+		d = *s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10;
+		if (!digits && !d)
+			continue;
+		if (!digits)
+			top = d;
+		digits++;
+	}
+	if (!digits)
+		return 0;
+	if (ncpus < 1)
+		ncpus = 1;
+	if ((digits - 1) * 4L + (top >= 8 ? 3 : top >= 4 ? 2 : top >= 2 ? 1 : 0) >= ncpus)
+		return cmd_bad_value("selects CPUs beyond the last one (CPU %ld): give a hex mask "
+				     "of CPUs 0 to %ld", ncpus - 1, ncpus - 1);
+	return 0;
+}
+
+static int check_name(const char *s, enum arg_kind kind)
+{
+	size_t max = kind == ARG_NAME ? NAME_MAX_LEN : kind == ARG_GLOB ? GLOB_MAX_LEN : TEXT_MAX;
+	const char *bad;
+
+	if (!valid_utf8(s))
+		return cmd_bad_value("not UTF-8 text");
+	if (strlen(s) > max)
+		return cmd_bad_value("longer than %zu bytes, %s", max, kind == ARG_NAME ?
+				     "the most a tracefs name takes" : kind == ARG_GLOB ?
+				     "the most a kernel symbol or event name takes" :
+				     "the most a tracefs file takes in one write");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			if (kind != ARG_TEXT || *p != '\t')
+				return cmd_bad_value("holds a control character (\\x%02x)", *p);
+	bad = kind == ARG_NAME ? " \t/*?[]" : kind == ARG_GLOB ? " \t/" : kind == ARG_EVENTS ? " \t" : "";
+	if (*bad && strpbrk(s, bad))
+		return cmd_bad_value("cannot hold '%c'%s", *strpbrk(s, bad),
+				     kind == ARG_NAME ? " (no '/', blank or glob character)" :
+				     kind == ARG_GLOB ? " (no '/' or blank)" : " (no blank)");
+	if (kind == ARG_NAME && (!strcmp(s, ".") || !strcmp(s, "..")))
+		return cmd_bad_value("not a name");
+	return 0;
+}
+
+/*
+ * Every value is checked by its type before the command sees it, so that
+ * every option refuses a value that cannot be right (empty, too long, not
+ * UTF-8, not a number, out of 64 bits) with exit 2 and one kind of message.
+ * No option takes an empty value: an empty tracer, clock, file or number
+ * is always a slip (an unset shell variable), and tracefs lists would
+ * match "" anywhere.
+ */
+static int check_value(const struct cmd_option *o, const char *arg)
+{
+	enum arg_kind kind;
+	unsigned long long v;
+
+	if (!o->arg)
+		return 0;
+	if (!arg || !*arg)
+		return cmd_bad_value("the %s cannot be empty (give one, or leave the option out)",
+				     o->arg);
+	kind = arg_kind(o->arg);
+	switch (kind) {
+	case ARG_SIZE:
+		if (cmd_parse_u64(arg, &v) < 0 || !v)
+			return cmd_bad_value("not a size (use a number of %s from 1, e.g. 4096; "
+					     "K, M and G multiply it)", o->arg);
+		return 0;
+	case ARG_UINT:
+		if (cmd_parse_u64(arg, &v) < 0)
+			return cmd_bad_value("not a number (use a whole number from 0 to 2^64-1, "
+					     "e.g. 10)");
+		return 0;
+	case ARG_PID:
+	case ARG_PIDS:
+		if (check_list(arg, PID_LIMIT, false, kind == ARG_PIDS) < 0)
+			return cmd_bad_value("not a %s (0 to %d%s)", kind == ARG_PID ? "pid" :
+					     "pid list", PID_LIMIT, kind == ARG_PID ? "" :
+					     ", comma-separated, e.g. 1,42");
+		return 0;
+	case ARG_CPUS:
+		if (check_list(arg, CPU_LIMIT - 1, true, true) < 0)
+			return cmd_bad_value("not a CPU list (e.g. 0-1,3)");
+		return 0;
+	case ARG_SECS:
+		if (check_secs(arg) < 0)
+			return cmd_bad_value("not a number of seconds (e.g. 2 or 0.5)");
+		return 0;
+	case ARG_MASK:
+		return check_mask(arg);
+	case ARG_FILE:
+		if (strlen(arg) >= PATH_MAX)
+			return cmd_bad_value("longer than a path can be (%d bytes)", PATH_MAX - 1);
+		return 0;
+	default:
+		return check_name(arg, kind);
+	}
+}
+
+int cmd_options_parse(const struct command *cmd, int argc, char **argv,
+		      cmd_option_fn fn, void *ctx)
 {
 	int n = 0;
-	struct ftc_option *opts = merged_options(cmd, &n);
+	struct cmd_option *opts = merged_options(cmd, &n);
 	struct option *longs = calloc((size_t)n + 1, sizeof(*longs));
 	char *shorts = calloc((size_t)n * 2 + 3, 1);
 	int ret = -1;
@@ -128,7 +424,7 @@ int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
 	for (;;) {
 		int li = -1;
 		int c = getopt_long(argc, argv, shorts, longs, &li);
-		const struct ftc_option *o;
+		const struct cmd_option *o;
 
 		if (c == -1)
 			break;
@@ -138,22 +434,27 @@ int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
 		}
 		o = c >= 0x10000 ? &opts[c - 0x10000] : find_short(opts, n, c);
 		if (option_id(o) == 'h') {
-			ftc_usage(cmd, false);
+			cmd_usage(cmd, false);
 			ret = -2;
 			goto out;
 		}
-		if (check_value(cmd, o, optarg) < 0 || fn(option_id(o), optarg, ctx) < 0)
+		cur.cmd = cmd;
+		cur.opt = o;
+		cur.typed_long = c >= 0x10000;
+		cur.arg = optarg;
+		if (check_value(o, optarg) < 0 || fn(option_id(o), optarg, ctx) < 0)
 			goto out;
 	}
 	ret = optind;
 out:
+	memset(&cur, 0, sizeof(cur));
 	free(opts);
 	free(longs);
 	free(shorts);
 	return ret;
 }
 
-int ftc_options_exit(int ret)
+int cmd_options_exit(int ret)
 {
 	if (ret == -2)
 		return FTC_EXIT_OK;
@@ -162,7 +463,7 @@ int ftc_options_exit(int ret)
 	return -1;
 }
 
-static void usage_table(FILE *f, const struct ftc_option *o)
+static void usage_table(FILE *f, const struct cmd_option *o)
 {
 	for (; o && (o->short_name || o->long_name); o++) {
 		char left[64];
@@ -181,7 +482,7 @@ static void usage_table(FILE *f, const struct ftc_option *o)
 	}
 }
 
-void ftc_usage(const struct ftc_command *cmd, bool to_stderr)
+void cmd_usage(const struct command *cmd, bool to_stderr)
 {
 	FILE *f = to_stderr ? stderr : stdout;
 
@@ -195,7 +496,7 @@ void ftc_usage(const struct ftc_command *cmd, bool to_stderr)
 	fprintf(f, "\nSee ftc-%s(1) for details and exit codes.\n", cmd->name);
 }
 
-static void list_table(const struct ftc_option *o)
+static void list_table(const struct cmd_option *o)
 {
 	for (; o && (o->short_name || o->long_name); o++) {
 		if (o->long_name)
@@ -205,13 +506,13 @@ static void list_table(const struct ftc_option *o)
 	}
 }
 
-void ftc_options_list(const struct ftc_command *cmd)
+void cmd_options_list(const struct command *cmd)
 {
 	list_table(cmd->options);
 	list_table(cmd->shared_options);
 }
 
-void ftc_cmd_error(const struct ftc_command *cmd, const char *fmt, ...)
+void cmd_error(const struct command *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -222,25 +523,27 @@ void ftc_cmd_error(const struct ftc_command *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int ftc_parse_u64(const char *s, unsigned long long *out)
+int cmd_parse_u64(const char *s, unsigned long long *out)
 {
 	char *end;
 	unsigned long long v;
+	int shift = 0;
 
-	if (!s || !*s || *s == '-')
+	/* strtoull would skip blanks and take a sign: "-1" is 2^64-1 to it */
+	if (!s || *s < '0' || *s > '9')
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (errno || end == s)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
 	default: break;
 	}
-	if (*end)
+	if (*end || v > ULLONG_MAX >> shift)
 		return -1;
-	*out = v;
+	*out = v << shift;
 	return 0;
 }

@@ -18,26 +18,29 @@ enum {
 	FTC_EXIT_INTERRUPTED = 130,
 };
 
-struct ftc_option {
+struct cmd_option {
 	int short_name;		/* 0 when the option has only a long name */
 	const char *long_name;	/* NULL when it has only a short name */
-	const char *arg;	/* argument name in --help; NULL for a flag */
+	/* The argument's name in --help, NULL for a flag. It is also the
+	 * value's type, checked before the handler sees it (arg_types[] in
+	 * options.c): KB, N, PID, CPUS, SECS, NAME, EVENT, FILE, FILTER... */
+	const char *arg;
 	const char *help;
 	int id;			/* passed to the command's handler; defaults to short_name */
 };
 
-struct ftc_command {
+struct command {
 	const char *name;
 	const char *summary;
 	const char *synopsis;	/* what follows "ftc NAME" in --help */
-	const struct ftc_option *options;	/* ends with an all-zero entry */
+	const struct cmd_option *options;	/* ends with an all-zero entry */
 	/* A second table shared by several commands (the control options of
 	 * start and record); may be NULL. Also ends with an all-zero entry. */
-	const struct ftc_option *shared_options;
+	const struct cmd_option *shared_options;
 	int (*run)(int argc, char **argv);
 };
 
-typedef int (*ftc_option_fn)(int id, const char *arg, void *ctx);
+typedef int (*cmd_option_fn)(int id, const char *arg, void *ctx);
 
 /*
  * Parses argv[1..] against cmd->options, calling fn for each option.
@@ -45,20 +48,32 @@ typedef int (*ftc_option_fn)(int id, const char *arg, void *ctx);
  * its index. On a bad option it prints the error and returns -1; --help
  * prints usage and returns -2 (the caller exits 0).
  */
-int ftc_options_parse(const struct ftc_command *cmd, int argc, char **argv,
-		      ftc_option_fn fn, void *ctx);
-void ftc_usage(const struct ftc_command *cmd, bool to_stderr);
-void ftc_options_list(const struct ftc_command *cmd);
+int cmd_options_parse(const struct command *cmd, int argc, char **argv,
+		      cmd_option_fn fn, void *ctx);
+void cmd_usage(const struct command *cmd, bool to_stderr);
+void cmd_options_list(const struct command *cmd);
 
-/* Maps ftc_options_parse's -1/-2 to an exit status; other values to -1. */
-int ftc_options_exit(int ret);
+/* Maps cmd_options_parse's -1/-2 to an exit status; other values to -1. */
+int cmd_options_exit(int ret);
 
 /* Prints "ftc NAME: message" on stderr. */
-void ftc_cmd_error(const struct ftc_command *cmd, const char *fmt, ...)
+void cmd_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Parses an unsigned number with an optional K/M/G suffix; -1 on error. */
-int ftc_parse_u64(const char *s, unsigned long long *out);
+/*
+ * From an option's handler: prints "ftc NAME: -b 'VALUE': message" about
+ * the option being parsed (named as it was typed, its value quoted, cut
+ * short and with bytes that are not printable UTF-8 escaped) and returns
+ * -1, which makes cmd_options_parse fail (exit 2).
+ */
+int cmd_bad_value(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes VALUE into buf as cmd_bad_value quotes it (without the quotes). */
+void cmd_quote(char *buf, size_t size, const char *value);
+
+/* Parses an unsigned number with an optional K/M/G suffix; -1 on error,
+ * including a value (or a suffix's product) beyond 64 bits. */
+int cmd_parse_u64(const char *s, unsigned long long *out);
 
 #define FTC_HELP_OPTION { 'h', "help", NULL, "show this help and exit", 'h' }
 

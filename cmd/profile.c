@@ -19,7 +19,7 @@
 
 enum { OPT_FOLDED = 0x100, OPT_FLAME, OPT_LIMIT };
 
-static const struct ftc_option profile_options[] = {
+static const struct cmd_option profile_options[] = {
 	{ 'e', "event", "EVENT", "event to sample (default cpu-clock)", 0 },
 	{ 'F', "freq", "HZ", "samples per second (default 4000)", 0 },
 	{ 'c', "count", "PERIOD", "one sample every PERIOD events, instead of -F", 0 },
@@ -46,7 +46,7 @@ struct profile_opts {
 
 static int profile_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_profile = {
+const struct command cmd_profile = {
 	.name = "profile",
 	.summary = "sample a command with perf_event_open: profile table, folded stacks, flame graph",
 	.synopsis = "[-e EVENT] [-F HZ | -c PERIOD] [-g] [-a | -C CPUS | -p PID] [--folded] "
@@ -55,11 +55,6 @@ const struct ftc_command ftc_cmd_profile = {
 	.run = profile_run,
 };
 
-static int bad(const char *opt, const char *arg)
-{
-	ftc_cmd_error(&ftc_cmd_profile, "bad value '%s' for %s", arg, opt);
-	return -1;
-}
 
 static int profile_opt(int id, const char *arg, void *ctx)
 {
@@ -69,32 +64,32 @@ static int profile_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'e': o->event = arg; break;
 	case 'F':
-		if (ftc_parse_u64(arg, &o->s.freq) < 0 || !o->s.freq)
-			return bad("-F", arg);
+		if (cmd_parse_u64(arg, &o->s.freq) < 0 || !o->s.freq)
+			return cmd_bad_value("not a frequency (samples per second from 1)");
 		break;
 	case 'c':
-		if (ftc_parse_u64(arg, &o->s.period) < 0 || !o->s.period)
-			return bad("-c", arg);
+		if (cmd_parse_u64(arg, &o->s.period) < 0 || !o->s.period)
+			return cmd_bad_value("not a period (events per sample from 1)");
 		break;
 	case 'g': o->s.callchain = true; break;
 	case 'a': o->all_cpus = true; break;
 	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
 	case 'p':
-		if (ftc_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
-			return bad("-p", arg);
+		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
+			return cmd_bad_value("not a process id (1 to 2147483647)");
 		o->pid = (pid_t)v;
 		break;
 	case 'm':
-		if (ftc_parse_u64(arg, &v) < 0 || !v || (v & (v - 1)) || v > 65536)
-			return bad("-m (a power of two)", arg);
+		if (cmd_parse_u64(arg, &v) < 0 || !v || (v & (v - 1)) || v > 65536)
+			return cmd_bad_value("not a number of pages (a power of two, 1 to 65536)");
 		o->s.pages = (size_t)v;
 		break;
 	case 'o': o->output = arg; break;
 	case OPT_FOLDED: o->folded = true; break;
 	case OPT_FLAME: o->flame = arg; break;
 	case OPT_LIMIT:
-		if (ftc_parse_u64(arg, &o->limit) < 0)
-			return bad("--limit", arg);
+		if (cmd_parse_u64(arg, &o->limit) < 0)
+			return cmd_bad_value("not a number of rows");
 		break;
 	}
 	return 0;
@@ -235,17 +230,17 @@ static int profile_run(int argc, char **argv)
 	struct profile_opts o = { 0 };
 	struct ftc_perf_sampler s = { 0 };
 	struct ftc_workload w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
-	int ret = ftc_options_parse(&ftc_cmd_profile, argc, argv, profile_opt, &o);
+	int ret = cmd_options_parse(&cmd_profile, argc, argv, profile_opt, &o);
 	int code = FTC_EXIT_FAIL, target_fd = -1;
 	const char *why;
 	char **cmd;
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	cmd = argv + ret;
 	why = check_usage(&o, cmd);
 	if (why) {
-		ftc_cmd_error(&ftc_cmd_profile, "%s (see 'ftc profile --help')", why);
+		cmd_error(&cmd_profile, "%s (see 'ftc profile --help')", why);
 		return FTC_EXIT_USAGE;
 	}
 	if (setup_signals() < 0)
@@ -276,7 +271,7 @@ static int profile_run(int argc, char **argv)
 	code = cmd[0] ? ftc_workload_exit_code(&w) : FTC_EXIT_OK;
 	goto out;
 fail:
-	ftc_cmd_error(&ftc_cmd_profile, "%s", ftc_strerror());
+	cmd_error(&cmd_profile, "%s", ftc_strerror());
 	ftc_workload_kill(&w);
 out:
 	if (target_fd >= 0)

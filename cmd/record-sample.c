@@ -15,7 +15,7 @@
 #include "options.h"
 #include "record-sample.h"
 
-extern const struct ftc_command ftc_cmd_record;
+extern const struct command cmd_record;
 
 int record_sample_opt(struct record_sample *rs, int id, const char *arg)
 {
@@ -32,11 +32,9 @@ int record_sample_opt(struct record_sample *rs, int id, const char *arg)
 	default:
 		return 0;
 	}
-	if (ftc_parse_u64(arg, &v) < 0 || !v || (id == OPT_RS_INTERVAL && v > 3600000)) {
-		fprintf(stderr, "ftc record: bad value '%s' for this option (a positive "
-			"number; see 'ftc record --help')\n", arg);
-		return -1;
-	}
+	if (cmd_parse_u64(arg, &v) < 0 || !v || (id == OPT_RS_INTERVAL && v > 3600000))
+		return cmd_bad_value("not a positive number%s", id == OPT_RS_INTERVAL ?
+				     " of milliseconds, an hour (3600000) at most" : "");
 	if (id == OPT_RS_FREQ) {
 		rs->o.freq = v;
 		rs->freq_set = true;
@@ -59,7 +57,7 @@ int record_sample_check(struct record_sample *rs)
 	else if (!rs->o.count && rs->o.interval_ms)
 		err = "--interval needs --count EVENTS";
 	if (err)
-		ftc_cmd_error(&ftc_cmd_record, "%s", err);
+		cmd_error(&cmd_record, "%s", err);
 	return err ? -1 : 0;
 }
 

@@ -38,7 +38,7 @@ enum {
 	OPT_FILE_VERSION,
 };
 
-static const struct ftc_option record_options[] = {
+static const struct cmd_option record_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write the trace to FILE (default trace.dat)", 'o' },
 	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
@@ -64,7 +64,7 @@ struct rec_buf {
 };
 
 struct record {
-	struct ftc_control_spec *spec;
+	struct control_spec *spec;
 	const char *output;
 	bool follow, children, all, quiet;
 	unsigned long long max_kb, sleep_us;
@@ -85,7 +85,7 @@ struct record {
 static int record_opt(int id, const char *arg, void *ctx)
 {
 	struct record *r = ctx;
-	int ret = ftc_control_spec_opt(r->spec, id, arg);
+	int ret = control_spec_opt(r->spec, id, arg);
 	char *end;
 
 	if (ret)
@@ -100,45 +100,41 @@ static int record_opt(int id, const char *arg, void *ctx)
 	case 'a': r->all = true; return 0;
 	case 'q': r->quiet = true; return 0;
 	case 'm':
-		if (ftc_parse_u64(arg, &r->max_kb) < 0 || !r->max_kb)
-			goto bad;
+		if (cmd_parse_u64(arg, &r->max_kb) < 0 || !r->max_kb)
+			return cmd_bad_value("not a size (use a number of KB from 1, e.g. 4096)");
 		return 0;
 	case 's':
-		if (ftc_parse_u64(arg, &r->sleep_us) < 0)
-			goto bad;
+		if (cmd_parse_u64(arg, &r->sleep_us) < 0)
+			return cmd_bad_value("not a number of microseconds (e.g. 100000)");
 		return 0;
 	case OPT_DURATION:
 		r->duration = strtod(arg, &end);
 		if (*end || !(r->duration > 0))
-			goto bad;
+			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
 		return 0;
 	case OPT_COMPRESSION:
 		r->compression = ftc_compression_parse(arg);
 		r->compression_set = true;
 		if (r->compression < 0)
-			goto bad;
+			return cmd_bad_value("not a compression (zstd, zlib or none)");
 		return 0;
 	case OPT_FILE_VERSION:
 		r->version = atoi(arg);
-		if (r->version != 6 && r->version != 7)
-			goto bad;
+		if (strcmp(arg, "6") && strcmp(arg, "7"))
+			return cmd_bad_value("not a trace.dat version (6 or 7)");
 		return 0;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "ftc record: bad value '%s' for this option (see 'ftc record --help')\n",
-		arg);
-	return -1;
 }
 
 static int record_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_record = {
+const struct command cmd_record = {
 	.name = "record",
 	.summary = "trace a command or the system into a trace.dat file",
 	.synopsis = "[options] [-o FILE] [-- COMMAND [ARGS] | -P PID | -a]",
 	.options = record_options,
-	.shared_options = ftc_control_options,
+	.shared_options = control_options,
 	.run = record_run,
 };
 
@@ -155,17 +151,17 @@ static int add_follow(struct record *r)
 	char pid[32];
 
 	snprintf(pid, sizeof(pid), "%d", (int)r->cmd.pid);
-	return ftc_control_spec_follow(r->spec, pid, r->children);
+	return control_spec_follow(r->spec, pid, r->children);
 }
 
 static int bufs_init(struct record *r)
 {
-	r->nbufs = ftc_control_spec_count(r->spec);
+	r->nbufs = control_spec_count(r->spec);
 	r->bufs = calloc(r->nbufs, sizeof(*r->bufs));
 	if (!r->bufs)
 		return ftc_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->nbufs; i++)
-		r->bufs[i].instance = ftc_control_spec_instance_at(r->spec, i);
+		r->bufs[i].instance = control_spec_instance_at(r->spec, i);
 	return 0;
 }
 
@@ -389,18 +385,18 @@ static int finish(struct record *r, bool failed)
 	/* Quiet the buffers so the last drain ends (the journal restores them). */
 	for (size_t i = 0; i < r->nbufs; i++)
 		if (ftc_knob_write(r->st, r->bufs[i].instance, "tracing_on", "0") < 0)
-			ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+			cmd_error(&cmd_record, "%s", ftc_strerror());
 	if (ftc_capture_stop(r->cap) < 0) {
 		if (!failed)	/* a reader's failure was reported already */
-			ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+			cmd_error(&cmd_record, "%s", ftc_strerror());
 		ret = -1;
 	}
 	if (record_sample_stop(&r->sample) < 0) {
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ret = -1;
 	}
 	if (ftc_writer_finish(r->w) < 0) {
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ret = -1;
 	}
 	if (!r->quiet) {
@@ -450,7 +446,7 @@ static void exclude_self(struct record *r)
 
 	if (!v) {
 		if (!r->quiet)
-			ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: out of memory");
+			cmd_error(&cmd_record, "warning: ftc's own threads will be traced: out of memory");
 		return;
 	}
 	for (size_t i = 0; i < r->nbufs; i++) {
@@ -460,8 +456,8 @@ static void exclude_self(struct record *r)
 			continue;
 		if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, n) < 0 &&
 		    !r->quiet)
-			ftc_cmd_error(&ftc_cmd_record, "warning: ftc's own threads will be traced: %s",
-				      ftc_strerror());
+			cmd_error(&cmd_record, "warning: ftc's own threads will be traced: %s",
+				  ftc_strerror());
 	}
 	self_tids_free(v, n);
 }
@@ -498,10 +494,10 @@ static int check_readers(struct record *r)
 		char *who = NULL;
 
 		if (ftc_capture_find_readers(inst, &who) > 0) {
-			ftc_cmd_error(&ftc_cmd_record, "another reader already drains %s%s%s and "
-				      "would take events from the capture:\n%sstop it, or record in "
-				      "a private instance (-B NAME)", inst ? "instance '" : "the top-level buffer",
-				      inst ? inst : "", inst ? "'" : "", who);
+			cmd_error(&cmd_record, "another reader already drains %s%s%s and "
+				  "would take events from the capture:\n%sstop it, or record in "
+				  "a private instance (-B NAME)", inst ? "instance '" : "the top-level buffer",
+				  inst ? inst : "", inst ? "'" : "", who);
 			ret = -1;
 		}
 		free(who);
@@ -518,19 +514,19 @@ static int capture(struct record *r)
 	if (r->follow && add_follow(r) < 0)
 		goto fail;
 	/* Configure with tracing off; it is turned on once the readers run. */
-	if (ftc_control_spec_configure(r->spec, r->st) < 0) {
+	if (control_spec_configure(r->spec, r->st) < 0) {
 		int err = ftc_state_interrupted() ? EINTR : errno;
 
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ftc_workload_reap(&r->cmd);	/* it reads EOF instead of "go" and exits */
-		return ftc_control_exit_status(err);
+		return control_exit_status(err);
 	}
 	warn_mixed_clocks(r);
 	if (setup_capture(r) < 0)
 		goto fail;
 	exclude_self(r);
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
-	if (ftc_control_spec_tracing_on(r->spec, r->st) < 0)
+	if (control_spec_tracing_on(r->spec, r->st) < 0)
 		goto fail_started;
 	if (r->argv && ftc_workload_start(&r->cmd) < 0)
 		goto fail_started;
@@ -538,8 +534,8 @@ static int capture(struct record *r)
 		record_sample_command_started(&r->sample);
 	stop = wait_loop(r, &child_status);
 	if (stop < 0)
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_capture_failed(r->cap) ?
-			      ftc_capture_error(r->cap) : ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_capture_failed(r->cap) ?
+			  ftc_capture_error(r->cap) : ftc_strerror());
 	if (finish(r, stop < 0) < 0 || stop < 0)
 		ret = FTC_EXIT_FAIL;
 	else if (stop > 0 && r->argv)
@@ -549,14 +545,14 @@ static int capture(struct record *r)
 	return ret;
 fail_started:
 	/* The command never ran: say why, then leave a finished (empty) file. */
-	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	cmd_error(&cmd_record, "%s", ftc_strerror());
 	ftc_workload_reap(&r->cmd);
 	ftc_capture_stop(r->cap);
 	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
 	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
 fail:
-	ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+	cmd_error(&cmd_record, "%s", ftc_strerror());
 	ftc_workload_reap(&r->cmd);
 	return FTC_EXIT_FAIL;
 }
@@ -568,21 +564,21 @@ static int record_run(int argc, char **argv)
 			    .cmd = { .go_fd = -1, .err_fd = -1, .pidfd = -1 } };
 	int ret;
 
-	r.spec = ftc_control_spec_new();
+	r.spec = control_spec_new();
 	if (!r.spec) {
-		ftc_cmd_error(&ftc_cmd_record, "out of memory");
+		cmd_error(&cmd_record, "out of memory");
 		return FTC_EXIT_FAIL;
 	}
-	ret = ftc_options_parse(&ftc_cmd_record, argc, argv, record_opt, &r);
+	ret = cmd_options_parse(&cmd_record, argc, argv, record_opt, &r);
 	if (ret < 0) {
-		ftc_control_spec_free(r.spec);
-		return ftc_options_exit(ret);
+		control_spec_free(r.spec);
+		return cmd_options_exit(ret);
 	}
 	if (ret < argc)
 		r.argv = argv + ret;
 	if (r.version == 6 && r.compression_set && r.compression != FTC_COMPRESS_NONE) {
-		ftc_cmd_error(&ftc_cmd_record, "--file-version 6 has no compression: "
-			      "use --compression none or version 7");
+		cmd_error(&cmd_record, "--file-version 6 has no compression: "
+			  "use --compression none or version 7");
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
@@ -593,18 +589,18 @@ static int record_run(int argc, char **argv)
 		goto out;
 	}
 	if (r.follow && !r.argv) {
-		ftc_cmd_error(&ftc_cmd_record, "-F and -c follow a command: give one after --");
+		cmd_error(&cmd_record, "-F and -c follow a command: give one after --");
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
 	if (r.all && r.argv) {
-		ftc_cmd_error(&ftc_cmd_record, "-a records until Ctrl-C or --duration; "
-			      "it takes no command");
+		cmd_error(&cmd_record, "-a records until Ctrl-C or --duration; "
+			  "it takes no command");
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
 	if (bufs_init(&r) < 0) {
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
@@ -614,21 +610,21 @@ static int record_run(int argc, char **argv)
 	}
 	r.st = ftc_state_new();
 	if (!r.st) {
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
 	/* Before the first write and before any thread: see ftc_state_guard. */
 	if (ftc_state_guard(r.st, "record") < 0)
-		ftc_cmd_error(&ftc_cmd_record, "warning: tracefs stays changed if ftc is killed: %s",
-			      ftc_strerror());
+		cmd_error(&cmd_record, "warning: tracefs stays changed if ftc is killed: %s",
+			  ftc_strerror());
 	ftc_state_catch_signals();
 	ret = capture(&r);
 	ftc_capture_free(r.cap);
 	record_sample_free(&r.sample);
 	ftc_writer_free(r.w);
 	if (ftc_state_restore(r.st) < 0) {
-		ftc_cmd_error(&ftc_cmd_record, "%s", ftc_strerror());
+		cmd_error(&cmd_record, "%s", ftc_strerror());
 		if (ret == FTC_EXIT_OK)
 			ret = FTC_EXIT_FAIL;
 	}
@@ -637,6 +633,6 @@ static int record_run(int argc, char **argv)
 	ftc_workload_reap(&r.cmd);
 out:
 	bufs_free(&r);
-	ftc_control_spec_free(r.spec);
+	control_spec_free(r.spec);
 	return ret;
 }

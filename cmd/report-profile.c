@@ -16,7 +16,7 @@
 
 #define EVENT_NAME FTC_PERF_FTRACE_SYSTEM ":sample"
 
-extern const struct ftc_command ftc_cmd_report;
+extern const struct command cmd_report;
 
 int report_profile_opt(struct report_profile *o, int id, const char *arg)
 {
@@ -25,10 +25,8 @@ int report_profile_opt(struct report_profile *o, int id, const char *arg)
 	case OPT_RP_FOLDED: o->folded = true; break;
 	case OPT_RP_FLAME: o->flame = arg; break;
 	case OPT_RP_LIMIT:
-		if (ftc_parse_u64(arg, &o->limit) < 0) {
-			ftc_cmd_error(&ftc_cmd_report, "bad value '%s' for --limit", arg);
-			return -1;
-		}
+		if (cmd_parse_u64(arg, &o->limit) < 0)
+			return cmd_bad_value("not a number of rows");
 		break;
 	}
 	return 0;
@@ -64,12 +62,12 @@ int report_profile_run(struct ftc_reader *r, const struct report_profile *o, con
 		goto fail;
 	if (!p.nsamples) {
 		if (keep)
-			ftc_cmd_error(&ftc_cmd_report, "no sample of %s matches the selection "
-				      "(--cpu, --pid, --comm, -F, time window)", path);
+			cmd_error(&cmd_report, "no sample of %s matches the selection "
+				  "(--cpu, --pid, --comm, -F, time window)", path);
 		else
-			ftc_cmd_error(&ftc_cmd_report, "%s holds no samples (no %s events): "
-				      "record them with 'ftc record --sample cpu-clock "
-				      "[--call-graph] ...'", path, EVENT_NAME);
+			cmd_error(&cmd_report, "%s holds no samples (no %s events): "
+				  "record them with 'ftc record --sample cpu-clock "
+				  "[--call-graph] ...'", path, EVENT_NAME);
 		goto out;
 	}
 	ftc_reader_profile_symbols(r, syms);
@@ -83,7 +81,7 @@ int report_profile_run(struct ftc_reader *r, const struct report_profile *o, con
 	status = FTC_EXIT_OK;
 	goto out;
 fail:
-	ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+	cmd_error(&cmd_report, "%s", ftc_strerror());
 out:
 	ftc_perf_agg_free(&a);
 	ftc_perf_profile_free(&p);

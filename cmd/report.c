@@ -25,7 +25,7 @@ enum {
 	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME,
 };
 
-static const struct ftc_option report_options[] = {
+static const struct cmd_option report_options[] = {
 	{ 'i', "input", "FILE", "the trace.dat to read (default: trace.dat, or the argument)", 0 },
 	{ 'F', "filter", "FILTER", "libtraceevent filter, e.g. 'sched_switch: prev_pid != 0' "
 	  "(repeatable)", 0 },
@@ -33,7 +33,7 @@ static const struct ftc_option report_options[] = {
 	{ 0, "cpu", "CPUS", "only these CPUs, e.g. 0-1,3", OPT_CPU },
 	{ 0, "pid", "PIDS", "only these pids, comma-separated", OPT_PID },
 	{ 0, "comm", "COMM", "only tasks with this command name (glob; repeatable)", OPT_COMM },
-	{ 0, "instance", "NAME", "only this instance (\"\" or top for the top buffer)",
+	{ 0, "instance", "NAME", "only this instance (top for the top buffer)",
 	  OPT_INSTANCE },
 	{ 0, "from", "SECONDS", "only records at or after this timestamp", OPT_FROM },
 	{ 0, "to", "SECONDS", "only records at or before this timestamp", OPT_TO },
@@ -83,7 +83,7 @@ struct report {
 
 static int report_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_report = {
+const struct command cmd_report = {
 	.name = "report",
 	.summary = "print a trace.dat (v6/v7) as text, JSON or statistics",
 	.synopsis = "[options] [FILE]",
@@ -130,8 +130,7 @@ static int parse_cpus(struct report *rp, const char *arg)
 	rp->have_cpus = true;
 	return 0;
 bad:
-	ftc_cmd_error(&ftc_cmd_report, "bad CPU list '%s' (want e.g. 0-1,3)", arg);
-	return -1;
+	return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
 }
 
 static int parse_pids(struct report *rp, const char *arg)
@@ -143,10 +142,8 @@ static int parse_pids(struct report *rp, const char *arg)
 		long v = strtol(p, &end, 10);
 		int *n;
 
-		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ',')) {
-			ftc_cmd_error(&ftc_cmd_report, "bad pid list '%s' (want e.g. 1,42)", arg);
-			return -1;
-		}
+		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ','))
+			return cmd_bad_value("not a pid list (e.g. 1,42)");
 		n = realloc(rp->pids, (size_t)(rp->npids + 1) * sizeof(*n));
 		if (!n)
 			return -1;
@@ -196,11 +193,8 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_GRAPH_PROC: rp->graph_proc = true; return 0;
 	case OPT_GRAPH_ABSTIME: rp->graph_abstime = true; return 0;
 	case OPT_GRAPH_LAYOUT:
-		if (strcmp(arg, "kernel") && strcmp(arg, "events")) {
-			ftc_cmd_error(&ftc_cmd_report, "bad --graph-layout '%s' (want kernel or "
-				      "events)", arg);
-			return -1;
-		}
+		if (strcmp(arg, "kernel") && strcmp(arg, "events"))
+			return cmd_bad_value("not a layout (kernel or events)");
 		rp->graph_events = !strcmp(arg, "events");
 		rp->graph_kernel = !rp->graph_events;	/* asked for: whatever the guess */
 		return 0;
@@ -210,11 +204,9 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_RP_LIMIT: return report_profile_opt(&rp->prof, id, arg);
 	case OPT_FROM:
 	case OPT_TO:
-		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0) {
-			ftc_cmd_error(&ftc_cmd_report, "bad time '%s' (want SECONDS[.FRACTION], "
-				      "as printed in the TIMESTAMP column)", arg);
-			return -1;
-		}
+		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0)
+			return cmd_bad_value("not a time (SECONDS[.FRACTION], as printed in the "
+					     "TIMESTAMP column)");
 		if (id == OPT_FROM)
 			rp->have_from = true;
 		else
@@ -222,10 +214,8 @@ static int report_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_FIRST:
 	case OPT_LAST:
-		if (ftc_parse_u64(arg, id == OPT_FIRST ? &rp->first : &rp->last) < 0) {
-			ftc_cmd_error(&ftc_cmd_report, "bad count '%s'", arg);
-			return -1;
-		}
+		if (cmd_parse_u64(arg, id == OPT_FIRST ? &rp->first : &rp->last) < 0)
+			return cmd_bad_value("not a count of records");
 		if (id == OPT_FIRST)
 			rp->have_first = true;
 		else
@@ -335,7 +325,7 @@ static int setup_filter(struct report *rp)
 
 		if (ret < 0) {
 			tep_filter_strerror(rp->filter, ret, err, sizeof(err));
-			ftc_cmd_error(&ftc_cmd_report, "bad filter '%s': %s", rp->filters[i], err);
+			cmd_error(&cmd_report, "bad filter '%s': %s", rp->filters[i], err);
 			return -1;
 		}
 	}
@@ -354,8 +344,8 @@ static int find_instance(struct report *rp)
 	for (int i = 0; i < ftc_reader_nbuffers(rp->r); i++)
 		if (!strcmp(ftc_reader_buffer(rp->r, i)->name, want))
 			return rp->buffer_sel = i, 0;
-	ftc_cmd_error(&ftc_cmd_report, "%s has no instance '%s' ('ftc dump' lists them)",
-		      rp->input, rp->instance);
+	cmd_error(&cmd_report, "%s has no instance '%s' ('ftc dump' lists them)",
+		  rp->input, rp->instance);
 	return -1;
 }
 
@@ -479,7 +469,7 @@ nomem:
 		fclose(mem);
 	free(buf);
 	free(rg.lines);
-	ftc_cmd_error(&ftc_cmd_report, "out of memory for --last %llu", rp->last);
+	cmd_error(&cmd_report, "out of memory for --last %llu", rp->last);
 	return -1;
 }
 
@@ -606,26 +596,26 @@ static int report_run(int argc, char **argv)
 	struct report rp = { .input = NULL };
 	struct ftc_merge *m = NULL;
 	const char *warn;
-	int ret = ftc_options_parse(&ftc_cmd_report, argc, argv, report_opt, &rp);
+	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL;
 	char dir[PATH_MAX + 16];
 	struct ftc_reader_opts ro = { .flags = 0 };
 
 	if (ret < 0) {
 		free_report(&rp);
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	}
 	if (ret < argc && !rp.input)
 		rp.input = argv[ret++];
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_report, "unexpected argument '%s'", argv[ret]);
+		cmd_error(&cmd_report, "unexpected argument '%s'", argv[ret]);
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
 	}
 	if (!rp.input)
 		rp.input = "trace.dat";
 	if (rp.json && rp.stat) {
-		ftc_cmd_error(&ftc_cmd_report, "--json and --stat do not go together");
+		cmd_error(&cmd_report, "--json and --stat do not go together");
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
 	}
@@ -637,7 +627,7 @@ static int report_run(int argc, char **argv)
 		ro.plugin_dir = plugin_dir(dir, sizeof(dir));
 	rp.r = ftc_reader_open_opts(rp.input, &ro);
 	if (!rp.r) {
-		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
 	}
 	if (setup_filter(&rp) < 0 || find_instance(&rp) < 0) {
@@ -655,7 +645,7 @@ static int report_run(int argc, char **argv)
 	 */
 	m = ftc_merge_open(rp.r, rp.have_cpus && rp.stat ? rp.cpu_mask : NULL);
 	if (!m) {
-		ftc_cmd_error(&ftc_cmd_report, "%s", ftc_strerror());
+		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

@@ -15,7 +15,7 @@
 #include "ftc.h"
 #include "ftc-control.h"
 
-static const struct ftc_option reset_options[] = {
+static const struct cmd_option reset_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "reset the instance NAME instead of the top-level buffer", 'B' },
 	{ 'd', "delete", NULL, "with -B: remove the instance afterwards", 'd' },
@@ -48,7 +48,7 @@ static int reset_opt(int id, const char *arg, void *arg_ctx)
 
 static int reset_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_reset = {
+const struct command cmd_reset = {
 	.name = "reset",
 	.summary = "return tracefs (or one instance) to the kernel's defaults",
 	.synopsis = "[-B NAME [-d]] [-q] | --journal [FILE...]",
@@ -75,8 +75,8 @@ static int delete_instance(const char *name)
 
 	tracefs_instance_free(ti);
 	if (ret < 0) {
-		ftc_cmd_error(&ftc_cmd_reset, "instances/%s: cannot remove it: %s", name,
-			      strerror(err));
+		cmd_error(&cmd_reset, "instances/%s: cannot remove it: %s", name,
+			  strerror(err));
 		return FTC_EXIT_FAIL;
 	}
 	return FTC_EXIT_OK;
@@ -88,7 +88,7 @@ static int restore_one(struct reset_cmd *c, const char *path)
 	int ret = ftc_journal_restore(path, false, 0, &info);
 
 	if (ret < 0)
-		ftc_cmd_error(&ftc_cmd_reset, "%s", ftc_strerror());
+		cmd_error(&cmd_reset, "%s", ftc_strerror());
 	else if (!c->quiet)
 		printf("restored %zu changes of pid %d (ftc %s) from %s\n", info.changes,
 		       (int)info.pid, info.command, path);
@@ -109,12 +109,12 @@ static int restore_journals(struct reset_cmd *c, int argc, char **argv, int firs
 	if (first < argc)
 		return ret;
 	if (ftc_journals_find(&list, &n) < 0) {
-		ftc_cmd_error(&ftc_cmd_reset, "%s", ftc_strerror());
+		cmd_error(&cmd_reset, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (list[i].error)
-			ftc_cmd_error(&ftc_cmd_reset, "journal %s: %s", list[i].path, list[i].error);
+			cmd_error(&cmd_reset, "journal %s: %s", list[i].path, list[i].error);
 		if (list[i].error || list[i].owner_alive)
 			continue;
 		done++;
@@ -147,31 +147,31 @@ static void name_orphans(void)
 static int reset_run(int argc, char **argv)
 {
 	struct reset_cmd c = { 0 };
-	int ret = ftc_options_parse(&ftc_cmd_reset, argc, argv, reset_opt, &c);
+	int ret = cmd_options_parse(&cmd_reset, argc, argv, reset_opt, &c);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (c.journal && (c.instance || c.delete)) {
-		ftc_cmd_error(&ftc_cmd_reset, "--journal restores what killed ftc processes "
-			      "changed and resets nothing: give it without -B and -d");
+		cmd_error(&cmd_reset, "--journal restores what killed ftc processes "
+			  "changed and resets nothing: give it without -B and -d");
 		return FTC_EXIT_USAGE;
 	}
 	if (c.journal)
 		return restore_journals(&c, argc, argv, ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_reset, "unexpected argument '%s' (see 'ftc reset --help')",
-			      argv[ret]);
+		cmd_error(&cmd_reset, "unexpected argument '%s' (see 'ftc reset --help')",
+			  argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	if (c.delete && !c.instance) {
-		ftc_cmd_error(&ftc_cmd_reset, "-d removes an instance: give it with -B NAME");
+		cmd_error(&cmd_reset, "-d removes an instance: give it with -B NAME");
 		return FTC_EXIT_USAGE;
 	}
 	name_orphans();
 	ret = ftc_reset(c.instance, report, &c);
 	if (ret < 0) {
-		ftc_cmd_error(&ftc_cmd_reset, "%s", ftc_strerror());
-		return ftc_control_exit_status(errno);
+		cmd_error(&cmd_reset, "%s", ftc_strerror());
+		return control_exit_status(errno);
 	}
 	if (c.delete)
 		return delete_instance(c.instance);

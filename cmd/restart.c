@@ -6,11 +6,11 @@
 
 static int restart_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_restart = {
+const struct command cmd_restart = {
 	.name = "restart",
 	.summary = "resume writing into the ring buffer (tracing_on 1)",
 	.synopsis = "[-B NAME | -a]",
-	.options = ftc_instance_options,
+	.options = instance_options,
 	.run = restart_run,
 };
 
@@ -21,5 +21,5 @@ static int restart_one(const char *instance, void *ctx)
 
 static int restart_run(int argc, char **argv)
 {
-	return ftc_instance_command_run(&ftc_cmd_restart, argc, argv, restart_one);
+	return instance_command_run(&cmd_restart, argc, argv, restart_one);
 }

@@ -14,7 +14,7 @@
 #include "ftc.h"
 #include "ftc-writer.h"
 
-static const struct ftc_option restore_options[] = {
+static const struct cmd_option restore_options[] = {
 	FTC_HELP_OPTION,
 	{ 'q', "quiet", NULL, "print nothing on success", 'q' },
 	{ 0 }
@@ -31,7 +31,7 @@ static int restore_opt(int id, const char *arg, void *ctx)
 
 static int restore_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_restore = {
+const struct command cmd_restore = {
 	.name = "restore",
 	.summary = "finish a trace.dat that an interrupted ftc record left",
 	.synopsis = "[options] FILE...",
@@ -41,13 +41,13 @@ const struct ftc_command ftc_cmd_restore = {
 
 static int restore_run(int argc, char **argv)
 {
-	int first = ftc_options_parse(&ftc_cmd_restore, argc, argv, restore_opt, NULL);
+	int first = cmd_options_parse(&cmd_restore, argc, argv, restore_opt, NULL);
 	int ret = FTC_EXIT_OK;
 
 	if (first < 0)
-		return ftc_options_exit(first);
+		return cmd_options_exit(first);
 	if (first >= argc) {
-		ftc_cmd_error(&ftc_cmd_restore, "name the file to finish (see 'ftc restore --help')");
+		cmd_error(&cmd_restore, "name the file to finish (see 'ftc restore --help')");
 		return FTC_EXIT_USAGE;
 	}
 	for (int i = first; i < argc; i++) {
@@ -55,12 +55,12 @@ static int restore_run(int argc, char **argv)
 		int changed = 0;
 
 		if (stat(argv[i], &before) < 0) {
-			ftc_cmd_error(&ftc_cmd_restore, "%s: %s", argv[i], strerror(errno));
+			cmd_error(&cmd_restore, "%s: %s", argv[i], strerror(errno));
 			ret = FTC_EXIT_FAIL;
 			continue;
 		}
 		if (ftc_writer_repair(argv[i], &changed) < 0) {
-			ftc_cmd_error(&ftc_cmd_restore, "%s", ftc_strerror());
+			cmd_error(&cmd_restore, "%s", ftc_strerror());
 			ret = FTC_EXIT_FAIL;
 			continue;
 		}

@@ -15,10 +15,11 @@
 #include "options.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "tracefs-layer.h"
 
 enum { SHOW_OPT_PIPE = 5000 };
 
-static const struct ftc_option show_options[] = {
+static const struct cmd_option show_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
 	{ 's', "snapshot", NULL, "show the snapshot buffer instead of trace", 's' },
@@ -44,10 +45,8 @@ static int show_opt(int id, const char *arg, void *arg_ctx)
 	case SHOW_OPT_PIPE: c->pipe = true; break;
 	case 'c':
 		c->cpu = strtol(arg, &end, 10);
-		if (*end || c->cpu < 0) {
-			fprintf(stderr, "ftc show: -c '%s': not a CPU number\n", arg);
-			return -1;
-		}
+		if (*end || c->cpu < 0 || c->cpu >= 8192)
+			return cmd_bad_value("not a CPU number");
 		break;
 	}
 	return 0;
@@ -55,7 +54,7 @@ static int show_opt(int id, const char *arg, void *arg_ctx)
 
 static int show_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_show = {
+const struct command cmd_show = {
 	.name = "show",
 	.summary = "print the trace buffer, the snapshot, trace_pipe or one tracefs setting",
 	.synopsis = "[-B NAME] [-s | --pipe | -c CPU | FILE]",
@@ -98,17 +97,17 @@ static int show_file(const char *instance, const char *file, bool snapshot)
 
 	if (!path)
 		return FTC_EXIT_FAIL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = ftc_tracefs_open(instance, file, O_RDONLY);
 	if (fd < 0) {
-		err = errno;
+		err = -fd;
 		if (snapshot && err == ENOENT)
-			ftc_cmd_error(&ftc_cmd_show, "%s: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`",
-				      file);
+			cmd_error(&cmd_show, "%s: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`",
+				  file);
 		else
-			ftc_cmd_error(&ftc_cmd_show, "%s: %s%s", path, strerror(err),
-				      err == ENOENT ? " (name a file of the instance, e.g. trace_clock)" : "");
+			cmd_error(&cmd_show, "%s: %s%s", path, strerror(err),
+				  err == ENOENT ? " (name a file of the instance, e.g. trace_clock)" : "");
 		free(path);
-		return ftc_control_exit_status(err);
+		return control_exit_status(err);
 	}
 	ret = copy_out(fd);
 	err = errno;
@@ -118,7 +117,7 @@ static int show_file(const char *instance, const char *file, bool snapshot)
 		return FTC_EXIT_INTERRUPTED;
 	}
 	if (ret < 0) {
-		ftc_cmd_error(&ftc_cmd_show, "%s: %s", path, strerror(err));
+		cmd_error(&cmd_show, "%s: %s", path, strerror(err));
 		free(path);
 		return FTC_EXIT_FAIL;
 	}
@@ -131,16 +130,16 @@ static int check_args(struct show_ctx *c, int argc, char **argv, int first)
 	int modes = c->snapshot + c->pipe + (c->cpu >= 0) + (first < argc);
 
 	if (modes > 1) {
-		ftc_cmd_error(&ftc_cmd_show, "give one of -s, --pipe, -c CPU or FILE");
+		cmd_error(&cmd_show, "give one of -s, --pipe, -c CPU or FILE");
 		return -1;
 	}
 	if (argc - first > 1) {
-		ftc_cmd_error(&ftc_cmd_show, "one FILE at a time ('%s' is extra)", argv[first + 1]);
+		cmd_error(&cmd_show, "one FILE at a time ('%s' is extra)", argv[first + 1]);
 		return -1;
 	}
 	if (first < argc && (argv[first][0] == '/' || strstr(argv[first], ".."))) {
-		ftc_cmd_error(&ftc_cmd_show, "FILE '%s': give a path inside the instance, such as trace_clock or events/sched/sched_switch/filter",
-			      argv[first]);
+		cmd_error(&cmd_show, "FILE '%s': give a path inside the instance, such as trace_clock or events/sched/sched_switch/filter",
+			  argv[first]);
 		return -1;
 	}
 	return 0;
@@ -149,16 +148,16 @@ static int check_args(struct show_ctx *c, int argc, char **argv, int first)
 static int show_run(int argc, char **argv)
 {
 	struct show_ctx c = { .cpu = -1 };
-	int first = ftc_options_parse(&ftc_cmd_show, argc, argv, show_opt, &c);
+	int first = cmd_options_parse(&cmd_show, argc, argv, show_opt, &c);
 	char file[64];
 
 	if (first < 0)
-		return ftc_options_exit(first);
+		return cmd_options_exit(first);
 	if (check_args(&c, argc, argv, first) < 0)
 		return FTC_EXIT_USAGE;
 	if (c.instance && !ftc_knob_exists(c.instance, "trace")) {
-		ftc_cmd_error(&ftc_cmd_show, "instance '%s' does not exist (see `ftc list`)",
-			      c.instance);
+		cmd_error(&cmd_show, "instance '%s' does not exist (see `ftc list`)",
+			  c.instance);
 		return FTC_EXIT_REFUSED;
 	}
 	ftc_state_catch_signals();

@@ -17,7 +17,7 @@
 
 enum { SNAP_OPT_ALLOC = 5100, SNAP_OPT_CPU };
 
-static const struct ftc_option snapshot_options[] = {
+static const struct cmd_option snapshot_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
 	{ 's', "take", NULL, "take a snapshot (allocating the buffer if needed)", 's' },
@@ -48,10 +48,8 @@ static int snapshot_opt(int id, const char *arg, void *arg_ctx)
 	case SNAP_OPT_ALLOC: c->op = FTC_SNAPSHOT_ALLOC; break;
 	case SNAP_OPT_CPU:
 		c->cpu = strtol(arg, &end, 10);
-		if (*end || c->cpu < 0) {
-			fprintf(stderr, "ftc snapshot: --cpu '%s': not a CPU number\n", arg);
-			return -1;
-		}
+		if (*end || c->cpu < 0 || c->cpu >= 8192)
+			return cmd_bad_value("not a CPU number");
 		return 0;
 	default: return 0;
 	}
@@ -61,7 +59,7 @@ static int snapshot_opt(int id, const char *arg, void *arg_ctx)
 
 static int snapshot_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_snapshot = {
+const struct command cmd_snapshot = {
 	.name = "snapshot",
 	.summary = "take, clear, free, allocate or print the snapshot buffer",
 	.synopsis = "[-B NAME] [--cpu CPU] [-s | -c | -f | --alloc]",
@@ -76,12 +74,12 @@ static int print_snapshot(const struct snap_ctx *c)
 	if (c->cpu >= 0)
 		snprintf(file, sizeof(file), "per_cpu/cpu%ld/snapshot", c->cpu);
 	if (!ftc_knob_exists(c->instance, "snapshot")) {
-		ftc_cmd_error(&ftc_cmd_snapshot, "snapshot: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`");
+		cmd_error(&cmd_snapshot, "snapshot: absent: this kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT is off); run `ftc check`");
 		return FTC_EXIT_REFUSED;
 	}
 	if (ftc_tracefs_read(c->instance, file, &text, NULL) < 0) {
-		ftc_cmd_error(&ftc_cmd_snapshot, "%s", ftc_strerror());
-		return ftc_control_exit_status(errno);
+		cmd_error(&cmd_snapshot, "%s", ftc_strerror());
+		return control_exit_status(errno);
 	}
 	fputs(text, stdout);
 	free(text);
@@ -91,25 +89,25 @@ static int print_snapshot(const struct snap_ctx *c)
 static int snapshot_run(int argc, char **argv)
 {
 	struct snap_ctx c = { NULL, -1, 0, -1 };
-	int ret = ftc_options_parse(&ftc_cmd_snapshot, argc, argv, snapshot_opt, &c);
+	int ret = cmd_options_parse(&cmd_snapshot, argc, argv, snapshot_opt, &c);
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc || c.nops > 1) {
-		ftc_cmd_error(&ftc_cmd_snapshot, "give at most one of -s, -c, -f, --alloc%s%s",
-			      ret < argc ? "; unexpected " : "", ret < argc ? argv[ret] : "");
+		cmd_error(&cmd_snapshot, "give at most one of -s, -c, -f, --alloc%s%s",
+			  ret < argc ? "; unexpected " : "", ret < argc ? argv[ret] : "");
 		return FTC_EXIT_USAGE;
 	}
 	if (c.instance && !ftc_knob_exists(c.instance, "trace")) {
-		ftc_cmd_error(&ftc_cmd_snapshot, "instance '%s' does not exist (see `ftc list`)",
-			      c.instance);
+		cmd_error(&cmd_snapshot, "instance '%s' does not exist (see `ftc list`)",
+			  c.instance);
 		return FTC_EXIT_REFUSED;
 	}
 	if (c.op < 0)
 		return print_snapshot(&c);
 	if (ftc_snapshot(c.instance, (int)c.cpu, c.op) < 0) {
-		ftc_cmd_error(&ftc_cmd_snapshot, "%s", ftc_strerror());
-		return ftc_control_exit_status(errno);
+		cmd_error(&cmd_snapshot, "%s", ftc_strerror());
+		return control_exit_status(errno);
 	}
 	return FTC_EXIT_OK;
 }

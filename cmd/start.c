@@ -13,21 +13,21 @@
 #include "ftc.h"
 #include "ftc-control.h"
 
-static const struct ftc_option start_options[] = {
+static const struct cmd_option start_options[] = {
 	FTC_HELP_OPTION,
 	{ 'q', "quiet", NULL, "do not list the knobs that were set", 'q' },
 	{ 0 }
 };
 
 struct start_ctx {
-	struct ftc_control_spec *spec;
+	struct control_spec *spec;
 	bool quiet;
 };
 
 static int start_opt(int id, const char *arg, void *arg_ctx)
 {
 	struct start_ctx *c = arg_ctx;
-	int ret = ftc_control_spec_opt(c->spec, id, arg);
+	int ret = control_spec_opt(c->spec, id, arg);
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -38,12 +38,12 @@ static int start_opt(int id, const char *arg, void *arg_ctx)
 
 static int start_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_start = {
+const struct command cmd_start = {
 	.name = "start",
 	.summary = "configure tracing in tracefs and leave it running",
 	.synopsis = "[options]",
 	.options = start_options,
-	.shared_options = ftc_control_options,
+	.shared_options = control_options,
 	.run = start_run,
 };
 
@@ -53,21 +53,21 @@ static int start_apply(struct start_ctx *c)
 	int ret = FTC_EXIT_OK;
 
 	if (!st) {
-		ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
+		cmd_error(&cmd_start, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
 	/* A kill half-way through leaves nothing half-configured. */
 	if (ftc_state_guard(st, "start") < 0)
-		ftc_cmd_error(&ftc_cmd_start, "warning: a killed ftc start leaves tracefs half "
-			      "configured: %s", ftc_strerror());
+		cmd_error(&cmd_start, "warning: a killed ftc start leaves tracefs half "
+			  "configured: %s", ftc_strerror());
 	ftc_state_catch_signals();
-	if (ftc_control_spec_apply(c->spec, st) < 0) {
+	if (control_spec_apply(c->spec, st) < 0) {
 		int err = ftc_state_interrupted() ? EINTR : errno;
 
-		ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
+		cmd_error(&cmd_start, "%s", ftc_strerror());
 		if (ftc_state_restore(st) < 0)
-			ftc_cmd_error(&ftc_cmd_start, "%s", ftc_strerror());
-		ret = ftc_control_exit_status(err);
+			cmd_error(&cmd_start, "%s", ftc_strerror());
+		ret = control_exit_status(err);
 	} else {
 		if (!c->quiet)
 			ftc_state_print(st, stdout);
@@ -80,25 +80,25 @@ static int start_apply(struct start_ctx *c)
 
 static int start_run(int argc, char **argv)
 {
-	struct start_ctx c = { ftc_control_spec_new(), false };
+	struct start_ctx c = { control_spec_new(), false };
 	int ret;
 
 	if (!c.spec) {
-		ftc_cmd_error(&ftc_cmd_start, "out of memory");
+		cmd_error(&cmd_start, "out of memory");
 		return FTC_EXIT_FAIL;
 	}
-	ret = ftc_options_parse(&ftc_cmd_start, argc, argv, start_opt, &c);
+	ret = cmd_options_parse(&cmd_start, argc, argv, start_opt, &c);
 	if (ret < 0) {
-		ftc_control_spec_free(c.spec);
-		return ftc_options_exit(ret);
+		control_spec_free(c.spec);
+		return cmd_options_exit(ret);
 	}
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_start, "unexpected argument '%s': ftc start runs no command (use ftc record)",
-			      argv[ret]);
-		ftc_control_spec_free(c.spec);
+		cmd_error(&cmd_start, "unexpected argument '%s': ftc start runs no command (use ftc record)",
+			  argv[ret]);
+		control_spec_free(c.spec);
 		return FTC_EXIT_USAGE;
 	}
 	ret = start_apply(&c);
-	ftc_control_spec_free(c.spec);
+	control_spec_free(c.spec);
 	return ret;
 }

@@ -26,7 +26,7 @@
 
 enum { OPT_LIST = 0x100 };
 
-static const struct ftc_option stat_options[] = {
+static const struct cmd_option stat_options[] = {
 	{ 'e', "event", "EVENTS", "events to count, comma-separated; {a,b} groups, sys:event globs", 0 },
 	{ 'a', "all-cpus", NULL, "count on every CPU (system wide)", 0 },
 	{ 'A', "no-aggr", NULL, "with -a or -C: show each CPU apart", 0 },
@@ -53,7 +53,7 @@ struct stat_opts {
 
 static int stat_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_stat = {
+const struct command cmd_stat = {
 	.name = "stat",
 	.summary = "count events (hardware, software, tracepoints) with perf_event_open",
 	.synopsis = "[-e EVENTS] [-a] [-A] [-C CPUS] [-p PID] [-I MS] [-x SEP] [-r N] [-- COMMAND]",
@@ -72,11 +72,6 @@ static int append_events(struct stat_opts *o, const char *arg)
 	return 0;
 }
 
-static int bad_number(const char *opt, const char *arg)
-{
-	ftc_cmd_error(&ftc_cmd_stat, "bad number '%s' for %s", arg, opt);
-	return -1;
-}
 
 static int stat_opt(int id, const char *arg, void *ctx)
 {
@@ -89,22 +84,20 @@ static int stat_opt(int id, const char *arg, void *ctx)
 	case 'A': o->no_aggr = true; break;
 	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
 	case 'p':
-		if (ftc_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
-			return bad_number("-p", arg);
+		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
+			return cmd_bad_value("not a process id (1 to 2147483647)");
 		o->pid = (pid_t)v;
 		break;
 	case 'I':
-		if (ftc_parse_u64(arg, &o->interval_ms) < 0 || o->interval_ms < 10)
-			return bad_number("-I (milliseconds, at least 10)", arg);
+		if (cmd_parse_u64(arg, &o->interval_ms) < 0 || o->interval_ms < 10)
+			return cmd_bad_value("not a number of milliseconds from 10");
 		break;
 	case 'x':
-		if (!*arg)
-			return bad_number("-x (a separator)", arg);
 		o->sep = arg;
 		break;
 	case 'r':
-		if (ftc_parse_u64(arg, &o->repeat) < 0 || !o->repeat || o->repeat > 100000)
-			return bad_number("-r", arg);
+		if (cmd_parse_u64(arg, &o->repeat) < 0 || !o->repeat || o->repeat > 100000)
+			return cmd_bad_value("not a repeat count (1 to 100000)");
 		break;
 	case 'o': o->output = arg; break;
 	case OPT_LIST: o->list = true; break;
@@ -661,7 +654,7 @@ static int check_usage(struct stat_opts *o, char **argv)
 	else if (o->pid && argv[0])
 		why = "-p and a command do not mix";
 	if (why)
-		ftc_cmd_error(&ftc_cmd_stat, "%s (see 'ftc stat --help')", why);
+		cmd_error(&cmd_stat, "%s (see 'ftc stat --help')", why);
 	return why ? -1 : 0;
 }
 
@@ -688,12 +681,12 @@ static int stat_run(int argc, char **argv)
 	struct stat_state s = {
 		.o = &o, .out = stderr, .w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 },
 	};
-	int ret = ftc_options_parse(&ftc_cmd_stat, argc, argv, stat_opt, &o), code;
+	int ret = cmd_options_parse(&cmd_stat, argc, argv, stat_opt, &o), code;
 	int opened = 0;
 
 	if (ret < 0) {
 		free(o.events);
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	}
 	if (o.list) {
 		ftc_perf_list_symbolic(stdout);
@@ -706,13 +699,13 @@ static int stat_run(int argc, char **argv)
 		goto out;
 	}
 	if (setup(&s) < 0) {
-		ftc_cmd_error(&ftc_cmd_stat, "%s", ftc_strerror());
+		cmd_error(&cmd_stat, "%s", ftc_strerror());
 		code = FTC_EXIT_USAGE;
 		goto out;
 	}
 	if (o.output && !(s.out = fopen(o.output, "w"))) {
 		s.out = stderr;
-		ftc_cmd_error(&ftc_cmd_stat, "cannot write '%s': %s", o.output, strerror(errno));
+		cmd_error(&cmd_stat, "cannot write '%s': %s", o.output, strerror(errno));
 		code = FTC_EXIT_FAIL;
 		goto out;
 	}
@@ -746,15 +739,15 @@ static int stat_run(int argc, char **argv)
 	if (!opened) {
 		int err = s.l.ev[0].open_errno;
 
-		ftc_cmd_error(&ftc_cmd_stat, "the kernel refused every event asked for "
-			      "(first: '%s': %s)%s", s.l.ev[0].name, strerror(err),
-			      err == EACCES || err == EPERM ? "; see /proc/sys/kernel/"
-			      "perf_event_paranoid, or run as root" : "");
+		cmd_error(&cmd_stat, "the kernel refused every event asked for "
+			  "(first: '%s': %s)%s", s.l.ev[0].name, strerror(err),
+			  err == EACCES || err == EPERM ? "; see /proc/sys/kernel/"
+			  "perf_event_paranoid, or run as root" : "");
 		code = FTC_EXIT_REFUSED;
 	}
 	goto out;
 fail:
-	ftc_cmd_error(&ftc_cmd_stat, "%s", ftc_strerror());
+	cmd_error(&cmd_stat, "%s", ftc_strerror());
 	code = s.exec_failed ? 127 : FTC_EXIT_FAIL;
 out:
 	free_state(&s);

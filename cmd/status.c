@@ -4,7 +4,6 @@
  * setting per line, "FILE VALUE", FILE named as in the instance's tracefs
  * directory. Reading only: a refused file is shown as refused.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,13 +15,14 @@
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-tracefs-info.h"
+#include "tracefs-layer.h"
 
 struct status_args {
 	const char *instance;
 	bool all;
 };
 
-static const struct ftc_option status_options[] = {
+static const struct cmd_option status_options[] = {
 	{ 'B', "instance", "NAME", "show this instance only", 'B' },
 	{ 'a', "all", NULL, "show the top level and every instance", 'a' },
 	FTC_HELP_OPTION,
@@ -31,7 +31,7 @@ static const struct ftc_option status_options[] = {
 
 static int status_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_status = {
+const struct command cmd_status = {
 	.name = "status",
 	.summary = "show the live tracing state: tracer, events, filters, triggers, buffers, "
 		   "clock, options, instances",
@@ -91,34 +91,9 @@ static bool show_file(const char *inst, const char *file, const char *key, int f
 	return shown;
 }
 
-static int cmp_int(const void *x, const void *y)
-{
-	return *(const int *)x - *(const int *)y;
-}
-
-/* The CPUs that have a per_cpu directory, in order. */
-static int cpu_list(const char *inst, int *cpus, int max)
-{
-	char *path = ftc_tracefs_path(inst, "per_cpu");
-	DIR *dir = path ? opendir(path) : NULL;
-	struct dirent *d;
-	int n = 0;
-
-	free(path);
-	if (!dir)
-		return 0;
-	while ((d = readdir(dir)) && n < max)
-		if (!strncmp(d->d_name, "cpu", 3) && d->d_name[3])
-			cpus[n++] = atoi(d->d_name + 3);
-	closedir(dir);
-	qsort(cpus, (size_t)n, sizeof(*cpus), cmp_int);
-	return n;
-}
-
 static void show_buffers(const char *inst)
 {
-	static int cpus[8192];
-	int n = cpu_list(inst, cpus, 8192);
+	int *cpus = NULL, n = ftc_tracefs_percpu_cpus(inst, &cpus);
 	char file[64];
 
 	show_file(inst, "buffer_size_kb", "buffer_size_kb", 0);
@@ -128,6 +103,7 @@ static void show_buffers(const char *inst)
 	}
 	show_file(inst, "buffer_total_size_kb", "buffer_total_size_kb", 0);
 	show_file(inst, "buffer_subbuf_size_kb", "buffer_subbuf_size_kb", 0);
+	free(cpus);
 }
 
 /* One event's enable, filter and triggers, where they are not the defaults. */
@@ -200,18 +176,17 @@ static void show_top_only(void)
 	};
 
 	for (size_t i = 0; i < sizeof(sysctls) / sizeof(sysctls[0]); i++) {
-		FILE *f = fopen(sysctls[i], "r");
-		char val[256] = "";
+		char *val = NULL;
+		int err = -ftc_path_read_max(sysctls[i], 255, &val);
 
-		if (!f) {
-			if (errno != ENOENT)
-				printf("%s refused (%s)\n", sysctls[i], strerror(errno));
+		if (err) {
+			if (err != ENOENT)
+				printf("%s refused (%s)\n", sysctls[i], strerror(err));
 			continue;
 		}
-		if (fgets(val, sizeof(val), f))
-			val[strcspn(val, "\n")] = '\0';
-		fclose(f);
+		val[strcspn(val, "\n")] = '\0';
 		printf("%s %s\n", sysctls[i], val);
+		free(val);
 	}
 	show_file(NULL, "kprobe_events", "kprobe_events", MULTI | OMIT_EMPTY);
 	show_file(NULL, "uprobe_events", "uprobe_events", MULTI | OMIT_EMPTY);
@@ -295,27 +270,27 @@ static void show_journals(void)
 static int status_run(int argc, char **argv)
 {
 	struct status_args a = { 0 };
-	int ret = ftc_options_parse(&ftc_cmd_status, argc, argv, status_opt, &a);
+	int ret = cmd_options_parse(&cmd_status, argc, argv, status_opt, &a);
 	char **list;
 
 	if (ret < 0)
-		return ftc_options_exit(ret);
+		return cmd_options_exit(ret);
 	if (ret < argc) {
-		ftc_cmd_error(&ftc_cmd_status, "unexpected argument '%s' (see 'ftc status "
-			      "--help')", argv[ret]);
+		cmd_error(&cmd_status, "unexpected argument '%s' (see 'ftc status "
+			  "--help')", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
 	if (!ftc_tracefs_dir()) {
-		ftc_cmd_error(&ftc_cmd_status, "tracefs is not mounted: mount -t tracefs nodev "
-			      "/sys/kernel/tracing");
+		cmd_error(&cmd_status, "tracefs is not mounted: mount -t tracefs nodev "
+			  "/sys/kernel/tracing");
 		return FTC_EXIT_FAIL;
 	}
 	show_journals();
 	if (a.instance) {
 		if (!tracefs_instance_exists(a.instance)) {
-			ftc_cmd_error(&ftc_cmd_status, "no instance '%s'; 'ftc list -B' lists "
-				      "them", a.instance);
-			return FTC_EXIT_FAIL;
+			cmd_error(&cmd_status, "no instance '%s'; 'ftc list -B' lists "
+				  "them", a.instance);
+			return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 		}
 		show_state(a.instance);
 		return FTC_EXIT_OK;

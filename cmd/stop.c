@@ -6,11 +6,11 @@
 
 static int stop_run(int argc, char **argv);
 
-const struct ftc_command ftc_cmd_stop = {
+const struct command cmd_stop = {
 	.name = "stop",
 	.summary = "stop writing into the ring buffer (tracing_on 0); the configuration stays",
 	.synopsis = "[-B NAME | -a]",
-	.options = ftc_instance_options,
+	.options = instance_options,
 	.run = stop_run,
 };
 
@@ -21,5 +21,5 @@ static int stop_one(const char *instance, void *ctx)
 
 static int stop_run(int argc, char **argv)
 {
-	return ftc_instance_command_run(&ftc_cmd_stop, argc, argv, stop_one);
+	return instance_command_run(&cmd_stop, argc, argv, stop_one);
 }

@@ -35,6 +35,7 @@
 #include "ftc.h"
 #include "ftc-capture.h"
 #include "ringbuf.h"
+#include "tracefs-layer.h"
 
 #define BATCH_PAGES	64	/* pages moved per splice round */
 #define BUSY_MS		2	/* first re-look interval once data flows */
@@ -131,11 +132,14 @@ static int open_slot(struct ftc_capture *c, struct cslot *s)
 	path = ftc_tracefs_path(s->instance, file);
 	if (!path)
 		return -1;
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	s->fd = ftc_tracefs_open(s->instance, file, O_RDONLY);
 	if (s->fd < 0) {
-		ftc_error(errno, "%s: %s%s", path, strerror(errno),
-			  c->snapshot && errno == ENOENT ?
+		int err = -s->fd;
+
+		ftc_error(err, "%s: %s%s", path, strerror(err),
+			  c->snapshot && err == ENOENT ?
 			  " (this kernel has no snapshot buffer: CONFIG_TRACER_SNAPSHOT)" : "");
+		s->fd = -1;
 		free(path);
 		return -1;
 	}
@@ -573,31 +577,5 @@ void ftc_capture_free(struct ftc_capture *c)
 /* CPUs that tracing_cpumask lets through, among those the kernel knows. */
 int ftc_capture_cpus(const char *instance, int **cpus)
 {
-	int n = get_nprocs_conf(), count = 0;
-	char *mask, *hex;
-	int *out;
-
-	if (ftc_tracefs_read(instance, "tracing_cpumask", &mask, NULL) < 0)
-		return -1;
-	out = calloc((size_t)n, sizeof(*out));
-	if (!out) {
-		free(mask);
-		return ftc_error(ENOMEM, "out of memory");
-	}
-	/* "ff" or "00000000,000000ff": the last hex digit is CPUs 0-3. */
-	hex = mask + strcspn(mask, "\n");
-	for (int bit = 0; hex > mask && bit < n;) {
-		char ch = *--hex;
-		int v;
-
-		if (ch == ',' || ch == '\n')
-			continue;
-		v = ch >= 'a' ? ch - 'a' + 10 : ch >= 'A' ? ch - 'A' + 10 : ch - '0';
-		for (int i = 0; i < 4 && bit < n; i++, bit++)
-			if ((v >> i) & 1)
-				out[count++] = bit;
-	}
-	free(mask);
-	*cpus = out;
-	return count;
+	return ftc_tracefs_cpumask_cpus(instance, cpus);
 }

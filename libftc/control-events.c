@@ -9,12 +9,12 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <tracefs.h>
 
 #include "ftc.h"
 #include "ftc-control.h"
 #include "control.h"
+#include "tracefs-layer.h"
 
 static bool has_glob(const char *s)
 {
@@ -36,20 +36,17 @@ static int spec_split(const char *spec, char **sys, char **ev)
 		*sys = strdup("*");
 		*ev = strdup("*");
 	} else {
-		char *dir, path_sys[512];
-		struct stat sb;
+		char path_sys[512];
 
 		/* a plain word is a system when such a directory exists */
 		snprintf(path_sys, sizeof(path_sys), "events/%s", spec);
-		dir = ftc_tracefs_path(NULL, path_sys);
-		if (dir && !has_glob(spec) && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if (!has_glob(spec) && ftc_tracefs_is_dir(NULL, path_sys)) {
 			*sys = strdup(spec);
 			*ev = strdup("*");
 		} else {
 			*sys = strdup("*");
 			*ev = strdup(spec);
 		}
-		free(dir);
 	}
 	if (!*sys || !*ev) {
 		free(*sys);

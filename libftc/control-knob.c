@@ -5,16 +5,14 @@
  * when it left one (event filters and triggers do).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <tracefs.h>
 
 #include "ftc.h"
 #include "ftc-control.h"
 #include "control.h"
+#include "tracefs-layer.h"
 
 bool ftc_errno_refused(int err)
 {
@@ -24,15 +22,7 @@ bool ftc_errno_refused(int err)
 
 bool ftc_knob_exists(const char *instance, const char *file)
 {
-	char *path = ftc_tracefs_path(instance, file);
-	struct stat sb;
-	bool ok;
-
-	if (!path)
-		return false;
-	ok = stat(path, &sb) == 0;
-	free(path);
-	return ok;
+	return ftc_tracefs_exists(instance, file);
 }
 
 int ftc_knob_read(const char *instance, const char *file, char **value)
@@ -152,39 +142,22 @@ int ftc_str_addline(char **buf, const char *line)
  * set_ftrace_filter only act on (and report errors for) a word when its
  * end is seen; an unterminated last word is applied at close, where the
  * kernel drops errors and, for function commands, the command itself.
+ * A write of nothing still tells list files to truncate (at open).
  */
-static int write_all(int fd, const char *value)
+static int put_line(const char *instance, const char *file, const char *value, bool append)
 {
-	size_t len = strlen(value), off = 0;
-	char *buf;
+	size_t len = strlen(value);
+	char *buf = malloc(len + 2);
+	int ret;
 
-	/* A write of nothing still tells list files to truncate. */
-	if (!len)
-		return 0;
-	buf = malloc(len + 2);
 	if (!buf)
-		return -1;
+		return -ENOMEM;
 	memcpy(buf, value, len + 1);
-	if (buf[len - 1] != '\n') {
+	if (len && buf[len - 1] != '\n')
 		buf[len++] = '\n';
-		buf[len] = '\0';
-	}
-	while (off < len) {
-		ssize_t n = write(fd, buf + off, len - off);
-
-		if (n < 0) {
-			int err = errno;
-
-			if (err == EINTR)
-				continue;
-			free(buf);
-			errno = err;
-			return -1;
-		}
-		off += (size_t)n;
-	}
+	ret = ftc_tracefs_put(instance, file, buf, len, append);
 	free(buf);
-	return 0;
+	return ret;
 }
 
 int ftc_knob_fail(const char *instance, const char *file, const char *value,
@@ -215,25 +188,18 @@ int ftc_knob_fail(const char *instance, const char *file, const char *value,
 
 int ftc_knob_set(const char *instance, const char *file, const char *value, bool append)
 {
-	char *path = ftc_tracefs_path(instance, file);
 	char *before = NULL;
-	int fd, err = 0;
+	int err;
 
-	if (!path)
-		return -1;
+	if (!ftc_tracefs_dir())
+		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
 	/* "" when the log is empty, so that any entry after the write is new */
 	if (logs_errors(file)) {
 		before = ftc_error_log_last(instance);
 		if (!before)
 			before = strdup("");
 	}
-	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0 || write_all(fd, value) < 0)
-		err = errno;
-	/* list files apply at close: its error counts too */
-	if (fd >= 0 && close(fd) < 0 && !err)
-		err = errno;
-	free(path);
+	err = -put_line(instance, file, value, append);
 	if (err)
 		ftc_knob_fail(instance, file, value, err, before, false);
 	free(before);

@@ -5,7 +5,6 @@
  * is only bothered when that feature is really in use; knobs that cannot
  * be read or written are reported and skipped, never fatal.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "ftc.h"
 #include "ftc-control.h"
 #include "control.h"
+#include "tracefs-layer.h"
 
 struct reset_ctx {
 	const char *instance;
@@ -162,55 +162,30 @@ static void reset_event_files(struct reset_ctx *c)
 
 static void reset_options(struct reset_ctx *c)
 {
-	char *dir = ftc_tracefs_path(c->instance, "options");
 	bool top = !c->instance || !*c->instance;
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *de;
+	char **names;
+	int n = ftc_tracefs_list(c->instance, "options", &names);
 
-	while (d && (de = readdir(d))) {
-		bool on = in_list(options_on, de->d_name) ||
-			  (top && in_list(top_options_on, de->d_name));
+	for (int i = 0; i < n; i++) {
+		bool on = in_list(options_on, names[i]) ||
+			  (top && in_list(top_options_on, names[i]));
 		char file[300];
 
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(file, sizeof(file), "options/%s", de->d_name);
+		snprintf(file, sizeof(file), "options/%s", names[i]);
 		set_knob(c, file, on ? "1" : "0", on ? "1" : "0");
 	}
-	if (d)
-		closedir(d);
-	free(dir);
+	tracefs_list_free(names);
 }
 
 /* Every CPU the instance has a per_cpu directory for, as a hex mask in the
  * kernel's format (32-bit groups separated by commas). */
 static char *all_cpus_mask(const char *instance)
 {
-	char *dir = ftc_tracefs_path(instance, "per_cpu");
-	unsigned int words[64] = { 0 };
-	int max = -1, len = 0;
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *de;
-	char *out = malloc(64 * 9 + 1);
+	int *cpus = NULL, n = ftc_tracefs_percpu_cpus(instance, &cpus);
+	char *mask = n > 0 ? ftc_cpumask_format(cpus, n) : NULL;
 
-	while (d && (de = readdir(d))) {
-		int cpu;
-
-		if (sscanf(de->d_name, "cpu%d", &cpu) == 1 && cpu >= 0 && cpu < 64 * 32) {
-			words[cpu / 32] |= 1u << (cpu % 32);
-			max = cpu > max ? cpu : max;
-		}
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	if (!out || max < 0) {
-		free(out);
-		return NULL;
-	}
-	for (int w = max / 32; w >= 0; w--)
-		len += sprintf(out + len, w == max / 32 ? "%x" : ",%08x", words[w]);
-	return out;
+	free(cpus);
+	return mask;
 }
 
 static void reset_buffers(struct reset_ctx *c)
@@ -239,13 +214,15 @@ static void reset_buffers(struct reset_ctx *c)
 
 static void reset_clock(struct reset_ctx *c)
 {
-	char *clk;
+	char *clk, *sel;
 
 	if (!ftc_knob_exists(c->instance, "trace_clock") ||
 	    ftc_knob_read(c->instance, "trace_clock", &clk) < 0)
 		return;
-	if (!strstr(clk, "[local]"))
+	sel = ftc_tracefs_selected(clk);
+	if (!sel || strcmp(sel, "local"))
 		set_knob(c, "trace_clock", NULL, "local");
+	free(sel);
 	free(clk);
 }
 

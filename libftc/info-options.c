@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Trace options of an instance, and the kernel's defaults for them. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tracefs.h>
 
 #include "ftc.h"
 #include "ftc-tracefs-info.h"
+#include "tracefs-layer.h"
 
 /*
  * Options on by default, from the kernel's TRACE_DEFAULT_FLAGS and the
@@ -104,25 +105,16 @@ static int option_add(const char *instance, const char *name,
 
 int ftc_info_options(const char *instance, struct ftc_trace_option **opts, int *count)
 {
-	char *path = ftc_tracefs_path(instance, "options");
 	struct ftc_trace_option *list = NULL;
 	int n = 0, cap = 0, ret = 0;
-	struct dirent *d;
-	DIR *dir;
+	char **names;
+	int nnames = ftc_tracefs_list(instance, "options", &names);
 
-	if (!path)
+	if (nnames < 0)
 		return -1;
-	dir = opendir(path);
-	if (!dir) {
-		ret = ftc_error(errno, "%s: %s", path, strerror(errno));
-		free(path);
-		return ret;
-	}
-	while ((d = readdir(dir)) && ret == 0)
-		if (d->d_name[0] != '.')
-			ret = option_add(instance, d->d_name, &list, &n, &cap);
-	closedir(dir);
-	free(path);
+	for (int i = 0; i < nnames && ret == 0; i++)
+		ret = option_add(instance, names[i], &list, &n, &cap);
+	tracefs_list_free(names);
 	if (ret < 0) {
 		ftc_info_options_free(list, n);
 		return -1;

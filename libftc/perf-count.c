@@ -15,6 +15,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "tracefs-layer.h"
 
 double ftc_perf_count_scaled(const struct ftc_perf_count *c)
 {
@@ -96,80 +97,7 @@ int ftc_perf_pid_threads(pid_t pid, pid_t **tids)
 	return n;
 }
 
-static int push_cpu(int **cpus, int *n, long cpu)
-{
-	int *c;
-
-	for (int i = 0; i < *n; i++)
-		if ((*cpus)[i] == cpu)
-			return 0;
-	c = realloc(*cpus, (size_t)(*n + 1) * sizeof(int));
-	if (!c)
-		return ftc_error(ENOMEM, "out of memory");
-	c[(*n)++] = (int)cpu;
-	*cpus = c;
-	return 0;
-}
-
-static int read_online(char *buf, size_t size)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-
-	if (!f || !fgets(buf, (int)size, f)) {
-		if (f)
-			fclose(f);
-		snprintf(buf, size, "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
-		return 0;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 int ftc_perf_parse_cpus(const char *list, int **cpus)
 {
-	char online[256];
-	const char *p;
-	int n = 0;
-	long max = sysconf(_SC_NPROCESSORS_CONF);
-
-	*cpus = NULL;
-	if (!list) {
-		read_online(online, sizeof(online));
-		list = online;
-	}
-	for (p = list; *p;) {
-		char *end;
-		long a, b;
-
-		errno = 0;
-		a = strtol(p, &end, 10);
-		b = a;
-		if (end == p || errno)
-			goto bad;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				goto bad;
-		}
-		if (a < 0 || b >= max)
-			goto bad;
-		for (long c = a; c <= b; c++)
-			if (push_cpu(cpus, &n, c) < 0)
-				return -1;
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	if (!n)
-		goto bad;
-	return n;
-bad:
-	free(*cpus);
-	*cpus = NULL;
-	return ftc_error(EINVAL, "bad CPU list '%s': use numbers and ranges below %ld, e.g. 0-1,3",
-			 list, max);
+	return ftc_cpulist_parse(list, cpus);
 }

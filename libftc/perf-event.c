@@ -117,9 +117,14 @@ static int resolve_tracepoint(const char *sys, const char *event, struct perf_ev
 				 sys, event);
 	snprintf(file, sizeof(file), "events/%s/%s/id", sys, event);
 	ret = ftc_tracefs_read(NULL, file, &buf, NULL);
-	if (ret < 0)
+	if (ret < 0) {
+		/* copied: ftc_error() writes the buffer ftc_strerror() returns */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", ftc_strerror());
 		return ftc_error(ENOENT, "no tracepoint '%s:%s' (%s); 'ftc list' shows events",
-				 sys, event, ftc_strerror());
+				 sys, event, why);
+	}
 	id = strtoull(buf, NULL, 10);
 	free(buf);
 	attr->type = PERF_TYPE_TRACEPOINT;

@@ -5,12 +5,12 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <tracefs.h>
 #include <unistd.h>
 
 #include "ftc.h"
@@ -41,13 +41,61 @@ static bool has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Every "SYS/EVT/" whose names match the patterns, sorted as the paths
+ * .../events/SYS/EVT/id sort (hence the trailing '/'). The count, or -1.
+ */
+static int match_tracepoints(const char *sys_pat, const char *evt_pat, char ***out)
+{
+	char **systems = tracefs_event_systems(NULL), **keys = NULL, **more;
+	int n = 0;
+
+	for (int i = 0; systems && systems[i]; i++) {
+		char **events;
+
+		if (fnmatch(sys_pat, systems[i], FNM_PERIOD))
+			continue;
+		events = tracefs_system_events(NULL, systems[i]);
+		for (int j = 0; events && events[j]; j++) {
+			char key[512];
+
+			if (fnmatch(evt_pat, events[j], FNM_PERIOD))
+				continue;
+			snprintf(key, sizeof(key), "%s/%s/", systems[i], events[j]);
+			more = tracefs_list_add(keys, key);
+			if (!more) {
+				n = -1;
+				break;
+			}
+			keys = more;
+			n++;
+		}
+		tracefs_list_free(events);
+		if (n < 0)
+			break;
+	}
+	tracefs_list_free(systems);
+	if (n < 0) {
+		tracefs_list_free(keys);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	if (n)
+		qsort(keys, (size_t)n, sizeof(*keys), cmp_str);
+	*out = keys;
+	return n;
+}
+
 /* "sys*:ev*[:mods]" -> every matching tracepoint, sorted by name. */
 static int push_glob(struct ftc_perf_evlist *l, const char *name, int *leader)
 {
-	char *copy = strdup(name), *colon, *mods, *pattern = NULL;
+	char *copy = strdup(name), *colon, *mods, **keys = NULL;
 	const char *top = ftc_tracefs_dir();
-	glob_t g = { 0 };
-	int ret = -1, added = 0;
+	int ret = -1, n;
 
 	if (!copy)
 		return ftc_error(ENOMEM, "out of memory");
@@ -60,35 +108,27 @@ static int push_glob(struct ftc_perf_evlist *l, const char *name, int *leader)
 	mods = strchr(colon + 1, ':');
 	if (mods)
 		*mods++ = '\0';
-	if (asprintf(&pattern, "%s/events/%s/%s/id", top, copy, colon + 1) < 0) {
-		pattern = NULL;
-		ftc_error(ENOMEM, "out of memory");
+	n = match_tracepoints(copy, colon + 1, &keys);
+	if (n == 0)
+		ftc_error(ENOENT, "no tracepoint matches '%s' (looked for %s/events/%s/%s/id)",
+			  name, top, copy, colon + 1);
+	if (n <= 0)
 		goto out;
-	}
-	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-		ftc_error(ENOENT, "no tracepoint matches '%s' (looked for %s)", name, pattern);
-		goto out;
-	}
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		/* .../events/SYS/EVT/id: take SYS and EVT back from the path. */
-		char *p = g.gl_pathv[i], *evt, *sys, full[512];
+	for (int i = 0; i < n; i++) {
+		char *evt = strchr(keys[i], '/'), full[512];
 
-		*strrchr(p, '/') = '\0';
-		evt = strrchr(p, '/');
 		*evt++ = '\0';
-		sys = strrchr(p, '/') + 1;
-		snprintf(full, sizeof(full), "%s:%s%s%s", sys, evt, mods ? ":" : "",
+		evt[strlen(evt) - 1] = '\0';
+		snprintf(full, sizeof(full), "%s:%s%s%s", keys[i], evt, mods ? ":" : "",
 			 mods ? mods : "");
 		if (push_event(l, full, *leader) < 0)
 			goto out;
 		if (*leader == -2)	/* the first member of a group leads it */
 			*leader = l->n - 1;
-		added++;
 	}
-	ret = added;
+	ret = n;
 out:
-	globfree(&g);
-	free(pattern);
+	tracefs_list_free(keys);
 	free(copy);
 	return ret;
 }

@@ -8,15 +8,16 @@
  * trace-cmd and KernelShark read them like any other.
  */
 #include <errno.h>
-#include <glob.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <tracefs.h>
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "tracefs-layer.h"
 
 #define PAGE_HDR	16	/* u64 timestamp, u64 commit (64-bit kernels) */
 #define TYPE_TIME_EXTEND 30
@@ -280,28 +281,39 @@ int ftc_perf_pager_add_counter(struct ftc_perf_pager *p, uint64_t ts, const char
 
 /* One past the largest event id in tracefs: ids of our own that no kernel
  * event uses, so trace.dat readers never confuse the two. */
-int ftc_perf_ftrace_base_id(void)
+static long max_event_id(char **systems)
 {
-	const char *top = ftc_tracefs_dir();
-	char *pattern = NULL;
-	glob_t g = { 0 };
 	long max = 0;
 
-	if (!top || asprintf(&pattern, "%s/events/*/*/id", top) < 0)
-		return ftc_error(ENODEV, "tracefs is not mounted: no event ids to avoid");
-	if (glob(pattern, 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			FILE *f = fopen(g.gl_pathv[i], "r");
-			long id = 0;
+	for (int i = 0; systems[i]; i++) {
+		char **events = tracefs_system_events(NULL, systems[i]);
 
-			if (f && fscanf(f, "%ld", &id) == 1 && id > max)
+		for (int j = 0; events && events[j]; j++) {
+			char file[512], *text = NULL;
+			long id;
+
+			snprintf(file, sizeof(file), "events/%s/%s/id", systems[i], events[j]);
+			if (ftc_tracefs_read_max(NULL, file, 32, &text) == 0 &&
+			    sscanf(text, "%ld", &id) == 1 && id > max)
 				max = id;
-			if (f)
-				fclose(f);
+			free(text);
 		}
+		tracefs_list_free(events);
 	}
-	globfree(&g);
-	free(pattern);
+	return max;
+}
+
+int ftc_perf_ftrace_base_id(void)
+{
+	char **systems;
+	long max = 0;
+
+	if (!ftc_tracefs_dir())
+		return ftc_error(ENODEV, "tracefs is not mounted: no event ids to avoid");
+	systems = tracefs_event_systems(NULL);
+	if (systems)
+		max = max_event_id(systems);
+	tracefs_list_free(systems);
 	if (max + FTC_PERF_EV_COUNT > 65535)
 		return ftc_error(ERANGE, "kernel event ids reach %ld: no room for perf events", max);
 	return (int)max + 1;

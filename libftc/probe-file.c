@@ -1,132 +1,54 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * File helpers for the probes. They return a negative errno instead of
- * setting ftc_error(), because a refusal is an answer here, not a failure.
+ * File helpers for the probes, over the tracefs layer (tracefs-layer.h). They
+ * return a negative errno instead of setting ftc_error(), because a
+ * refusal is an answer here, not a failure.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ftc.h"
 #include "probe.h"
+#include "tracefs-layer.h"
 
 bool ftc_probe_file_exists(const char *instance, const char *file)
 {
-	char *path = ftc_tracefs_path(instance, file);
-	struct stat st;
-	bool ret;
-
-	if (!path)
-		return false;
-	ret = stat(path, &st) == 0;
-	free(path);
-	return ret;
+	return ftc_tracefs_exists(instance, file);
 }
 
 int ftc_probe_path_read(const char *path, size_t max, char **out)
 {
-	char *buf = malloc(max + 1);
-	size_t n = 0;
-	int fd, err = 0;
-
-	*out = NULL;
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		err = errno;
-		free(buf);
-		return -err;
-	}
-	while (n < max) {
-		ssize_t r = read(fd, buf + n, max - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			/* An empty non-blocking pipe is readable, just empty. */
-			err = errno == EAGAIN ? 0 : errno;
-			break;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	if (err) {
-		free(buf);
-		return -err;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	return 0;
+	return ftc_path_read_max(path, max, out);
 }
 
 int ftc_probe_file_read(const char *instance, const char *file, size_t max, char **out)
 {
-	char *path = ftc_tracefs_path(instance, file);
-	int ret;
-
-	*out = NULL;
-	if (!path)
-		return -ENODEV;
-	ret = ftc_probe_path_read(path, max, out);
-	free(path);
-	return ret;
-}
-
-static int write_path(const char *path, const char *val, int flags)
-{
-	size_t len = strlen(val);
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
-	if (fd < 0)
-		return -errno;
-	if (len && write(fd, val, len) != (ssize_t)len)
-		err = errno ? errno : EIO;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	return -err;
+	return ftc_tracefs_read_max(instance, file, max, out);
 }
 
 int ftc_probe_path_write(const char *path, const char *val)
 {
-	return write_path(path, val, 0);
+	return ftc_path_put(path, val);
 }
 
 int ftc_probe_file_write(const char *instance, const char *file, const char *val, bool append)
 {
-	char *path = ftc_tracefs_path(instance, file);
-	int ret;
-
-	if (!path)
-		return -ENODEV;
-	errno = 0;
-	ret = write_path(path, val, append ? O_APPEND : O_TRUNC);
-	free(path);
-	return ret;
+	return ftc_tracefs_put(instance, file, val, strlen(val), append);
 }
 
 int ftc_probe_file_open_write(const char *instance, const char *file)
 {
-	char *path = ftc_tracefs_path(instance, file);
-	int fd, err = 0;
-
-	if (!path)
-		return -ENODEV;
 	/* O_APPEND and no write: the kernel keeps what the file holds. */
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	int fd = ftc_tracefs_open(instance, file, O_WRONLY | O_APPEND);
+
 	if (fd < 0)
-		err = errno;
-	else
-		close(fd);
-	free(path);
-	return -err;
+		return fd;
+	close(fd);
+	return 0;
 }
 
 const char *ftc_probe_where(const struct ftc_probe *p, char *buf, size_t size)

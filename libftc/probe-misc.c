@@ -12,15 +12,18 @@
 
 #include "ftc.h"
 #include "probe.h"
+#include "tracefs-layer.h"
 
 static bool lockdown_confidentiality(void)
 {
-	char *mode = NULL;
+	char *mode = NULL, *sel;
 	bool ret;
 
 	if (ftc_probe_path_read("/sys/kernel/security/lockdown", 256, &mode) < 0)
 		return false;
-	ret = strstr(mode, "[confidentiality]") != NULL;
+	sel = ftc_tracefs_selected(mode);
+	ret = sel && !strcmp(sel, "confidentiality");
+	free(sel);
 	free(mode);
 	return ret;
 }
@@ -95,17 +98,14 @@ int ftc_probe_eprobes(struct ftc_probe *p, struct ftc_cap *cap)
 /* The clock in brackets, and another one from the list, if any. */
 static void clock_pick(char *list, char *cur, size_t cur_size, char *other, size_t other_size)
 {
-	char *save = NULL;
+	char *sel = ftc_tracefs_selected(list), *save = NULL;
 
-	*cur = *other = '\0';
-	for (char *w = strtok_r(list, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
-		size_t n = strlen(w);
-
-		if (w[0] == '[' && n > 2 && w[n - 1] == ']')
-			snprintf(cur, cur_size, "%.*s", (int)(n - 2), w + 1);
-		else if (!*other)
+	snprintf(cur, cur_size, "%s", sel ? sel : "");
+	free(sel);
+	*other = '\0';
+	for (char *w = strtok_r(list, " \n", &save); w && !*other; w = strtok_r(NULL, " \n", &save))
+		if (w[0] != '[')
 			snprintf(other, other_size, "%s", w);
-	}
 }
 
 int ftc_probe_trace_clock(struct ftc_probe *p, struct ftc_cap *cap)
@@ -173,7 +173,6 @@ int ftc_probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap)
 	const char *s = ftc_probe_scratch(p), *in = s ? s : p->instance;
 	char file[64];
 	int cpu, fd, err = 0;
-	char *path = NULL;
 
 	for (cpu = 0; cpu < 8192; cpu++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
@@ -183,16 +182,14 @@ int ftc_probe_trace_pipe_raw(struct ftc_probe *p, struct ftc_cap *cap)
 	if (cpu == 8192)
 		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT,
 				   "per_cpu/cpuN/trace_pipe_raw: none");
-	path = ftc_tracefs_path(in, file);
-	if (!path)
-		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
 	/* Opening consumes nothing; only reads do. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = ftc_tracefs_open(in, file, O_RDONLY | O_NONBLOCK);
+	if (fd == -ENODEV)
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENODEV, "tracefs is not mounted");
 	if (fd < 0)
-		err = errno;
+		err = -fd;
 	else
 		close(fd);
-	free(path);
 	return ftc_cap_from_errno(cap, err, "%s: %s%s", file, err ? "opening" : "opens for reading",
 				  s ? " in a private instance" : "");
 }

@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ftc.h"
 #include "ftc-control.h"
 #include "probe.h"
+#include "tracefs-layer.h"
 
 struct cap_def {
 	const char *name;
@@ -143,8 +143,6 @@ struct ftc_probe *ftc_probe_open(const char *instance)
 
 static void scratch_remove(struct ftc_probe *p)
 {
-	char *path;
-
 	if (p->scratch_state != 1)
 		return;
 	p->scratch_state = 0;
@@ -152,18 +150,7 @@ static void scratch_remove(struct ftc_probe *p)
 		ftc_state_restore(p->st);
 		return;
 	}
-	path = ftc_tracefs_path(NULL, "instances");
-	if (path) {
-		char *dir = NULL;
-
-		if (asprintf(&dir, "%s/%s", path, p->scratch) >= 0) {
-			/* A reader that is just closing can hold it for a moment. */
-			for (int i = 0; i < 50 && rmdir(dir) < 0 && errno == EBUSY; i++)
-				usleep(10000);
-			free(dir);
-		}
-		free(path);
-	}
+	ftc_tracefs_rmdir(p->scratch);
 }
 
 void ftc_probe_journal(struct ftc_probe *p, struct ftc_state *st)
@@ -172,20 +159,15 @@ void ftc_probe_journal(struct ftc_probe *p, struct ftc_state *st)
 		p->st = st;
 }
 
-static int scratch_make(struct ftc_probe *p, const char *top)
+static int scratch_make(struct ftc_probe *p)
 {
-	char *path = NULL;
 	int ret;
 
 	if (p->st) {
 		ret = ftc_instance_create(p->st, p->scratch);
 		return ret > 0 ? 0 : ret == 0 ? -EEXIST : -(errno ? errno : EIO);
 	}
-	if (asprintf(&path, "%s/%s", top, p->scratch) < 0)
-		return -ENOMEM;
-	ret = mkdir(path, 0750) < 0 ? -errno : 0;
-	free(path);
-	return ret;
+	return ftc_tracefs_mkdir(p->scratch);
 }
 
 void ftc_probe_close(struct ftc_probe *p)
@@ -212,26 +194,23 @@ static bool scratch_unexpanded(const char *scratch)
 
 const char *ftc_probe_scratch(struct ftc_probe *p)
 {
-	char *top;
 	int ret;
 
 	if (p->scratch_state)
 		return p->scratch_state > 0 ? p->scratch : NULL;
 	p->scratch_state = -1;
-	top = ftc_tracefs_path(NULL, "instances");
-	if (!top) {
+	if (!ftc_tracefs_dir()) {
 		p->scratch_err = ENODEV;
 		return NULL;
 	}
 	snprintf(p->scratch, sizeof(p->scratch), "ftc-probe-%d", (int)getpid());
-	ret = scratch_make(p, top);
+	ret = scratch_make(p);
 	if (ret < 0) {
 		p->scratch_err = -ret;
 	} else {
 		p->scratch_state = 1;
 		p->unexpanded = scratch_unexpanded(p->scratch);
 	}
-	free(top);
 	return p->scratch_state > 0 ? p->scratch : NULL;
 }
 

@@ -16,6 +16,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "tracefs-layer.h"
 
 struct ksym {
 	uint64_t addr;
@@ -104,16 +105,14 @@ static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const ch
 
 int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path)
 {
-	FILE *f;
-	char line[512];
+	char *text, *line, *save = NULL;
 	size_t cap = s->nksyms;
 	int ret = 0;
 
 	path = path ? path : "/proc/kallsyms";
-	f = fopen(path, "r");
-	if (!f)
-		return ftc_error(errno, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+	if (ftc_path_read(path, &text, NULL) < 0)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned long long addr;
 		char type, name[256];
 
@@ -126,7 +125,7 @@ int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path)
 		if (ret < 0)
 			break;
 	}
-	fclose(f);
+	free(text);
 	if (ret < 0)
 		return -1;
 	if (!s->nksyms)

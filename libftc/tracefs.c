@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Locating tracefs and reading its files, on top of libtracefs. */
+/* Locating tracefs and reading its files whole, on top of libtracefs. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <tracefs.h>
 
 #include "ftc.h"
+#include "tracefs-layer.h"
 
 const char *ftc_tracefs_dir(void)
 {
@@ -34,69 +36,124 @@ char *ftc_tracefs_path(const char *instance, const char *file)
 	return path;
 }
 
+int ftc_tracefs_instance(const char *instance, struct tracefs_instance **ti)
+{
+	*ti = NULL;
+	if (!instance || !*instance)
+		return 0;
+	*ti = tracefs_instance_alloc(NULL, instance);
+	return *ti ? 0 : -(errno ? errno : ENOENT);
+}
+
+bool ftc_tracefs_exists(const char *instance, const char *file)
+{
+	struct tracefs_instance *ti;
+	bool ret;
+
+	if (!ftc_tracefs_dir() || ftc_tracefs_instance(instance, &ti) < 0)
+		return false;
+	ret = tracefs_file_exists(ti, file) || tracefs_dir_exists(ti, file);
+	tracefs_instance_free(ti);
+	return ret;
+}
+
+bool ftc_tracefs_is_dir(const char *instance, const char *file)
+{
+	struct tracefs_instance *ti;
+	bool ret;
+
+	if (!ftc_tracefs_dir() || ftc_tracefs_instance(instance, &ti) < 0)
+		return false;
+	ret = tracefs_dir_exists(ti, file);
+	tracefs_instance_free(ti);
+	return ret;
+}
+
+/*
+ * libtracefs returns NULL for an empty file as for a failure; only errno
+ * tells them apart, so it is cleared first.
+ */
 int ftc_tracefs_read(const char *instance, const char *file, char **buf, size_t *len)
 {
 	char *path = ftc_tracefs_path(instance, file);
-	FILE *f;
-	size_t cap = 4096, n = 0;
-	char *data;
-	int err;
+	struct tracefs_instance *ti = NULL;
+	char *data = NULL;
+	int size = 0, err;
 
 	if (!path)
 		return -1;
-	f = fopen(path, "r");
-	if (!f) {
-		err = errno;
+	err = -ftc_tracefs_instance(instance, &ti);
+	if (!err) {
+		errno = 0;
+		data = tracefs_instance_file_read(ti, file, &size);
+		err = data ? 0 : errno;
+		tracefs_instance_free(ti);
+	}
+	if (!data && !err && !(data = strdup("")))
+		err = ENOMEM;
+	if (err) {
+		free(data);
 		ftc_error(err, "%s: %s", path, strerror(err));
 		free(path);
 		return -1;
 	}
-	data = malloc(cap + 1);
-	while (data) {
-		size_t r = fread(data + n, 1, cap - n, f);
-
-		n += r;
-		if (r == 0)
-			break;
-		if (n == cap) {
-			char *bigger = realloc(data, cap * 2 + 1);
-
-			if (!bigger) {
-				free(data);
-				data = NULL;
-				break;
-			}
-			data = bigger;
-			cap *= 2;
-		}
-	}
-	err = ferror(f) ? errno : 0;
-	fclose(f);
-	if (!data || err) {
-		free(data);
-		ftc_error(err ? err : ENOMEM, "%s: %s", path, strerror(err ? err : ENOMEM));
-		free(path);
-		return -1;
-	}
 	free(path);
-	data[n] = '\0';
 	*buf = data;
 	if (len)
-		*len = n;
+		*len = (size_t)size;
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ftc_tracefs_list(const char *instance, const char *dir, char ***names)
+{
+	char *path = ftc_tracefs_path(instance, dir);
+	DIR *d = path ? opendir(path) : NULL;
+	struct dirent *de;
+	char **list = NULL, **more;
+	int n = 0, ret;
+
+	*names = NULL;
+	if (!d) {
+		ret = path ? ftc_error(errno, "%s: %s", path, strerror(errno)) : -1;
+		free(path);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		more = tracefs_list_add(list, de->d_name);
+		if (!more) {
+			tracefs_list_free(list);
+			closedir(d);
+			free(path);
+			return ftc_error(ENOMEM, "out of memory");
+		}
+		list = more;
+		n++;
+	}
+	closedir(d);
+	free(path);
+	if (n)
+		qsort(list, (size_t)n, sizeof(*list), cmp_name);
+	*names = list;
+	return n;
 }
 
 char *ftc_tracefs_clock(const char *instance)
 {
 	struct tracefs_instance *inst = NULL;
 	char *clock;
+	int err;
 
-	if (instance && *instance) {
-		inst = tracefs_instance_alloc(NULL, instance);
-		if (!inst) {
-			ftc_error(errno, "instance '%s': %s", instance, strerror(errno));
-			return NULL;
-		}
+	err = -ftc_tracefs_instance(instance, &inst);
+	if (err) {
+		ftc_error(err, "instance '%s': %s", instance, strerror(err));
+		return NULL;
 	}
 	clock = tracefs_get_clock(inst);
 	tracefs_instance_free(inst);
@@ -104,21 +161,4 @@ char *ftc_tracefs_clock(const char *instance)
 		ftc_error(EIO, "cannot read the trace_clock of %s",
 			  instance && *instance ? instance : "the top-level buffer");
 	return clock;
-}
-
-bool ftc_tracefs_word_in(const char *list, const char *word)
-{
-	size_t len = strlen(word);
-
-	/* strstr finds "" everywhere without moving on: it would never end */
-	if (!list || !len)
-		return false;
-	for (const char *s = list; (s = strstr(s, word)); s++) {
-		bool start = s == list || strchr(" \t\n[", s[-1]);
-		bool end = !s[len] || strchr(" \t\n]", s[len]);
-
-		if (start && end)
-			return true;
-	}
-	return false;
 }

@@ -199,7 +199,7 @@ static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap
 	}
 	/* Stats of the first buffer, padded: the size may not change. */
 	for (int c = 0; c < w->bufs[0].ncpus; c++) {
-		char *st = final ? ftc_wmeta_cpustat(w->bufs[0].name, w->bufs[0].cpus[c].cpu) : NULL;
+		const char *st = final ? w->bufs[0].cpus[c].stat : NULL;
 		size_t n = 0;
 
 		memset(stat, ' ', sizeof(stat));
@@ -212,7 +212,6 @@ static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap
 			stat[n] = ' ';
 		}
 		stat[sizeof(stat) - 1] = '\0';
-		free(st);
 		option(o, FTC_OPT_CPUSTAT, stat, sizeof(stat));
 	}
 	ftc_dbuf_u16(o, FTC_OPT_DONE);
@@ -361,11 +360,8 @@ static void cpustat_options(struct ftc_dbuf *o, const struct wbuf *b)
 		free(head);
 	}
 	for (int c = 0; c < b->ncpus; c++) {
-		char *st = ftc_wmeta_cpustat(b->name, b->cpus[c].cpu);
-
-		if (st)
-			option_str(o, FTC_OPT_CPUSTAT, st);
-		free(st);
+		if (b->cpus[c].stat)
+			option_str(o, FTC_OPT_CPUSTAT, b->cpus[c].stat);
 	}
 }
 /* Builds the v7 tail; *opts gets the offset of its options section. */

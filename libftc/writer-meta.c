@@ -1,26 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * What an offline reader needs besides the pages: header_page and
- * header_event, every event format (all systems, so that events enabled
- * later by triggers still decode), kallsyms, printk formats, saved
- * cmdlines, uname and the clock. Each is built into a payload laid out
- * as trace.dat carries it; writer.c decides where it goes.
+ * The metadata of a capture (struct ftc_meta, gathered by the tracefs
+ * layer or made by hand) built into payloads laid out as trace.dat
+ * carries them; writer.c decides where they go. Nothing here reads the
+ * kernel.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <tracefs.h>
-#include <unistd.h>
 
 #include "ftc.h"
+#include "meta.h"
 #include "writer.h"
 
 void ftc_dbuf_add(struct ftc_dbuf *b, const void *p, size_t n)
 {
-	if (b->oom)
+	if (b->oom || !n)
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
@@ -51,155 +46,59 @@ void ftc_dbuf_free(struct ftc_dbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Whole file into memory; /proc files report size 0, so read to EOF. */
-static int slurp(const char *path, char **out, size_t *len)
+static void add_named(struct ftc_dbuf *b, const char *name, const struct ftc_blob *f)
 {
-	struct ftc_dbuf b = { 0 };
-	char tmp[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (fd < 0)
-		return ftc_error(errno, "%s: %s", path, strerror(errno));
-	while ((r = read(fd, tmp, sizeof(tmp))) > 0)
-		ftc_dbuf_add(&b, tmp, (size_t)r);
-	close(fd);
-	if (r < 0 || b.oom) {
-		int err = r < 0 ? errno : ENOMEM;
-
-		ftc_dbuf_free(&b);
-		return ftc_error(err, "%s: %s", path, strerror(err));
-	}
-	ftc_dbuf_add(&b, "", 1);
-	*out = b.p;
-	*len = b.len - 1;
-	return 0;
-}
-
-static int tracefs_slurp(const char *file, char **out, size_t *len)
-{
-	char *path = ftc_tracefs_path(NULL, file);
-	int ret;
-
-	if (!path)
-		return -1;
-	ret = slurp(path, out, len);
-	free(path);
-	return ret;
-}
-
-static int add_named_file(struct ftc_dbuf *b, const char *name, const char *file)
-{
-	char *text;
-	size_t len;
-
-	if (tracefs_slurp(file, &text, &len) < 0)
-		return -1;
 	ftc_dbuf_str(b, name);
-	ftc_dbuf_u64(b, len);
-	ftc_dbuf_add(b, text, len);
-	free(text);
-	return 0;
+	ftc_dbuf_u64(b, f->len);
+	ftc_dbuf_add(b, f->data, f->len);
 }
 
-/* Appends (u64 size, format) for every event of the system; counts them. */
-static int add_system_formats(struct ftc_dbuf *b, const char *system, uint32_t *count)
+/* (u64 size, format) for every event of the system. */
+static void add_formats(struct ftc_dbuf *b, const struct ftc_meta_system *s)
 {
-	char **events = tracefs_system_events(NULL, system);
-	char *path;
-	char *text;
-	size_t len;
-
-	*count = 0;
-	for (int i = 0; events && events[i]; i++) {
-		if (asprintf(&path, "events/%s/%s/format", system, events[i]) < 0)
-			continue;
-		if (tracefs_slurp(path, &text, &len) == 0) {
-			ftc_dbuf_u64(b, len);
-			ftc_dbuf_add(b, text, len);
-			free(text);
-			(*count)++;
-		}
-		free(path);
+	for (int i = 0; i < s->nformats; i++) {
+		ftc_dbuf_u64(b, s->formats[i].len);
+		ftc_dbuf_add(b, s->formats[i].data, s->formats[i].len);
 	}
-	tracefs_list_free(events);
-	return 0;
 }
 
-static void patch_u32(struct ftc_dbuf *b, size_t at, uint32_t v)
+static void add_text32(struct ftc_dbuf *b, const struct ftc_blob *f)
 {
-	if (!b->oom)
-		memcpy(b->p + at, &v, 4);
+	ftc_dbuf_u32(b, (uint32_t)f->len);
+	ftc_dbuf_add(b, f->data, f->len);
 }
 
-static int collect_formats(struct ftc_wmeta *m)
+static char *dup_or_empty(const char *s)
 {
-	char **systems = tracefs_event_systems(NULL);
-	uint32_t n, nsys = 0;
-	size_t at;
+	return strdup(s ? s : "");
+}
 
-	if (!systems)
-		return ftc_error(ENOENT, "%s/events: no event systems listed; is tracefs mounted?",
-				 ftc_tracefs_dir() ? ftc_tracefs_dir() : "tracefs");
-	ftc_dbuf_u32(&m->ftrace_events, 0);
-	add_system_formats(&m->ftrace_events, "ftrace", &n);
-	patch_u32(&m->ftrace_events, 0, n);
-
-	ftc_dbuf_u32(&m->event_formats, 0);
-	for (int i = 0; systems[i]; i++) {
-		if (!strcmp(systems[i], "ftrace"))
-			continue;
-		ftc_dbuf_str(&m->event_formats, systems[i]);
-		at = m->event_formats.len;
-		ftc_dbuf_u32(&m->event_formats, 0);
-		add_system_formats(&m->event_formats, systems[i], &n);
-		patch_u32(&m->event_formats, at, n);
-		nsys++;
+int ftc_wmeta_build(struct ftc_wmeta *wm, const struct ftc_meta *m)
+{
+	memset(wm, 0, sizeof(*wm));
+	add_named(&wm->header_info, "header_page", &m->header_page);
+	add_named(&wm->header_info, "header_event", &m->header_event);
+	ftc_dbuf_u32(&wm->ftrace_events, (uint32_t)m->ftrace.nformats);
+	add_formats(&wm->ftrace_events, &m->ftrace);
+	ftc_dbuf_u32(&wm->event_formats, (uint32_t)m->nsystems);
+	for (int i = 0; i < m->nsystems; i++) {
+		ftc_dbuf_str(&wm->event_formats, m->systems[i].name);
+		ftc_dbuf_u32(&wm->event_formats, (uint32_t)m->systems[i].nformats);
+		add_formats(&wm->event_formats, &m->systems[i]);
 	}
-	patch_u32(&m->event_formats, 0, nsys);
-	tracefs_list_free(systems);
+	add_text32(&wm->kallsyms, &m->kallsyms);
+	add_text32(&wm->printk, &m->printk);
+	ftc_dbuf_u64(&wm->cmdlines, m->cmdlines.len);
+	ftc_dbuf_add(&wm->cmdlines, m->cmdlines.data, m->cmdlines.len);
+	wm->uname = dup_or_empty(m->uname);
+	wm->trace_clock = dup_or_empty(m->trace_clock);
+	if (wm->header_info.oom || wm->ftrace_events.oom || wm->event_formats.oom ||
+	    wm->kallsyms.oom || wm->printk.oom || wm->cmdlines.oom || !wm->uname ||
+	    !wm->trace_clock) {
+		ftc_wmeta_free(wm);
+		return ftc_error(ENOMEM, "out of memory while storing the trace metadata");
+	}
 	return 0;
-}
-
-static int collect_text32(struct ftc_dbuf *b, const char *path, int in_tracefs)
-{
-	char *text;
-	size_t len;
-	int ret = in_tracefs ? tracefs_slurp(path, &text, &len) : slurp(path, &text, &len);
-
-	if (ret < 0)
-		return -1;
-	ftc_dbuf_u32(b, (uint32_t)len);
-	ftc_dbuf_add(b, text, len);
-	free(text);
-	return 0;
-}
-
-int ftc_wmeta_cmdlines(struct ftc_dbuf *out)
-{
-	char *text;
-	size_t len;
-
-	if (tracefs_slurp("saved_cmdlines", &text, &len) < 0)
-		return -1;
-	ftc_dbuf_u64(out, len);
-	ftc_dbuf_add(out, text, len);
-	free(text);
-	return out->oom ? ftc_error(ENOMEM, "out of memory") : 0;
-}
-
-
-char *ftc_wmeta_cpustat(const char *instance, int cpu)
-{
-	char file[64], *text, *out = NULL;
-
-	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-	if (ftc_tracefs_read(instance, file, &text, NULL) < 0)
-		return NULL;
-	if (asprintf(&out, "CPU: %d\n%s", cpu, text) < 0)
-		out = NULL;
-	free(text);
-	return out;
 }
 
 void ftc_wmeta_subbuf(struct ftc_subbuf_layout *l, const char *payload, size_t len)
@@ -212,35 +111,6 @@ void ftc_wmeta_subbuf(struct ftc_subbuf_layout *l, const char *payload, size_t l
 	memcpy(&n, payload + sizeof(tag), 8);
 	if (n <= len - sizeof(tag) - 8)
 		ftc_subbuf_layout_parse(l, payload + sizeof(tag) + 8, (size_t)n);
-}
-
-int ftc_wmeta_collect(struct ftc_wmeta *m, const char *first_instance)
-{
-	struct utsname u;
-
-	memset(m, 0, sizeof(*m));
-	if (add_named_file(&m->header_info, "header_page", "events/header_page") < 0 ||
-	    add_named_file(&m->header_info, "header_event", "events/header_event") < 0)
-		return -1;
-	if (collect_formats(m) < 0)
-		return -1;
-	/* kptr_restrict may hide the addresses; we never change it unasked. */
-	if (collect_text32(&m->kallsyms, "/proc/kallsyms", 0) < 0)
-		return -1;
-	if (collect_text32(&m->printk, "printk_formats", 1) < 0)
-		return -1;
-	if (ftc_wmeta_cmdlines(&m->cmdlines) < 0)
-		return -1;
-	if (ftc_tracefs_read(first_instance, "trace_clock", &m->trace_clock, NULL) < 0)
-		return -1;
-	uname(&u);
-	if (asprintf(&m->uname, "%s %s %s %s %s", u.sysname, u.nodename, u.release,
-		     u.version, u.machine) < 0)
-		m->uname = NULL;
-	if (m->header_info.oom || m->ftrace_events.oom || m->event_formats.oom ||
-	    m->kallsyms.oom || m->printk.oom || !m->uname)
-		return ftc_error(ENOMEM, "out of memory while reading the trace metadata");
-	return 0;
 }
 
 void ftc_wmeta_free(struct ftc_wmeta *m)

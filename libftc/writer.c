@@ -74,6 +74,7 @@
 #include <linux/falloc.h>
 
 #include "ftc.h"
+#include "meta.h"
 #include "tracedat-format.h"
 #include "writer.h"
 
@@ -176,8 +177,7 @@ int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
 	return w->nbufs++;
 }
 
-int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
-			  int ncpus, const int *cpus)
+int ftc_wbuf_check(struct ftc_writer *w, const char *instance, int ncpus)
 {
 	if (w->started)
 		return ftc_error(EBUSY, "%s: buffers must be added before the capture starts",
@@ -185,7 +185,55 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 	if (ncpus < 1)
 		return ftc_error(EINVAL, "%s: buffer '%s' has no CPU to capture", w->path,
 				 instance ? instance : "");
-	return ftc_wbuf_add(w, instance ? instance : "", ftc_tracefs_clock(instance), ncpus, cpus);
+	return 0;
+}
+
+int ftc_writer_add_buffer_clock(struct ftc_writer *w, const char *instance, const char *clock,
+				int ncpus, const int *cpus)
+{
+	char *copy;
+
+	if (ftc_wbuf_check(w, instance, ncpus) < 0)
+		return -1;
+	copy = strdup(clock ? clock : "");
+	if (!copy)
+		return ftc_error(ENOMEM, "out of memory");
+	return ftc_wbuf_add(w, instance ? instance : "", copy, ncpus, cpus);
+}
+
+int ftc_writer_set_meta(struct ftc_writer *w, const struct ftc_meta *m)
+{
+	if (w->started)
+		return ftc_error(EBUSY, "%s: the metadata must be set before the capture starts",
+				 w->path);
+	ftc_wmeta_free(&w->meta);
+	w->have_meta = false;
+	if (ftc_wmeta_build(&w->meta, m) < 0)
+		return -1;
+	w->have_meta = true;
+	return 0;
+}
+
+int ftc_writer_set_cmdlines(struct ftc_writer *w, const char *text, size_t len)
+{
+	ftc_dbuf_free(&w->end_cmdlines);
+	ftc_dbuf_u64(&w->end_cmdlines, len);
+	ftc_dbuf_add(&w->end_cmdlines, text, len);
+	w->have_end_cmdlines = !w->end_cmdlines.oom;
+	return w->end_cmdlines.oom ? ftc_error(ENOMEM, "out of memory") : 0;
+}
+
+int ftc_writer_set_cpustat(struct ftc_writer *w, int buf, int cpu_idx, const char *text)
+{
+	struct wcpu *wc;
+
+	if (buf < 0 || buf >= w->nbufs || cpu_idx < 0 || cpu_idx >= w->bufs[buf].ncpus)
+		return ftc_error(EINVAL, "%s: no CPU %d in buffer %d for its stats", w->path,
+				 cpu_idx, buf);
+	wc = &w->bufs[buf].cpus[cpu_idx];
+	free(wc->stat);
+	wc->stat = strdup(text);
+	return wc->stat ? 0 : ftc_error(ENOMEM, "out of memory");
 }
 
 unsigned int ftc_writer_page_size(const struct ftc_writer *w)
@@ -300,7 +348,7 @@ static int init_cpus(struct ftc_writer *w)
 	return 0;
 }
 
-int ftc_writer_start(struct ftc_writer *w)
+int ftc_wstart(struct ftc_writer *w)
 {
 	struct ftc_dbuf h = { 0 };
 	struct timespec ts;
@@ -308,11 +356,14 @@ int ftc_writer_start(struct ftc_writer *w)
 
 	if (!w->nbufs)
 		return ftc_error(EINVAL, "%s: no buffer to write", w->path);
+	if (!w->have_meta)
+		return ftc_error(EINVAL, "%s: no metadata to write (ftc_writer_set_meta)", w->path);
+	if (w->started)
+		return ftc_error(EBUSY, "%s: the capture has started already", w->path);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	w->trace_id = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
 	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
-	if (!w->meta_z || ftc_wmeta_collect(&w->meta, w->bufs[0].name) < 0 ||
-	    ftc_wsynthetic_formats(w) < 0)
+	if (!w->meta_z || ftc_wsynthetic_formats(w) < 0)
 		goto out;
 	ftc_wmeta_subbuf(&w->subbuf, w->meta.header_info.p, w->meta.header_info.len);
 	ftc_wstring(w, "strings");
@@ -549,9 +600,10 @@ out:
 	return ret;
 }
 
-int ftc_writer_finish(struct ftc_writer *w)
+int ftc_wfinish(struct ftc_writer *w)
 {
-	struct ftc_dbuf cmd = { 0 };
+	const struct ftc_dbuf *cmd = w->version >= 7 && w->have_end_cmdlines ?
+		&w->end_cmdlines : NULL;
 	int ret = -1;
 
 	if (!w->started)
@@ -559,11 +611,9 @@ int ftc_writer_finish(struct ftc_writer *w)
 	/* Whatever fails below, the last good index keeps the file readable. */
 	if (flush_pending(w) < 0)
 		goto out;
-	if (w->version >= 7 && ftc_wmeta_cmdlines(&cmd) < 0)
+	if (ftc_windex(w, cmd, true, true) < 0)
 		goto out;
-	if (ftc_windex(w, w->version >= 7 ? &cmd : NULL, true, true) < 0)
-		goto out;
-	if (ftc_wcompact(w, w->version >= 7 ? &cmd : NULL, true) < 0)
+	if (ftc_wcompact(w, cmd, true) < 0)
 		goto out;
 	if (w->version == 6 && ftruncate(w->fd, (off_t)w->tail) < 0) {
 		ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));
@@ -571,7 +621,6 @@ int ftc_writer_finish(struct ftc_writer *w)
 	}
 	ret = 0;
 out:
-	ftc_dbuf_free(&cmd);
 	if (close(w->fd) < 0 && ret == 0)
 		ret = ftc_error(errno, "%s: close: %s", w->path, strerror(errno));
 	w->fd = -1;
@@ -589,6 +638,7 @@ void ftc_writer_free(struct ftc_writer *w)
 		for (int c = 0; c < w->bufs[b].ncpus; c++) {
 			free(w->bufs[b].cpus[c].pending);
 			free(w->bufs[b].cpus[c].zout);
+			free(w->bufs[b].cpus[c].stat);
 			ftc_zctx_free(w->bufs[b].cpus[c].z);
 		}
 		free(w->bufs[b].cpus);
@@ -598,6 +648,7 @@ void ftc_writer_free(struct ftc_writer *w)
 	free(w->bufs);
 	ftc_dbuf_free(&w->strings);
 	ftc_dbuf_free(&w->extra_formats);
+	ftc_dbuf_free(&w->end_cmdlines);
 	ftc_wmeta_free(&w->meta);
 	ftc_zctx_free(w->meta_z);
 	pthread_mutex_destroy(&w->lock);

@@ -38,18 +38,16 @@ struct ftc_wmeta {
 	char *trace_clock;		/* the trace_clock file of the first buffer */
 };
 
-int ftc_wmeta_collect(struct ftc_wmeta *m, const char *first_instance);
-int ftc_wmeta_cmdlines(struct ftc_dbuf *out);
+struct ftc_meta;
+/* Lays out the payloads of m (meta.h), which it does not keep. */
+int ftc_wmeta_build(struct ftc_wmeta *wm, const struct ftc_meta *m);
 void ftc_wmeta_free(struct ftc_wmeta *m);
-/* "CPU: N\n" and the per_cpu/cpuN/stats text, as trace-cmd stores it. */
-char *ftc_wmeta_cpustat(const char *instance, int cpu);
 /*
  * The sub-buffer layout a header_info payload ("header_page", u64 size,
- * text, ...: what ftc_wmeta_collect builds and a v7 HEADER_INFO section
+ * text, ...: what ftc_wmeta_build builds and a v7 HEADER_INFO section
  * holds) describes; l keeps what it holds when the payload says nothing.
  */
 void ftc_wmeta_subbuf(struct ftc_subbuf_layout *l, const char *payload, size_t len);
-/* The selected clock name ("local") of an instance. */
 
 /* Compression of one block (a metadata section or a chunk of pages). */
 struct ftc_zctx;
@@ -83,6 +81,7 @@ struct wcpu {
 	char *zout;
 	size_t zcap;
 	struct ftc_zctx *z;
+	char *stat;		/* its per_cpu stats at the end (ftc_writer_set_cpustat) */
 };
 
 struct wbuf {
@@ -118,6 +117,10 @@ struct ftc_writer {
 	uint64_t v6_index;	/* v6: where the rewritable options start */
 	struct ftc_dbuf strings;
 	struct ftc_wmeta meta;
+	bool have_meta;		/* ftc_writer_set_meta() was called */
+	bool kernel_meta;	/* ... by ftc_writer_start(), from this kernel */
+	struct ftc_dbuf end_cmdlines;	/* v7: u64 size, text (ftc_writer_set_cmdlines) */
+	bool have_end_cmdlines;
 	struct ftc_subbuf_layout subbuf;	/* the kernel's, from meta's header_page */
 	struct ftc_zctx *meta_z;
 	uint64_t trace_id;
@@ -169,5 +172,13 @@ int ftc_wsynthetic_formats(struct ftc_writer *w);
 /* Adds a buffer (takes clock, which may be NULL after a failed read). */
 int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
 		 int ncpus, const int *cpus);
+/* Whether a buffer may still be added: 0, or -1 saying why not. */
+int ftc_wbuf_check(struct ftc_writer *w, const char *instance, int ncpus);
+/*
+ * writer.c's start and finish, which read nothing: the public calls
+ * (writer-tracefs.c) first hand over what the tracefs layer reads.
+ */
+int ftc_wstart(struct ftc_writer *w);
+int ftc_wfinish(struct ftc_writer *w);
 
 #endif

@@ -127,7 +127,7 @@ after=$(cat "$TRACEFS/instances/$inst/trace_clock" "$TRACEFS/instances/$inst/cur
 [ "$before" = "$after" ] && pass "-B leaves the instance's clock and tracer" ||
 	fail "-B leaves the instance's clock and tracer" "$before -> $after"
 rmdir "$TRACEFS/instances/$inst"
-expect_status "-B of a missing instance exits 1" 1 "$FTC" check -B "$inst"
+expect_status "-B of a missing instance exits 3 (as stop and show)" 3 "$FTC" check -B "$inst"
 expect_match "-B of a missing instance says so" "no instance '$inst'" "$(cat "$OUT/last.err")"
 
 # Scripting: -q, -c, --json.

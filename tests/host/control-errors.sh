@@ -94,7 +94,7 @@ rmdir "$TRACEFS/instances/$I" 2>/dev/null
 # An empty clock or tracer once looped forever in the word matcher: it
 # hung, ignored SIGTERM and left the instance behind.
 expect_status "an empty clock is a usage error, at once" 2 timeout -s KILL 5 "$FTC" start -B "$I" -C ''
-expect_match "the message names -C" 'option -C/--clock: the CLOCK cannot be empty' "$(cat "$OUT/last.err")"
+expect_match "the message names -C" "ftc start: -C '': the CLOCK cannot be empty" "$(cat "$OUT/last.err")"
 expect_status "an empty tracer is a usage error, at once" 2 timeout -s KILL 5 "$FTC" record -B "$I" -p '' -- true
 [ -d "$TRACEFS/instances/$I" ] && fail "no instance is left by an empty value" "still there" ||
 	pass "no instance is left by an empty value"

@@ -91,7 +91,7 @@ fi
 # Mistakes.
 expect_status "a GLOB without -e or -f exits 2" 2 "$FTC" list -t sched
 expect_status "two GLOBs exit 2" 2 "$FTC" list -e sched irq
-expect_status "--instance of a missing instance exits 1" 1 "$FTC" list -o --instance no-such-instance-$$
+expect_status "--instance of a missing instance exits 3 (as stop and show)" 3 "$FTC" list -o --instance no-such-instance-$$
 
 knobs_unchanged "ftc list"
 [ "$(cat "$TRACEFS/instances/$inst/trace_clock" | grep -o '\[[^]]*\]')" = "[global]" ] &&
