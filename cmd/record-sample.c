@@ -6,25 +6,44 @@
  * their own thread while the trace readers run.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tracefs.h>
 
 #include "ftc.h"
+#include "ftc-perf.h"
 #include "options.h"
 #include "record-sample.h"
 
 extern const struct command cmd_record;
+
+/* An unknown name is the user's to fix: say so now, not after the capture began. */
+static bool events_known(const char *spec)
+{
+	struct ftc_perf_evlist l = { 0 };
+	bool ok = ftc_perf_evlist_add(&l, spec) > 0;
+
+	ftc_perf_evlist_free(&l);
+	return ok;
+}
 
 int record_sample_opt(struct record_sample *rs, int id, const char *arg)
 {
 	unsigned long long v;
 
 	switch (id) {
-	case OPT_RS_SAMPLE: rs->o.sample = arg; return 1;
+	case OPT_RS_SAMPLE:
+	case OPT_RS_COUNT:
+		if (!events_known(arg))
+			return cmd_bad_value("%s", ftc_strerror());
+		if (id == OPT_RS_SAMPLE)
+			rs->o.sample = arg;
+		else
+			rs->o.count = arg;
+		return 1;
 	case OPT_RS_CALLGRAPH: rs->o.callchain = true; return 1;
-	case OPT_RS_COUNT: rs->o.count = arg; return 1;
 	case OPT_RS_FREQ:
 	case OPT_RS_PERIOD:
 	case OPT_RS_INTERVAL:

@@ -194,6 +194,9 @@ for c in $("$FTC" --help | awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { p
 			# it looks some names up (the real run checks those).
 			[ -n "$FAKE" ] && [ "$c" = record ] && [ "$check" = value ] &&
 				want="$want 1" check=none
+			# A fresh cwd: an output named by an earlier value ('-1') must
+			# not become a later case's input.
+			rm -rf "$T/cwd" && mkdir "$T/cwd" && cd "$T/cwd" || exit 1
 			# shellcheck disable=SC2046
 			timeout -s KILL 2 "$FTC" "$c" $(base "$c" "--$opt") $(before "$c" "--$opt") \
 				"--$opt" "$v" $(tail_args "$c" "--$opt") >"$T/out" 2>"$T/err" </dev/null

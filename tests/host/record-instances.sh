@@ -111,7 +111,7 @@ x_sw=$(count "$D/ext.dat" "$A" sched_switch)
 x_gp=$(count "$D/ext.dat" "$B" sys_enter_getppid)
 [ "$x_sw" -gt 0 ] && [ "$x_gp" -ge $N ] && pass "the extracted file holds both buffers ($x_sw, $x_gp)" ||
 	fail "the extracted file holds both buffers" "sched_switch in a: $x_sw, getppid in b: $x_gp"
-expect_status "extract: a missing instance fails" 1 "$FTC" extract -B "$A" -B "$C" -o "$D/miss.dat"
+expect_status "extract: a missing instance fails (exit 3, as stop and show)" 3 "$FTC" extract -B "$A" -B "$C" -o "$D/miss.dat"
 [ ! -e "$D/miss.dat" ] && pass "no file is left for a missing instance" || fail "no file is left for a missing instance" "$D/miss.dat exists"
 "$FTC" reset -q -B "$A" -d >/dev/null 2>&1
 "$FTC" reset -q -B "$B" -d >/dev/null 2>&1

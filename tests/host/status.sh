@@ -73,7 +73,7 @@ expect_match "the instances by name" "^instances .*$inst" "$top"
 expect_nomatch "without -a, no instance block" "^# instance " "$top"
 "$FTC" status -a >"$OUT/all"
 expect_match "-a adds each instance's block" "^# instance $inst\$" "$(cat "$OUT/all")"
-expect_status "-B of a missing instance exits 1" 1 "$FTC" status -B "no-such-$$"
+expect_status "-B of a missing instance exits 3, as stop and show" 3 "$FTC" status -B "no-such-$$"
 expect_status "an extra argument exits 2" 2 "$FTC" status extra
 
 knobs_unchanged "ftc status"
