@@ -18,6 +18,7 @@
 #include "ftc.h"
 #include "reader.h"
 #include "ringbuf.h"
+#include "tracedat-format.h"
 
 #define FTC_MAX_EVENT_ID	(1 << 20)
 
@@ -54,37 +55,89 @@ static void cur_mem(struct ftc_cur *c, struct ftc_reader *r, const char *buf, si
 	c->base = base;
 }
 
-int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
+/* The header_page text of a header info payload ("header_page", u64 size, text, ...). */
+static int header_page(struct ftc_reader *r, char *buf, size_t len, uint64_t *at,
+		       uint64_t *size)
 {
-	struct ftc_subbuf_layout l = { 0 };
 	struct ftc_cur c;
 	char tag[12];
-	uint64_t size;
 
 	cur_mem(&c, r, buf, len, "header info", 0);
 	if (ftc_cur_read(&c, tag, 12) < 0)
 		return -1;
 	if (memcmp(tag, "header_page", 12))
 		return ftc_cur_err(&c, "expected \"header_page\"");
-	if (ftc_cur_u64(&c, &size) < 0)
+	if (ftc_cur_u64(&c, size) < 0)
 		return -1;
-	if (size > c.end - c.pos)
+	if (*size > c.end - c.pos)
 		return ftc_cur_err(&c, "header_page size %llu exceeds the section",
-				   (unsigned long long)size);
+				   (unsigned long long)*size);
+	*at = c.pos;
+	return 0;
+}
+
+int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_subbuf_layout l = { 0 };
+	uint64_t at, size;
+
+	if (header_page(r, buf, len, &at, &size) < 0)
+		return -1;
 	/*
 	 * Only the commit size matters (kbuffer walks the pages): read it with
 	 * ftc's parser, not tep_parse_header_page(), which ran the whole
 	 * event-format parser on it and was a tenth of opening a small file.
 	 * header_event only describes the fixed ring-buffer event layout.
 	 */
-	if (ftc_subbuf_layout_parse(&l, buf + c.pos, size) < 0) {
+	if (ftc_subbuf_layout_parse(&l, buf + at, size) < 0) {
 		ftc_reader_warn(r, "%s: header_page at byte %llu of the header info does not "
 				"describe a sub-buffer header; the file's long size (%d) is used",
-				r->path, (unsigned long long)c.pos, r->long_size);
+				r->path, (unsigned long long)at, r->long_size);
 		return 0;
 	}
 	r->header_commit_size = (int)l.commit_size;
 	return 0;
+}
+
+/* The header info payload: the last HEADER_INFO option's section (v7), or block (v6). */
+static int load_header_info(struct ftc_reader *r, char **buf, size_t *len)
+{
+	const struct ftc_dat_opt *opt = NULL;
+	const struct ftc_dat_section *s = NULL;
+	struct ftc_cur c = { .r = r, .what = "header info" };
+
+	for (int i = 0; i < r->noptions; i++)
+		if (r->options[i].id == FTC_OPT_HEADER_INFO && r->options[i].size >= 8)
+			opt = &r->options[i];
+	if (r->version == 7)
+		return opt ? ftc_v7_section_load(r, ftc_rd64(r, opt->data), FTC_OPT_HEADER_INFO,
+						  buf, len) :
+			ftc_error(ENOENT, "%s: no HEADER_INFO option", r->path);
+	for (int i = 0; i < r->nsections && !s; i++)
+		if (r->sections[i].id == FTC_OPT_HEADER_INFO)
+			s = &r->sections[i];
+	if (!s)
+		return ftc_error(ENOENT, "%s: no header_page block", r->path);
+	c.pos = s->offset;
+	c.end = s->offset + s->size;
+	*len = s->size;
+	return ftc_cur_blob(&c, s->size, buf);
+}
+
+int ftc_reader_subbuf_layout(struct ftc_reader *r, struct ftc_subbuf_layout *l)
+{
+	uint64_t at, size;
+	size_t len;
+	char *buf;
+	int ret;
+
+	if (load_header_info(r, &buf, &len) < 0)
+		return -1;
+	ret = header_page(r, buf, len, &at, &size);
+	if (ret == 0)
+		ftc_subbuf_layout_parse(l, buf + at, size);
+	free(buf);
+	return ret;
 }
 
 static int index_format(struct ftc_reader *r, const char *system, const char *text,
