@@ -69,6 +69,8 @@ struct ftc_reader {
 	struct tep_handle *tep;
 	void *plugins;
 	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
+	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
+	void *guard_ctx;
 	char *formats;			/* kept for lazy parsing */
 	char *ftrace_formats;
 	struct ftc_fmt_index *fmts;
@@ -152,6 +154,11 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len);
 int ftc_load_kallsyms(struct ftc_reader *r);
+/*
+ * False, with the reason in *why, when an event format's print arguments
+ * have a shape that crashes libtraceevent 1.7's parser (reader-fmt-check.c).
+ */
+bool ftc_fmt_text_parsable(const char *text, size_t len, const char **why);
 /*
  * The sub-buffer layout the file's header_page describes, read on demand
  * (a metadata-only reader has not read it). l keeps what it holds (the
