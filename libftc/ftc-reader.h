@@ -79,6 +79,23 @@ struct ftc_reader_opts {
 	 * itself still reads TRACEEVENT_PLUGIN_DIR and ~/.local/lib/traceevent.
 	 */
 	const char *plugin_dir;
+	/*
+	 * libtraceevent's event-format parser (1.7) can crash on a damaged
+	 * format: a divide by zero, a NULL dereference. The reader installs
+	 * no signal handler (a library must not change the process's signal
+	 * dispositions). A program that must survive any damaged file passes
+	 * a guard: the reader then calls each parse as parse_guard(parse,
+	 * arg, guard_ctx), and the guard returns parse(arg), or -1 when it
+	 * abandoned the parse (say, when it jumped out of a SIGFPE or SIGSEGV
+	 * handler: libtraceevent adds an event only once it is parsed whole,
+	 * so it stays usable; the abandoned event's memory is lost). The
+	 * format is then skipped: its records print as unknown. NULL: the
+	 * reader refuses the format shapes known to crash the parser and
+	 * parses the others directly (a damaged format of another shape can
+	 * still crash it).
+	 */
+	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
+	void *guard_ctx;
 };
 FTC_API struct ftc_reader *ftc_reader_open_opts(const char *path,
 						const struct ftc_reader_opts *opts);
@@ -90,6 +107,9 @@ FTC_API struct ftc_reader *ftc_reader_open_opts(const char *path,
  */
 FTC_API struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
 					       unsigned int flags);
+FTC_API struct ftc_reader *ftc_reader_open_mem_opts(const void *data, size_t size,
+						    const char *name,
+						    const struct ftc_reader_opts *opts);
 FTC_API void ftc_reader_close(struct ftc_reader *r);
 
 /* Metadata. */

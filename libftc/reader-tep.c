@@ -6,8 +6,6 @@
  * megabytes) is loaded only when an event that prints symbols shows up.
  */
 #include <errno.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +16,7 @@
 #include "ftc.h"
 #include "reader.h"
 #include "ringbuf.h"
+#include "tracedat-format.h"
 
 #define FTC_MAX_EVENT_ID	(1 << 20)
 
@@ -54,37 +53,89 @@ static void cur_mem(struct ftc_cur *c, struct ftc_reader *r, const char *buf, si
 	c->base = base;
 }
 
-int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
+/* The header_page text of a header info payload ("header_page", u64 size, text, ...). */
+static int header_page(struct ftc_reader *r, char *buf, size_t len, uint64_t *at,
+		       uint64_t *size)
 {
-	struct ftc_subbuf_layout l = { 0 };
 	struct ftc_cur c;
 	char tag[12];
-	uint64_t size;
 
 	cur_mem(&c, r, buf, len, "header info", 0);
 	if (ftc_cur_read(&c, tag, 12) < 0)
 		return -1;
 	if (memcmp(tag, "header_page", 12))
 		return ftc_cur_err(&c, "expected \"header_page\"");
-	if (ftc_cur_u64(&c, &size) < 0)
+	if (ftc_cur_u64(&c, size) < 0)
 		return -1;
-	if (size > c.end - c.pos)
+	if (*size > c.end - c.pos)
 		return ftc_cur_err(&c, "header_page size %llu exceeds the section",
-				   (unsigned long long)size);
+				   (unsigned long long)*size);
+	*at = c.pos;
+	return 0;
+}
+
+int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len)
+{
+	struct ftc_subbuf_layout l = { 0 };
+	uint64_t at, size;
+
+	if (header_page(r, buf, len, &at, &size) < 0)
+		return -1;
 	/*
 	 * Only the commit size matters (kbuffer walks the pages): read it with
 	 * ftc's parser, not tep_parse_header_page(), which ran the whole
 	 * event-format parser on it and was a tenth of opening a small file.
 	 * header_event only describes the fixed ring-buffer event layout.
 	 */
-	if (ftc_subbuf_layout_parse(&l, buf + c.pos, size) < 0) {
+	if (ftc_subbuf_layout_parse(&l, buf + at, size) < 0) {
 		ftc_reader_warn(r, "%s: header_page at byte %llu of the header info does not "
 				"describe a sub-buffer header; the file's long size (%d) is used",
-				r->path, (unsigned long long)c.pos, r->long_size);
+				r->path, (unsigned long long)at, r->long_size);
 		return 0;
 	}
 	r->header_commit_size = (int)l.commit_size;
 	return 0;
+}
+
+/* The header info payload: the last HEADER_INFO option's section (v7), or block (v6). */
+static int load_header_info(struct ftc_reader *r, char **buf, size_t *len)
+{
+	const struct ftc_dat_opt *opt = NULL;
+	const struct ftc_dat_section *s = NULL;
+	struct ftc_cur c = { .r = r, .what = "header info" };
+
+	for (int i = 0; i < r->noptions; i++)
+		if (r->options[i].id == FTC_OPT_HEADER_INFO && r->options[i].size >= 8)
+			opt = &r->options[i];
+	if (r->version == 7)
+		return opt ? ftc_v7_section_load(r, ftc_rd64(r, opt->data), FTC_OPT_HEADER_INFO,
+						  buf, len) :
+			ftc_error(ENOENT, "%s: no HEADER_INFO option", r->path);
+	for (int i = 0; i < r->nsections && !s; i++)
+		if (r->sections[i].id == FTC_OPT_HEADER_INFO)
+			s = &r->sections[i];
+	if (!s)
+		return ftc_error(ENOENT, "%s: no header_page block", r->path);
+	c.pos = s->offset;
+	c.end = s->offset + s->size;
+	*len = s->size;
+	return ftc_cur_blob(&c, s->size, buf);
+}
+
+int ftc_reader_subbuf_layout(struct ftc_reader *r, struct ftc_subbuf_layout *l)
+{
+	uint64_t at, size;
+	size_t len;
+	char *buf;
+	int ret;
+
+	if (load_header_info(r, &buf, &len) < 0)
+		return -1;
+	ret = header_page(r, buf, len, &at, &size);
+	if (ret == 0)
+		ftc_subbuf_layout_parse(l, buf + at, size);
+	free(buf);
+	return ret;
 }
 
 static int index_format(struct ftc_reader *r, const char *system, const char *text,
@@ -135,60 +186,58 @@ static int build_id_map(struct ftc_reader *r)
 	return 0;
 }
 
-/*
- * libtraceevent 1.7's format parser is not hardened: on some damaged
- * formats it divides by zero while folding constants ("0x2 %pfx4") or
- * follows a NULL pointer (both found by the fuzzer). A damaged file must
- * not kill the reader, so the parse runs under SIGFPE/SIGSEGV/SIGBUS
- * handlers that jump out of it: the format is abandoned (its records print
- * as unknown). tep adds an event only after a complete parse, so it stays
- * consistent; the abandoned event's memory is lost.
- */
-static _Thread_local sigjmp_buf fpe_jump;
-static _Thread_local volatile sig_atomic_t in_parse;
+struct parse_call {
+	struct ftc_reader *r;
+	struct ftc_fmt_index *f;
+};
 
-static void on_fpe(int sig)
+static int parse_call(void *arg)
 {
-	if (in_parse)
-		siglongjmp(fpe_jump, 1);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	struct parse_call *c = arg;
+
+	return tep_parse_event(c->r->tep, c->f->text, c->f->len, c->f->system) ? -1 : 0;
 }
 
+/*
+ * libtraceevent 1.7's format parser is not hardened: on some damaged
+ * formats it divides by zero or follows a NULL pointer (found by the
+ * fuzzer). The caller's guard, when it gave one, catches that (see struct
+ * ftc_reader_opts); without one, the shapes known to do it are refused
+ * first. Not both: the check also refuses some damaged formats the parser
+ * would have half-parsed (their fields still print), which a guard makes
+ * needless.
+ */
 static int guarded_parse(struct ftc_reader *r, struct ftc_fmt_index *f)
 {
-	static const int sigs[] = { SIGFPE, SIGSEGV, SIGBUS };
-	struct sigaction sa = { .sa_handler = on_fpe }, old[3];
-	int ret;
+	struct parse_call c = { r, f };
+	const char *why;
 
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_NODEFER;
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	if (sigsetjmp(fpe_jump, 1)) {
-		ret = -1;
-	} else {
-		in_parse = 1;
-		ret = tep_parse_event(r->tep, f->text, f->len, f->system) ? -1 : 0;
+	if (r->parse_guard)
+		return r->parse_guard(parse_call, &c, r->guard_ctx) ? -1 : 0;
+	if (!ftc_fmt_text_parsable(f->text, f->len, &why)) {
+		ftc_reader_warn(r, "%s: the format of event id %d (system %s) has %s, which "
+				"libtraceevent's parser crashes on; its records print raw",
+				r->path, f->id, f->system, why);
+		return 1;
 	}
-	in_parse = 0;
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	return ret;
+	return parse_call(&c);
 }
 
 static int parse_fmt(struct ftc_reader *r, struct ftc_fmt_index *f)
 {
+	int ret;
+
 	if (f->parsed)
 		return 0;
 	f->parsed = true;
 	if (!r->tep)
 		return 0;
-	if (guarded_parse(r, f) != 0) {
+	ret = guarded_parse(r, f);
+	if (ret < 0)
 		ftc_reader_warn(r, "%s: libtraceevent cannot parse the format of event id %d "
 				"(system %s); its records print raw", r->path, f->id, f->system);
+	if (ret)
 		return -1;
-	}
 	ftc_reader_perf_parsed(r, f->system);
 	return 0;
 }

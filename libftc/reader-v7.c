@@ -170,15 +170,19 @@ static void name_sections(struct ftc_reader *r, const int32_t *descs)
 	}
 }
 
-/* One options section: options until DONE, whose payload links the next. */
-static int read_options_section(struct ftc_reader *r, uint64_t off, uint64_t *next)
+/*
+ * One options section: options until DONE, whose payload links the next;
+ * *link gets the file offset of that payload (0 when DONE carries none).
+ */
+static int read_options_section(struct ftc_reader *r, uint64_t off, uint64_t *next,
+				uint64_t *link)
 {
 	struct ftc_cur c = { .r = r, .what = "options", .base = off };
 	char *buf;
 	size_t len;
 	int ret = -1;
 
-	*next = 0;
+	*next = *link = 0;
 	if (ftc_v7_section_load(r, off, FTC_OPT_DONE, &buf, &len) < 0)
 		return -1;
 	c.mem = buf;
@@ -195,8 +199,10 @@ static int read_options_section(struct ftc_reader *r, uint64_t off, uint64_t *ne
 			goto out;
 		}
 		if (id == FTC_OPT_DONE) {
-			if (size >= 8)
+			if (size >= 8) {
 				*next = ftc_rd64(r, buf + c.pos);
+				*link = off + SEC_HDR + c.pos;
+			}
 			break;
 		}
 		if (ftc_add_option(r, id, size, off + SEC_HDR + c.pos, buf + c.pos) < 0)
@@ -311,7 +317,7 @@ static int read_metadata(struct ftc_reader *r)
 
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 {
-	uint64_t opt_off, next;
+	uint64_t opt_off, next, link;
 	/* Only the entries written are read: no need to clear 48 KB per open. */
 	int32_t *descs = malloc(FTC_MAX_SECTIONS * sizeof(*descs));
 	uint64_t *visited = malloc(FTC_MAX_SECTIONS * sizeof(*visited));
@@ -326,7 +332,7 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 		goto out;
 	walk_chain(r, pos, descs);
 	name_sections(r, descs);
-	if (read_options_section(r, opt_off, &next) < 0)
+	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0)
 		goto out;
 	/* Later options sections follow the buffers: damage there loses only them. */
 	while (next && n < FTC_MAX_SECTIONS) {
@@ -342,10 +348,12 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 			break;
 		}
 		visited[n++] = next;
-		if (read_options_section(r, next, &next) < 0) {
+		if (read_options_section(r, visited[n - 1], &next, &link) < 0) {
 			ftc_reader_warn(r, "%s", ftc_strerror());
 			break;
 		}
+		if (link)
+			r->opts_last = visited[n - 1];
 	}
 	ret = read_metadata(r);
 out:

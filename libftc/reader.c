@@ -278,6 +278,8 @@ static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_o
 	}
 	r->fd = -1;
 	r->flags = opts->flags;
+	r->parse_guard = opts->parse_guard;
+	r->guard_ctx = opts->guard_ctx;
 	r->path = strdup(name);
 	if (!r->path || (opts->plugin_dir && !(r->plugin_dir = strdup(opts->plugin_dir)))) {
 		ftc_error(ENOMEM, "out of memory");
@@ -348,13 +350,20 @@ struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char
 				       unsigned int flags)
 {
 	struct ftc_reader_opts opts = { .flags = flags };
+
+	return ftc_reader_open_mem_opts(data, size, name, &opts);
+}
+
+struct ftc_reader *ftc_reader_open_mem_opts(const void *data, size_t size, const char *name,
+					    const struct ftc_reader_opts *opts)
+{
 	struct ftc_reader *r;
 
 	if (!data && size) {
 		ftc_error(EINVAL, "%s: no bytes given for %zu-byte capture", name, size);
 		return NULL;
 	}
-	r = reader_new(name, &opts);
+	r = reader_new(name, opts);
 	if (!r)
 		return NULL;
 	/* A zero-length capture still needs a non-NULL pointer to mark memory mode. */

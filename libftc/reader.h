@@ -62,10 +62,15 @@ struct ftc_reader {
 	struct ftc_dat_buffer *buffers;
 	int nbuffers;
 	char *clock;
+	/* v7, for ftc restore, which rewrites the index in place (writer-compact.c). */
+	uint64_t opts_link;		/* the first options section's link to the next */
+	uint64_t opts_last;		/* the last options section linked, 0 when none */
 
 	struct tep_handle *tep;
 	void *plugins;
 	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
+	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
+	void *guard_ctx;
 	char *formats;			/* kept for lazy parsing */
 	char *ftrace_formats;
 	struct ftc_fmt_index *fmts;
@@ -149,6 +154,17 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_printk(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len);
 int ftc_load_kallsyms(struct ftc_reader *r);
+/*
+ * False, with the reason in *why, when an event format's print arguments
+ * have a shape that crashes libtraceevent 1.7's parser (reader-fmt-check.c).
+ */
+bool ftc_fmt_text_parsable(const char *text, size_t len, const char **why);
+/*
+ * The sub-buffer layout the file's header_page describes, read on demand
+ * (a metadata-only reader has not read it). l keeps what it holds (the
+ * caller's fallback) when the file does not say; -1 when it cannot be read.
+ */
+int ftc_reader_subbuf_layout(struct ftc_reader *r, struct ftc_subbuf_layout *l);
 /* Parses the event tep learns the common fields from, if none is parsed yet. */
 struct tep_record;
 void ftc_reader_learn_common(struct ftc_reader *r, struct tep_record *rec);

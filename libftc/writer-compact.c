@@ -20,6 +20,7 @@
 #include <zstd.h>
 
 #include "ftc.h"
+#include "reader.h"
 #include "tracedat-format.h"
 #include "writer.h"
 
@@ -214,147 +215,11 @@ int ftc_wpatch_sections(struct ftc_writer *w)
 
 /*
  * ftc restore: a capture cut short (SIGKILL, crash, power) is a valid
- * trace.dat with gaps. Rebuild the writer's view of it from its own
- * index (BUFFER options, chunk counts, strings) and finish it like a
- * normal stop would: close the gaps and rewrite the index.
+ * trace.dat with gaps. The reader parses its index (BUFFER options,
+ * strings, the options links); restore rebuilds the writer's view from
+ * it and finishes the file like a normal stop would: close the gaps and
+ * rewrite the index.
  */
-struct rd {
-	int fd;
-	const char *path;
-};
-
-static int rd_at(struct rd *r, void *p, size_t n, uint64_t off)
-{
-	ssize_t got = pread(r->fd, p, n, (off_t)off);
-
-	if (got == (ssize_t)n)
-		return 0;
-	return ftc_error(got < 0 ? errno : EINVAL, "%s: cannot read %zu bytes at offset %llu%s",
-			 r->path, n, (unsigned long long)off, got < 0 ? "" : " (file too short)");
-}
-
-static int add_parsed_buffer(struct ftc_writer *w, struct rd *r, const char *d, uint32_t size)
-{
-	const char *end = d + size, *name, *clock, *q;
-	uint32_t n;
-	struct wbuf *nb, *b;
-
-	if (size < 8 + 2 + 8)
-		return ftc_error(EINVAL, "%s: a BUFFER option of %u bytes is too short", r->path, size);
-	name = d + 8;
-	clock = name + strnlen(name, (size_t)(end - name)) + 1;
-	if (clock >= end)
-		return ftc_error(EINVAL, "%s: a BUFFER option has no clock", r->path);
-	q = clock + strnlen(clock, (size_t)(end - clock)) + 1 + 4;
-	if (q + 4 > end)
-		return ftc_error(EINVAL, "%s: a BUFFER option has no CPU count", r->path);
-	memcpy(&n, q, 4);
-	q += 4;
-	if (!n)
-		return 0;	/* the CPU-less top buffer of an instance-only file */
-	if ((uint64_t)n * 20 > (uint64_t)(end - q))
-		return ftc_error(EINVAL, "%s: a BUFFER option lists %u CPUs but is too short",
-				 r->path, n);
-	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
-	if (!nb)
-		return ftc_error(ENOMEM, "out of memory");
-	w->bufs = nb;
-	b = &nb[w->nbufs];
-	memset(b, 0, sizeof(*b));
-	b->name = strdup(name);
-	b->clock = strdup(clock);
-	b->cpus = calloc(n, sizeof(*b->cpus));
-	b->ncpus = (int)n;
-	b->slot0 = w->nbufs ? nb[w->nbufs - 1].slot0 + nb[w->nbufs - 1].ncpus : 0;
-	memcpy(&b->sec, d, 8);
-	w->nbufs++;
-	if (!b->name || !b->clock || !b->cpus)
-		return ftc_error(ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < n; i++, q += 20) {
-		struct wcpu *wc = &b->cpus[i];
-		uint32_t cpu;
-
-		memcpy(&cpu, q, 4);
-		wc->cpu = (int)cpu;
-		memcpy(&wc->start, q + 4, 8);
-		memcpy(&wc->size, q + 12, 8);
-		if (compressed(w) && rd_at(r, &wc->chunks, 4, wc->start) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Walks the options sections from the header's pointer. */
-static int parse_options(struct ftc_writer *w, struct rd *r, uint64_t opts, uint64_t *headers)
-{
-	for (int sections = 0; opts; sections++) {
-		uint64_t q = opts + 16, next = 0;
-		uint16_t id = 1;
-
-		if (sections > 64)
-			return ftc_error(EINVAL, "%s: the options sections loop", r->path);
-		while (id) {
-			uint32_t size;
-			char *d;
-
-			if (rd_at(r, &id, 2, q) < 0 || rd_at(r, &size, 4, q + 2) < 0)
-				return -1;
-			if (size > (16u << 20))
-				return ftc_error(EINVAL, "%s: option %u at %llu claims %u bytes",
-						 r->path, id, (unsigned long long)q, size);
-			d = malloc(size ? size : 1);
-			if (!d || rd_at(r, d, size, q + 6) < 0) {
-				free(d);
-				return d ? -1 : ftc_error(ENOMEM, "out of memory");
-			}
-			if (id == FTC_OPT_HEADER_INFO && size >= 8)
-				memcpy(headers, d, 8);
-			if (id == FTC_OPT_BUFFER && add_parsed_buffer(w, r, d, size) < 0) {
-				free(d);
-				return -1;
-			}
-			if (id == FTC_OPT_DONE && size >= 8) {
-				memcpy(&next, d, 8);
-				if (!sections)
-					w->opt1_done = q + 6;
-				else
-					w->tail = opts;
-			}
-			free(d);
-			q += 6 + size;
-		}
-		opts = next;
-	}
-	return 0;
-}
-
-/* The strings of the file, kept byte for byte: section descriptions point into them. */
-static int read_strings(struct ftc_writer *w, struct rd *r, uint64_t pos, uint64_t end)
-{
-	while (pos + 16 <= end) {
-		uint16_t id, flags;
-		uint64_t size;
-		char *s;
-
-		if (rd_at(r, &id, 2, pos) < 0 || rd_at(r, &flags, 2, pos + 2) < 0 ||
-		    rd_at(r, &size, 8, pos + 8) < 0)
-			return -1;
-		if (id == FTC_OPT_STRINGS) {
-			if (flags & FTC_SEC_COMPRESSED)
-				return ftc_error(EINVAL, "%s: compressed strings: not a file ftc "
-						 "left unfinished", r->path);
-			s = malloc(size ? size : 1);
-			if (!s || rd_at(r, s, size, pos + 16) < 0) {
-				free(s);
-				return -1;
-			}
-			ftc_dbuf_add(&w->strings, s, size);
-			free(s);
-		}
-		pos += 16 + size;
-	}
-	return 0;
-}
 
 /* A chunk is whole when it decompresses to exactly what its header says. */
 static bool chunk_ok(enum ftc_compression c, const char *z, uint32_t zlen, uint32_t ulen,
@@ -365,32 +230,6 @@ static bool chunk_ok(enum ftc_compression c, const char *z, uint32_t zlen, uint3
 	if (c == FTC_COMPRESS_ZSTD)
 		return ZSTD_decompress(out, ulen, z, zlen) == ulen;
 	return uncompress((Bytef *)out, &olen, (const Bytef *)z, zlen) == Z_OK && olen == ulen;
-}
-
-/*
- * The sub-buffer layout from the file's own header_page (its HEADER_INFO
- * section), so that raw pages of a 32-bit kernel are recognised as such.
- * Only raw pages are checked by their header (chunks are decompressed
- * instead), and then the section is not compressed either. What cannot be
- * read leaves the layout of the file header's long size.
- */
-static void read_layout(struct ftc_writer *w, struct rd *r, uint64_t sec)
-{
-	uint16_t flags;
-	uint64_t size;
-	char h[16], *d;
-
-	if (compressed(w) || !sec || rd_at(r, h, 16, sec) < 0)
-		return;
-	memcpy(&flags, h + 2, 2);
-	memcpy(&size, h + 8, 8);
-	/* header_page and header_event are a few hundred bytes. */
-	if ((flags & FTC_SEC_COMPRESSED) || size > (1u << 20))
-		return;
-	d = malloc(size ? size : 1);
-	if (d && rd_at(r, d, size, sec + 16) == 0)
-		ftc_wmeta_subbuf(&w->subbuf, d, size);
-	free(d);
 }
 
 /* A raw page is a sub-buffer when its header is plausible. */
@@ -406,7 +245,8 @@ static bool page_ok(const struct ftc_writer *w, const char *p)
  * but not in the index: take every whole one up to the region's end.
  * Returns how many were recovered.
  */
-static int recover(struct ftc_writer *w, struct rd *r, struct wcpu *wc, uint64_t limit)
+static int recover(struct ftc_writer *w, struct ftc_reader *r, struct wcpu *wc,
+		   uint64_t limit)
 {
 	uint32_t max = w->page * FTC_PAGES_IN_CHUNK;
 	char *z = malloc(ftc_zctx_bound(w->comp, max) + 8), *out = malloc(max);
@@ -418,16 +258,17 @@ static int recover(struct ftc_writer *w, struct rd *r, struct wcpu *wc, uint64_t
 		uint32_t cz[2];
 
 		if (!compressed(w)) {
-			if (at + w->page > limit || rd_at(r, out, w->page, at) < 0 ||
+			if (at + w->page > limit || ftc_pread_all(r, out, w->page, at, "page") < 0 ||
 			    !page_ok(w, out))
 				break;
 			wc->size += w->page;
 			n++;
 			continue;
 		}
-		if (at + 8 > limit || rd_at(r, cz, 8, at) < 0 || !cz[0] || !cz[1] ||
-		    cz[1] > max || cz[1] % w->page || cz[0] > ftc_zctx_bound(w->comp, max) ||
-		    at + 8 + cz[0] > limit || rd_at(r, z, cz[0], at + 8) < 0 ||
+		if (at + 8 > limit || ftc_pread_all(r, cz, 8, at, "chunk") < 0 || !cz[0] ||
+		    !cz[1] || cz[1] > max || cz[1] % w->page ||
+		    cz[0] > ftc_zctx_bound(w->comp, max) || at + 8 + cz[0] > limit ||
+		    ftc_pread_all(r, z, cz[0], at + 8, "chunk") < 0 ||
 		    !chunk_ok(w->comp, z, cz[0], cz[1], out))
 			break;
 		wc->size += 8 + cz[0];
@@ -439,49 +280,150 @@ static int recover(struct ftc_writer *w, struct rd *r, struct wcpu *wc, uint64_t
 	return n;
 }
 
-static int parse_head(struct ftc_writer *w, struct rd *r, uint64_t *opts, uint64_t *first)
+/* A buffer as the reader found it in the index; CPU-less ones are left out. */
+static int take_buffer(struct ftc_writer *w, struct ftc_reader *r, const struct ftc_dat_buffer *d)
 {
-	char h[128];
-	size_t at = FTC_DAT_MAGIC_LEN;
-	uint32_t page;
+	struct wbuf *nb, *b;
+
+	if (!d->ncpus)
+		return 0;	/* the CPU-less top buffer of an instance-only file */
+	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
+	if (!nb)
+		return ftc_error(ENOMEM, "out of memory");
+	w->bufs = nb;
+	b = &nb[w->nbufs];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(d->name);
+	b->clock = strdup(d->clock ? d->clock : "");
+	b->cpus = calloc((size_t)d->ncpus, sizeof(*b->cpus));
+	b->ncpus = b->cpus ? d->ncpus : 0;
+	b->slot0 = w->nbufs ? nb[w->nbufs - 1].slot0 + nb[w->nbufs - 1].ncpus : 0;
+	b->sec = d->section_offset;
+	w->nbufs++;
+	if (!b->name || !b->clock || !b->cpus)
+		return ftc_error(ENOMEM, "out of memory");
+	for (int i = 0; i < d->ncpus; i++) {
+		struct wcpu *wc = &b->cpus[i];
+
+		wc->cpu = d->cpus[i].cpu;
+		wc->start = d->cpus[i].offset;
+		wc->size = d->cpus[i].size;
+		if (compressed(w) && ftc_pread_all(r, &wc->chunks, 4, wc->start, "chunk count") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The reader skips a damaged BUFFER option with a warning; restore must
+ * not rewrite an index that leaves its data out.
+ */
+static int take_buffers(struct ftc_writer *w, struct ftc_reader *r)
+{
+	int opts = 0;
+
+	for (int i = 0; i < ftc_reader_noptions(r); i++)
+		opts += ftc_reader_option(r, i)->id == FTC_OPT_BUFFER;
+	if (opts != ftc_reader_nbuffers(r))
+		return ftc_error(EINVAL, "%s: a BUFFER option is damaged:\n%s", w->path,
+				 ftc_reader_warnings(r) ? ftc_reader_warnings(r) : "");
+	for (int i = 0; i < ftc_reader_nbuffers(r); i++)
+		if (take_buffer(w, r, ftc_reader_buffer(r, i)) < 0)
+			return -1;
+	return 0;
+}
+
+/* The strings of the file, kept byte for byte: section descriptions point into them. */
+static int take_strings(struct ftc_writer *w, struct ftc_reader *r)
+{
+	for (int i = 0; i < ftc_reader_nsections(r); i++) {
+		const struct ftc_dat_section *s = ftc_reader_section(r, i);
+
+		if (s->id != FTC_OPT_STRINGS)
+			continue;
+		if (s->flags & FTC_SEC_COMPRESSED)
+			return ftc_error(EINVAL, "%s: compressed strings: not a file ftc "
+					 "left unfinished", w->path);
+		if (s->offset + 16 + s->size > r->file_size)
+			return ftc_error(EINVAL, "%s: the strings at offset %llu are cut short",
+					 w->path, (unsigned long long)s->offset);
+	}
+	if (r->strings_len)
+		ftc_dbuf_add(&w->strings, r->strings, r->strings_len);
+	return 0;
+}
+
+/* The writer's view of the file from the reader's parse of it. */
+static int take_index(struct ftc_writer *w, struct ftc_reader *r)
+{
 	int c;
 
-	ssize_t got = pread(r->fd, h, sizeof(h), 0);
-
-	if (got < 0)
-		return ftc_error(errno, "%s: %s", r->path, strerror(errno));
-	memset(h + got, 0, sizeof(h) - (size_t)got);
-	h[sizeof(h) - 1] = '\0';
-	if (got < FTC_DAT_MAGIC_LEN + 2 || memcmp(h, FTC_DAT_MAGIC, FTC_DAT_MAGIC_LEN))
-		return ftc_error(EINVAL, "%s: not a trace.dat file", r->path);
-	if (strcmp(h + at, "7"))
-		return ftc_error(ENOTSUP, "%s: version %s file: ftc restore handles version 7 "
+	if (ftc_reader_version(r) != 7)
+		return ftc_error(ENOTSUP, "%s: version %d file: ftc restore handles version 7 "
 				 "(an unfinished v6 file is already readable as it is)",
-				 r->path, h + at);
-	at += 2;
-	ftc_subbuf_layout_long(&w->subbuf, (uint8_t)h[at + 1], h[at] == 1);
-	at += 2;
-	memcpy(&page, h + at, 4);
-	at += 4;
-	c = ftc_compression_parse(h + at);
+				 w->path, ftc_reader_version(r));
+	c = ftc_compression_parse(ftc_reader_compression(r));
 	if (c < 0)
-		return ftc_error(EINVAL, "%s: unknown compression '%s'", r->path, h + at);
+		return ftc_error(EINVAL, "%s: unknown compression '%s'", w->path,
+				 ftc_reader_compression(r));
 	w->comp = (enum ftc_compression)c;
-	at += strlen(h + at) + 1;
-	at += strlen(h + at) + 1;
-	if (at + 8 > sizeof(h))
-		return ftc_error(EINVAL, "%s: damaged header", r->path);
-	memcpy(opts, h + at, 8);
-	w->page = page;
-	*first = at + 8;
+	w->page = ftc_reader_page_size(r);
+	w->opt1_done = r->opts_link;
+	w->tail = r->opts_last;
+	/*
+	 * Raw pages are recognised by their header, in the layout of the
+	 * file's own header_page (a 32-bit kernel's differs); chunks are
+	 * decompressed instead.
+	 */
+	ftc_subbuf_layout_long(&w->subbuf, (unsigned int)ftc_reader_long_size(r),
+			       ftc_reader_big_endian(r));
+	if (!compressed(w))
+		ftc_reader_subbuf_layout(r, &w->subbuf);
+	if (take_buffers(w, r) < 0 || take_strings(w, r) < 0)
+		return -1;
+	if (!w->nbufs || !w->tail || !w->opt1_done || !w->strings.len)
+		return ftc_error(EINVAL, "%s: no ftc capture index found (written by another "
+				 "tool?)", w->path);
 	return 0;
+}
+
+/* Reads the index and recovers what followed the last checkpoint; *changed counts it. */
+static int take_file(struct ftc_writer *w, uint64_t blksize, int *changed)
+{
+	struct ftc_reader *r = ftc_reader_open(w->path, FTC_READER_METADATA);
+	int ret = -1;
+
+	if (!r || take_index(w, r) < 0)
+		goto out;
+	w->align = blksize > w->page ? blksize : w->page;
+	w->groups = w->bufs[0].sec;
+	for (int b = 0; b < w->nbufs; b++)
+		w->bufs[b].end = b + 1 < w->nbufs ? w->bufs[b + 1].sec : w->tail;
+	for (int b = 0; b < w->nbufs; b++)
+		for (int c = 0; c < w->bufs[b].ncpus; c++) {
+			struct wcpu *wc = &w->bufs[b].cpus[c];
+			uint64_t end = c + 1 < w->bufs[b].ncpus ? wc[1].start : w->bufs[b].end;
+
+			/* A damaged size would have compaction move gigabytes of nothing. */
+			if (wc->start > end || wc->size + (compressed(w) ? 4 : 0) > end - wc->start) {
+				ftc_error(EINVAL, "%s: the index puts CPU %d's data past its region "
+					  "(%llu bytes at %llu): damaged index", w->path, wc->cpu,
+					  (unsigned long long)wc->size,
+					  (unsigned long long)wc->start);
+				goto out;
+			}
+			*changed += recover(w, r, wc, end);
+		}
+	ret = 0;
+out:
+	ftc_reader_close(r);
+	return ret;
 }
 
 int ftc_writer_repair(const char *path, int *changed)
 {
 	struct ftc_writer *w = calloc(1, sizeof(*w));
-	struct rd r = { -1, path };
-	uint64_t opts = 0, first = 0, before, headers = 0;
+	uint64_t before;
 	struct stat st;
 	int ret = -1;
 
@@ -489,33 +431,20 @@ int ftc_writer_repair(const char *path, int *changed)
 	if (!w)
 		return ftc_error(ENOMEM, "out of memory");
 	w->version = 7;
-	w->fd = r.fd = open(path, O_RDWR | O_CLOEXEC);
+	w->fd = open(path, O_RDWR | O_CLOEXEC);
 	w->path = strdup(path);
 	pthread_mutex_init(&w->lock, NULL);
-	if (r.fd < 0) {
+	if (w->fd < 0) {
 		ftc_error(errno, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (fstat(r.fd, &st) < 0 || parse_head(w, &r, &opts, &first) < 0 ||
-	    parse_options(w, &r, opts, &headers) < 0 ||
-	    read_strings(w, &r, first, (uint64_t)st.st_size) < 0)
+	if (!w->path) {
+		ftc_error(ENOMEM, "out of memory");
 		goto out;
-	read_layout(w, &r, headers);
-	if (!w->nbufs || !w->tail || !w->opt1_done || !w->strings.len)
-		ret = ftc_error(EINVAL, "%s: no ftc capture index found (written by another tool?)",
-				path);
-	if (!w->nbufs || !w->tail || !w->opt1_done || !w->strings.len)
+	}
+	if (fstat(w->fd, &st) < 0 || take_file(w, (uint64_t)st.st_blksize, changed) < 0)
 		goto out;
-	w->align = (uint64_t)st.st_blksize > w->page ? (uint64_t)st.st_blksize : w->page;
-	w->groups = w->bufs[0].sec;
-	for (int b = 0; b < w->nbufs; b++)
-		w->bufs[b].end = b + 1 < w->nbufs ? w->bufs[b + 1].sec : w->tail;
 	before = w->tail;
-	for (int b = 0; b < w->nbufs; b++)
-		for (int c = 0; c < w->bufs[b].ncpus; c++)
-			*changed += recover(w, &r, &w->bufs[b].cpus[c],
-					    c + 1 < w->bufs[b].ncpus ? w->bufs[b].cpus[c + 1].start :
-					    w->bufs[b].end);
 	/* The index as it stands first, so a failure below loses nothing. */
 	if (*changed && ftc_windex(w, NULL, false, false) < 0)
 		goto out;

@@ -13,6 +13,7 @@
 
 #include "ftc.h"
 #include "ftc-reader.h"
+#include "parse-guard.h"
 
 /* *tracer: guessed by the first walk (it peeks at every CPU's first records). */
 static void walk(struct ftc_reader *r, FILE *out, unsigned int flags, const char **tracer)
@@ -41,13 +42,18 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags, const char
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
+	/* cmd/parse-guard.c, as ftc report: libtraceevent's parser crashes on some formats. */
+	static const struct ftc_reader_opts opts = {
+		.flags = FTC_READER_NO_PLUGINS,
+		.parse_guard = parse_guard,
+	};
 	const char *tracer = NULL;
 	struct ftc_reader *r;
 
 	if (!null)
 		null = fopen("/dev/null", "w");
 	/* From memory: no file, no syscall per read, and ASan sees the exact input. */
-	r = ftc_reader_open_mem(data, size, "fuzz-input", FTC_READER_NO_PLUGINS);
+	r = ftc_reader_open_mem_opts(data, size, "fuzz-input", &opts);
 	if (r) {
 		/* The walks share the reader: its formats and kallsyms load once. */
 		walk(r, null, 0, &tracer);

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-reader.h"
+#include "reader.h"
 
 static char path[] = "/tmp/ftc-test-reader-XXXXXX";
 
@@ -153,6 +154,40 @@ static void compressed_claims(void)
 	      open_under_limit(b, n) == 0);
 }
 
+static bool parsable(const char *args)
+{
+	char text[512];
+	const char *why;
+
+	snprintf(text, sizeof(text), "name: t\nID: 5\nformat:\n\nprint fmt: \"%%d\", %s\n", args);
+	return ftc_fmt_text_parsable(text, strlen(text), &why);
+}
+
+/*
+ * Formats whose print arguments crash libtraceevent 1.7's parser are
+ * refused before it sees them (reader-fmt-check.c); formats of their
+ * neighbourhood that it parses are not.
+ */
+static void test_fmt_check(void)
+{
+	CHECK("format check: a constant divided by a word (\"0x2 %pfx4\") refused",
+	      !parsable("0x2 %pfx4"));
+	CHECK("format check: 4 / 0 refused", !parsable("4 / 0"));
+	CHECK("format check: an unknown operator after an index refused",
+	      !parsable("REC->a[1]; x") && !parsable("REC->a[1].b"));
+	CHECK("format check: an unknown operator after a condition refused",
+	      !parsable("REC->a ? 1 : 2 # 1") && !parsable("REC->a ? 1 : REC->b[1]"));
+	CHECK("format check: a field divided by 0, a known operator after an index or "
+	      "a condition, a division in the format string are parsed",
+	      parsable("REC->a / 0") && parsable("REC->a[1] + 2") &&
+	      parsable("REC->a ? 1 : 2 + 3") && parsable("(REC->a ? 1 : 2) # 1") &&
+	      parsable("REC->x % 64") && parsable("4 / sizeof(int)") &&
+	      parsable("REC->a[1] ? \"a/0\" : \"b\""));
+	CHECK("format check: arguments the parser never reads are not looked at",
+	      ftc_fmt_text_parsable("print fmt: \"%d\" 4 / 0", 21, &(const char *){ NULL }) &&
+	      ftc_fmt_text_parsable("print fmt: 4 / 0", 16, &(const char *){ NULL }));
+}
+
 int main(void)
 {
 	unsigned char b[256];
@@ -165,6 +200,7 @@ int main(void)
 		return CHECK_DONE();
 	}
 	close(fd);
+	test_fmt_check();
 
 	r = open_bytes("\x17\x08", 2, FTC_READER_METADATA);
 	CHECK("2-byte file refused", !r);
