@@ -240,6 +240,12 @@ static int read_start(struct ftc_reader *r, uint64_t *pos)
 	uint32_t psize;
 	char *end;
 
+	/* A short file that does not even start like one is not a cut trace.dat. */
+	if (r->file_size < sizeof(magic) && (!r->file_size ||
+	    (ftc_pread_all(r, magic, (size_t)r->file_size, 0, "file header") == 0 &&
+	     memcmp(magic, FTC_DAT_MAGIC, (size_t)r->file_size))))
+		return ftc_error(EINVAL, "%s: not a trace.dat file (%llu bytes, no trace.dat "
+				 "magic)", r->path, (unsigned long long)r->file_size);
 	if (ftc_cur_read(&c, magic, sizeof(magic)) < 0)
 		return -1;
 	if (memcmp(magic, FTC_DAT_MAGIC, FTC_DAT_MAGIC_LEN))

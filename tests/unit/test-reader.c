@@ -207,6 +207,11 @@ int main(void)
 	CHECK("2-byte file: message names the offset",
 	      strstr(ftc_strerror(), "offset 0") && strstr(ftc_strerror(), "file header"));
 
+	r = open_bytes("vm\n", 3, FTC_READER_METADATA);
+	CHECK("3-byte text file: not a trace.dat", !r && strstr(ftc_strerror(), "not a trace.dat"));
+	r = open_bytes("", 0, FTC_READER_METADATA);
+	CHECK("empty file: not a trace.dat", !r && strstr(ftc_strerror(), "not a trace.dat"));
+
 	memcpy(b, "\x17\x08\x45tracing6", 12);
 	r = open_bytes(b, 12, FTC_READER_METADATA);
 	CHECK("bad magic refused", !r && strstr(ftc_strerror(), "not a trace.dat"));
