@@ -4,8 +4,9 @@
 # current seeds for the same number of executions with libFuzzer's fixed
 # seed, alternating; executions per CPU second (medians) and their ratio.
 # Each side runs with its own tests/fuzz/run settings (the base checked
-# leaks on every input, with full ASan malloc stacks); the base is also run
-# with today's settings, which splits the gain between code and settings.
+# leaks on every input, with full ASan malloc stacks, built at -O1); the
+# base is also run with today's settings and -O2, which splits the gain
+# between code and settings.
 # The seeds must exist (tests/fuzz/run makes them). Not a test.
 #   EXECS=N (20000) RUNS=N (3)
 set -u
@@ -23,19 +24,21 @@ git -C "$TOP" cat-file -e "$BASE^{commit}" 2>/dev/null ||
 	{ echo "fuzz bench: commit $BASE is not in this clone"; exit 0; }
 rm -rf "$B"; mkdir -p "$B"
 
-# build SRC_TREE OUT: the fuzz target as tests/fuzz/run builds it.
+# build SRC_TREE OUT OPT: the fuzz target as that tree's tests/fuzz/run
+# builds it (the base at -O1, today's at -O2).
 build() {
 	# shellcheck disable=SC2046
-	clang -std=gnu11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -DFTC_VERSION='"fuzz"' -I"$1/libftc" \
+	clang -std=gnu11 -D_GNU_SOURCE -g "$3" -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -DFTC_VERSION='"fuzz"' -I"$1/libftc" -I"$1/cmd" \
 		$(pkg-config --cflags libtracefs libtraceevent) -o "$2" \
-		"$1/tests/fuzz/reader-fuzz.c" "$1"/libftc/*.c \
+		"$1/tests/fuzz/reader-fuzz.c" $(ls "$1/cmd/parse-guard.c" 2>/dev/null) "$1"/libftc/*.c \
 		$(pkg-config --libs libtracefs libtraceevent libdw libelf zlib libzstd) -lpthread -lm
 }
 
 git -C "$TOP" worktree add --detach -f "$B/base" "$BASE" >/dev/null 2>&1 ||
 	{ echo "fuzz bench: cannot check out $BASE"; exit 0; }
-build "$B/base" "$B/base-fuzz" && build "$TOP" "$B/new-fuzz" ||
+build "$B/base" "$B/base-fuzz" -O1 && build "$B/base" "$B/base-fuzz-O2" -O2 &&
+	build "$TOP" "$B/new-fuzz" -O2 ||
 	{ git -C "$TOP" worktree remove -f "$B/base"; echo "fuzz bench: build failed"; exit 0; }
 
 # run BINARY ASAN_OPTIONS LEAKS: prints executions per CPU second. The
@@ -48,13 +51,14 @@ run() {
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$B/" "$c" >"$l" 2>&1
 	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$l")
 	[ -n "$n" ] || n=$(grep -oE '^#[0-9]+' "$l" | tail -1 | tr -d '#')
-	awk -v n="${n:-0}" '{ printf "%.0f\n", n / ($1 + $2) }' "$t"
+	# After a crash time(1) adds a "Command exited" line before the times.
+	tail -1 "$t" | awk -v n="${n:-0}" '{ printf "%.0f\n", n / ($1 + $2) }'
 }
 
 : >"$B/old"; : >"$B/old-new-settings"; : >"$B/new"
 for _ in $(seq "$RUNS"); do
 	run "$B/base-fuzz" "" 1 >>"$B/old"
-	run "$B/base-fuzz" "$NEW_ASAN" 0 >>"$B/old-new-settings"
+	run "$B/base-fuzz-O2" "$NEW_ASAN" 0 >>"$B/old-new-settings"
 	run "$B/new-fuzz" "$NEW_ASAN" 0 >>"$B/new"
 done
 old=$(median <"$B/old"); mid=$(median <"$B/old-new-settings"); new=$(median <"$B/new")

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
  * sections, options, decompression), merge every CPU and format every
- * record as text, JSON and the kernel's function_graph layout; an input
+ * record as text, JSON or the kernel's function_graph layout; an input
  * the full open refuses is opened again for metadata only (ftc dump). Any crash,
  * leak, hang or sanitizer report fails. tests/fuzz/run says how it runs
  * fast (Documentation/hacking.md, "Fuzzing", has the numbers).
@@ -15,8 +15,7 @@
 #include "ftc-reader.h"
 #include "parse-guard.h"
 
-/* *tracer: guessed by the first walk (it peeks at every CPU's first records). */
-static void walk(struct ftc_reader *r, FILE *out, unsigned int flags, const char **tracer)
+static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
 {
 	struct ftc_merge *m = ftc_merge_open(r, NULL);
 	struct ftc_format *f;
@@ -25,12 +24,11 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags, const char
 
 	if (!m)
 		return;
-	if (!*tracer)
-		*tracer = ftc_merge_guess_tracer(m, r);
 	f = ftc_format_new(r, out, flags);
 	if (f) {
 		ftc_format_set_merge(f, m);
-		ftc_format_header(f, *tracer);
+		/* Peeks at every CPU's first records, as ftc report does. */
+		ftc_format_header(f, ftc_merge_guess_tracer(m, r));
 		while (ftc_merge_next(m, &mr) == 1 && n++ < 100000)
 			ftc_format_record(f, &mr);
 		ftc_format_flush(f);
@@ -38,6 +36,18 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags, const char
 	}
 	ftc_merge_close(m);
 }
+
+/*
+ * One layout per input, picked by its length (the mutator changes lengths
+ * all the time): a walk formats every record, and three walks per input
+ * cost two thirds of an execution for code the corpus reaches anyway.
+ * tests/fuzz/regress.sh runs each kept input through every layout.
+ */
+static const unsigned int layouts[] = {
+	0,
+	FTC_FMT_JSON | FTC_FMT_NS,
+	FTC_FMT_GRAPH_KERNEL | FTC_FMT_GRAPH_PROC | FTC_FMT_GRAPH_ABSTIME,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -47,7 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.flags = FTC_READER_NO_PLUGINS,
 		.parse_guard = parse_guard,
 	};
-	const char *tracer = NULL;
 	struct ftc_reader *r;
 
 	if (!null)
@@ -55,11 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* From memory: no file, no syscall per read, and ASan sees the exact input. */
 	r = ftc_reader_open_mem_opts(data, size, "fuzz-input", &opts);
 	if (r) {
-		/* The walks share the reader: its formats and kallsyms load once. */
-		walk(r, null, 0, &tracer);
-		walk(r, null, FTC_FMT_JSON | FTC_FMT_NS, &tracer);
-		walk(r, null, FTC_FMT_GRAPH_KERNEL | FTC_FMT_GRAPH_PROC | FTC_FMT_GRAPH_ABSTIME,
-		     &tracer);
+		walk(r, null, layouts[size % 3]);
 		ftc_reader_close(r);
 		return 0;
 	}
