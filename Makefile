@@ -20,13 +20,16 @@ PKG_STATIC_LIBS := $(shell pkg-config --libs --static $(PKGS))
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
+# libftc/ holds the public headers, each folder under it one step of the
+# data path (Documentation/design.md) with its internal headers.
+LIB_DIRS  := $(sort $(patsubst %/,%,$(dir $(wildcard libftc/*/*.c libftc/*/*.h))))
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) \
-	     -DFTC_VERSION='"$(VERSION)"' -Ilibftc -Icmd $(PKG_CFLAGS) -MMD -MP
+	     -DFTC_VERSION='"$(VERSION)"' -Ilibftc $(LIB_DIRS:%=-I%) -Icmd $(PKG_CFLAGS) -MMD -MP
 LDLIBS    := $(PKG_LIBS) -lm -lpthread
 
 # Every build flavour lives in its own folder so they never mix objects.
 B         ?= build/default
-LIB_SRC   := $(sort $(wildcard libftc/*.c))
+LIB_SRC   := $(sort $(wildcard libftc/*/*.c))
 CMD_SRC   := $(sort $(wildcard cmd/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 PIC_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
@@ -37,7 +40,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # (tests/host/exports.sh reads this list through `make public-headers`).
 PUBLIC_HDR := $(sort $(wildcard libftc/ftc*.h))
 
-.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz public-headers
+.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
 all: ftc $(B)/libftc.a $(B)/libftc.so unit
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
@@ -121,6 +124,9 @@ install: all
 
 public-headers:
 	@printf '%s\n' $(PUBLIC_HDR)
+
+lib-dirs:
+	@printf '%s\n' $(LIB_DIRS)
 
 clean:
 	rm -rf build ftc ftc-static ftc-asan tests/out

@@ -29,9 +29,9 @@ rm -rf "$B"; mkdir -p "$B"
 build() {
 	# shellcheck disable=SC2046
 	clang -std=gnu11 -D_GNU_SOURCE -g "$3" -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -DFTC_VERSION='"fuzz"' -I"$1/libftc" -I"$1/cmd" \
+		-fno-sanitize-recover=undefined -DFTC_VERSION='"fuzz"' $(find "$1/libftc" -type d | sed 's/^/-I/') -I"$1/cmd" \
 		$(pkg-config --cflags libtracefs libtraceevent) -o "$2" \
-		"$1/tests/fuzz/reader-fuzz.c" $(ls "$1/cmd/parse-guard.c" 2>/dev/null) "$1"/libftc/*.c \
+		"$1/tests/fuzz/reader-fuzz.c" $(ls "$1/cmd/parse-guard.c" 2>/dev/null) $(find "$1/libftc" -name '*.c') \
 		$(pkg-config --libs libtracefs libtraceevent libdw libelf zlib libzstd) -lpthread -lm
 }
 

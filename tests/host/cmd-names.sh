@@ -27,7 +27,7 @@ defined() { nm --defined-only "$@" 2>/dev/null | awk 'NF == 3 { sub(/\..*/, "", 
 cmd_syms=$(defined $objs)
 # libftc's static inline helpers, compiled into a cmd/ object when not
 # inlined, are the library's names, not cmd/'s.
-inline=$(sed -nE 's/^static inline .*[ *](ftc_[a-z0-9_]+)\(.*/\1/p' "$TOP"/libftc/*.h | sort -u)
+inline=$(sed -nE 's/^static inline .*[ *](ftc_[a-z0-9_]+)\(.*/\1/p' $(find "$TOP/libftc" -name '*.h') | sort -u)
 bad=$(echo "$cmd_syms" | awk '$2 ~ /^ftc_/ { print $2 }' | sort -u | comm -23 - <(echo "$inline"))
 [ -z "$bad" ] && pass "no symbol defined in cmd/ starts with ftc_" ||
 	fail "no symbol defined in cmd/ starts with ftc_" \

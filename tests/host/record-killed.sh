@@ -59,7 +59,7 @@ killed() {
 	wait $tk 2>/dev/null
 	# Every mark written 1.5 s or more before the kill. What orders it: ftc
 	# checkpoints once a second, and a checkpoint waits at most 500 ms
-	# (FLUSH_WAIT_MS in libftc/capture.c) for each idle reader to hand
+	# (FLUSH_WAIT_MS in libftc/capture/capture.c) for each idle reader to hand
 	# over its partial page; so a checkpoint that began after the mark
 	# has completed, and the file's index covers the mark, by then.
 	need=$(awk -v k="$k" '$2 <= k - 1.5 { n = $1 } END { print n + 0 }' "$D/$kind.log")

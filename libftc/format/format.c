@@ -96,6 +96,7 @@ void ftc_format_free(struct ftc_format *f)
 	trace_seq_reset(&f->seq);
 	trace_seq_reset(&f->tmp);
 	f->r->spare_format = f;
+	f->r->spare_destroy = ftc_format_destroy;
 }
 
 static int merge_peek(void *ctx, struct tep_record *next)

@@ -82,7 +82,12 @@ struct ftc_reader {
 	uint64_t kallsyms_off;		/* where kallsyms is, for a lazy load */
 	struct ftc_syms *syms;		/* reader-syms.c */
 	struct ftc_reader_perf *perf;	/* reader-perf.c: ftc_perf sample printing */
-	struct ftc_format *spare_format;	/* format.c: the last one freed, for reuse */
+	/*
+	 * format.c parks the last format freed here for reuse, with what
+	 * frees it for good: the reader itself never calls into format.c.
+	 */
+	struct ftc_format *spare_format;
+	void (*spare_destroy)(struct ftc_format *f);
 	int kallsyms_state;		/* 0 not loaded, 1 loaded, -1 absent */
 	long long ts_offset;		/* OFFSET option */
 	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC option, mult 0 = none */

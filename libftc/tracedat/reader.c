@@ -388,7 +388,8 @@ void ftc_reader_close(struct ftc_reader *r)
 		tep_free(r->tep);
 	}
 	free(r->plugin_dir);
-	ftc_format_destroy(r->spare_format);
+	if (r->spare_format)
+		r->spare_destroy(r->spare_format);
 	ftc_decompress_free(r);
 	ftc_syms_free(r->syms);
 	ftc_reader_perf_free(r);

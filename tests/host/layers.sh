@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# libftc's folders are the steps of the data path (Documentation/design.md):
+# a folder may use the folders below it, never one above, so the folders
+# form no cycle. Two kinds of use are checked: a function one folder's
+# objects call and another's define (nm of the built objects), and an
+# internal header one folder includes from another. libftc/ itself holds
+# only the public headers. Reads the build and the sources: no tracefs.
+. "$(dirname "$0")/../lib.sh"
+
+OBJ=${LIBFTC_OBJ:-$TOP/build/default/libftc}
+D=$OUT/layers
+rm -rf "$D"; mkdir -p "$D"
+
+if ! command -v nm >/dev/null || ! command -v tsort >/dev/null; then
+	skip "libftc folders" "nm (binutils) or tsort (coreutils) is not installed"
+	finish
+fi
+if ! ls "$OBJ"/*/*.o >/dev/null 2>&1; then
+	skip "libftc folders" "$OBJ/*/*.o are not built (make)"
+	finish
+fi
+
+stray=$(cd "$TOP/libftc" && ls | while read -r f; do
+	[ -d "$f" ] || case $f in ftc*.h | libftc.pc.in) ;; *) echo "$f" ;; esac
+done)
+[ -z "$stray" ] && pass "libftc/ holds only the public headers, the code is in folders" ||
+	fail "libftc/ holds only the public headers, the code is in folders" "at the top: $(echo $stray)"
+
+folders=$(cd "$TOP/libftc" && find . -mindepth 1 -maxdepth 1 -type d | sed 's|^\./||' | sort)
+
+# "symbol folder" lines: what each folder's objects define, and use.
+for f in $folders; do
+	for o in "$OBJ/$f"/*.o; do
+		[ -f "$o" ] || continue
+		nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >>"$D/defs"
+		nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >>"$D/uses"
+	done
+done
+sort -u -o "$D/defs" "$D/defs"; sort -u -o "$D/uses" "$D/uses"
+# "user definer symbol", across folders only.
+join "$D/uses" "$D/defs" | awk '$2 != $3 { print $2, $3, $1 }' | sort -u >"$D/calls"
+
+# Internal headers: included by name, found in exactly one folder.
+for f in $folders; do
+	for h in "$TOP/libftc/$f"/*.h; do [ -f "$h" ] && echo "$(basename "$h") $f"; done
+done | sort >"$D/headers"
+for f in $folders; do
+	grep -H -o '^#include "[^"]*"' "$TOP/libftc/$f"/*.[ch] 2>/dev/null |
+		sed -E 's|^.*/([^/:]*):#include "(.*)"|\2 \1|' | awk -v f="$f" '{ print $1, f, $2 }'
+done | sort >"$D/includes"
+# "user definer header (file)", across folders only.
+join "$D/includes" "$D/headers" | awk '$2 != $4 { print $2, $4, $1 " (" $3 ")" }' | sort -u >"$D/incl"
+
+[ -s "$D/calls" ] && pass "the folders' objects call each other ($(wc -l <"$D/calls") cross-folder calls)" ||
+	fail "the folders' objects call each other" "no cross-folder call found: is $OBJ the build?"
+
+# edges_of FILE: "a b" pairs, one per folder pair.
+edges_of() { awk '{ print $1, $2 }' "$1" | sort -u; }
+cat <(edges_of "$D/calls") <(edges_of "$D/incl") | sort -u >"$D/edges"
+echo "folder uses (user -> used): $(awk '{ printf "%s->%s ", $1, $2 }' "$D/edges")"
+
+# tsort names a loop on stderr; the example call or include shows why.
+if tsort "$D/edges" >"$D/order" 2>"$D/loop"; then
+	pass "no cycle between libftc's folders (bottom up: $(tac "$D/order" | tr '\n' ' '))"
+else
+	why=$(grep -v 'input contains a loop' "$D/loop" | sed 's/^tsort: //' | sort -u | tr '\n' ' ')
+	ex=""
+	for a in $why; do
+		for b in $why; do
+			l=$(awk -v a="$a" -v b="$b" '$1 == a && $2 == b { print; exit }' "$D/calls" "$D/incl")
+			[ -n "$l" ] && ex="$ex; $l"
+		done
+	done
+	fail "no cycle between libftc's folders" "loop through: $why(user, used, by what$ex)"
+fi
+
+# Each folder is a step the design document names.
+for f in $folders; do
+	grep -q "libftc/$f/" "$TOP/Documentation/design.md" &&
+		pass "Documentation/design.md names libftc/$f/" ||
+		fail "Documentation/design.md names libftc/$f/" "add the folder to its data-path map"
+done
+finish
