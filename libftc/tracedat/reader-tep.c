@@ -261,15 +261,23 @@ static int index_list(struct ftc_reader *r, struct ftc_cur *c, const char *syste
 	return 0;
 }
 
+/* The reader keeps a format section's text (*slot) for parsing on first use. */
+static int take_formats(struct ftc_reader *r, char **slot, char *buf, size_t len,
+			const char *what, struct ftc_cur *c, uint32_t *count)
+{
+	free(*slot);
+	*slot = buf;
+	cur_mem(c, r, buf, len, what, 0);
+	return ftc_cur_u32(c, count);
+}
+
 int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len)
 {
 	struct ftc_cur c;
 	uint32_t count;
 
-	free(r->ftrace_formats);
-	r->ftrace_formats = buf;
-	cur_mem(&c, r, buf, len, "ftrace event formats", 0);
-	if (ftc_cur_u32(&c, &count) < 0 || index_list(r, &c, "ftrace", count) < 0)
+	if (take_formats(r, &r->ftrace_formats, buf, len, "ftrace event formats", &c, &count) < 0 ||
+	    index_list(r, &c, "ftrace", count) < 0)
 		return -1;
 	/*
 	 * Parsed on first use like the others (parsing them all cost a damaged
@@ -283,10 +291,7 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
 	struct ftc_cur c;
 	uint32_t nsys;
 
-	free(r->formats);
-	r->formats = buf;
-	cur_mem(&c, r, buf, len, "event formats", 0);
-	if (ftc_cur_u32(&c, &nsys) < 0)
+	if (take_formats(r, &r->formats, buf, len, "event formats", &c, &nsys) < 0)
 		return -1;
 	for (uint32_t s = 0; s < nsys; s++) {
 		const char *sys = buf + c.pos;
