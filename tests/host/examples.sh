@@ -3,9 +3,10 @@
 # pages, Documentation/examples builds against the installed libftc.pc with
 # pkg-config alone and counts a trace.dat's events as `ftc report` prints
 # them, every function of the public headers is in the SYNOPSIS of a
-# libftc-*.3 page with the header's prototype, and every page renders
-# without a warning. Reads no tracefs: the trace.dat is made by the writer
-# from hand-made metadata and pages (as tests/unit/test-writer-meta.c does).
+# libftc-*.3 page with the header's prototype (and in that page's NAME),
+# and every page renders without a warning. Reads no tracefs: the trace.dat
+# is made by the writer from hand-made metadata and pages (as
+# tests/unit/test-writer-meta.c does).
 . "$(dirname "$0")/../lib.sh"
 
 # sort and join agree on the order of names whatever the user's locale.
@@ -102,6 +103,17 @@ differ=$(join -t "$(printf '\t')" "$dir/declared" "$dir/documented" | awk -F '\t
 [ -z "$differ" ] && pass "the SYNOPSIS prototypes are the headers' own" ||
 	fail "the SYNOPSIS prototypes are the headers' own" \
 		"$(echo "$differ" | wc -l) differ: $(echo $differ | cut -c1-600) (see $dir/declared and $dir/documented)"
+
+# Each page's NAME lists the functions of its SYNOPSIS (whatis, man NAME).
+unnamed=$(for page in $pages; do
+	name=$(sed -n '/^\.SH NAME/,/^\.SH /p' "$page" | tr -c 'A-Za-z0-9_\n' ' ')
+	for f in $(synopsis "$page" | prototypes | cut -f1); do
+		echo " $name " | tr '\n' ' ' | grep -q " $f " || echo "$(basename "$page"):$f"
+	done
+done)
+[ -z "$unnamed" ] && pass "each page's NAME lists the functions of its SYNOPSIS" ||
+	fail "each page's NAME lists the functions of its SYNOPSIS" \
+		"$(echo "$unnamed" | wc -l) not named: $(echo $unnamed | cut -c1-600)"
 
 # --- Every page renders without a warning ----------------------------------
 if command -v man >/dev/null; then
