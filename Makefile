@@ -9,6 +9,7 @@ BINDIR    := $(PREFIX)/bin
 LIBDIR    := $(PREFIX)/lib
 INCDIR    := $(PREFIX)/include/ftc
 MANDIR    := $(PREFIX)/share/man/man1
+MAN3DIR   := $(PREFIX)/share/man/man3
 COMPDIR   := $(PREFIX)/share/bash-completion/completions
 PCDIR     := $(LIBDIR)/pkgconfig
 
@@ -110,7 +111,7 @@ fuzz:
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
-		$(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(PCDIR)
+		$(DESTDIR)$(MANDIR) $(DESTDIR)$(MAN3DIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(PCDIR)
 	install -m 755 ftc $(DESTDIR)$(BINDIR)/ftc
 	install -m 644 $(B)/libftc.a $(DESTDIR)$(LIBDIR)/libftc.a
 	install -m 755 $(B)/libftc.so $(DESTDIR)$(LIBDIR)/libftc.so.$(VERSION)
@@ -118,6 +119,7 @@ install: all
 	ln -sf libftc.so.0 $(DESTDIR)$(LIBDIR)/libftc.so
 	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCDIR)/
 	install -m 644 Documentation/*.1 $(DESTDIR)$(MANDIR)/
+	install -m 644 Documentation/*.3 $(DESTDIR)$(MAN3DIR)/
 	install -m 644 bash-completion/ftc $(DESTDIR)$(COMPDIR)/ftc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		libftc/libftc.pc.in > $(DESTDIR)$(PCDIR)/libftc.pc
