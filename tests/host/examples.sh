@@ -268,7 +268,7 @@ int main(int argc, char **argv)
 C
 dat=$dir/events.dat
 setup "build the trace.dat maker" cc -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-I"$TOP/libftc" $(pkg-config --cflags libtracefs libtraceevent) -o "$dir/make-dat" \
+	-I"$TOP/libftc" -I"$TOP/libftc/tracefs" $(pkg-config --cflags libtracefs libtraceevent) -o "$dir/make-dat" \
 	"$dir/make-dat.c" "$TOP/$B/libftc.a" \
 	$(pkg-config --libs libtracefs libtraceevent libelf libdw zlib libzstd) -lm -lpthread &&
 	setup "write the trace.dat" "$dir/make-dat" "$dat" || finish
