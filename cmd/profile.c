@@ -257,14 +257,14 @@ static int profile_run(int argc, char **argv)
 	if (o.pid)
 		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
 	if (o.all_cpus || o.pid)
-		ftc_perf_evlist_enable(&s.l, true);
+		ftc_perf_evlist_enable(s.l, true);
 	if (w.pid && ftc_workload_start(&w) < 0) {
 		code = 127;
 		goto fail;
 	}
 	if (sample_loop(&s, &w, target_fd) < 0)
 		goto fail;
-	ftc_perf_evlist_enable(&s.l, false);
+	ftc_perf_evlist_enable(s.l, false);
 	ftc_workload_reap(&w);
 	if (ftc_perf_sampler_drain(&s) < 0 || report(&o, &s) < 0)
 		goto fail;

@@ -22,10 +22,10 @@ extern const struct command cmd_record;
 /* An unknown name is the user's to fix: say so now, not after the capture began. */
 static bool events_known(const char *spec)
 {
-	struct ftc_perf_evlist l = { 0 };
-	bool ok = ftc_perf_evlist_add(&l, spec) > 0;
+	struct ftc_perf_evlist *l = ftc_perf_evlist_new();
+	bool ok = l && ftc_perf_evlist_add(l, spec) > 0;
 
-	ftc_perf_evlist_free(&l);
+	ftc_perf_evlist_free(l);
 	return ok;
 }
 

@@ -40,7 +40,7 @@ struct ftc_capture_perf {
 	int64_t perf_shift;		/* perf's time minus the trace's */
 	int cpu0;
 	char *instance;
-	struct ftc_perf_evlist samp, cnt;
+	struct ftc_perf_evlist *samp, *cnt;
 	bool sampling, counting, system_wide;
 	struct ftc_perf_ring *rings;
 	struct ring_ctx *ctx;
@@ -65,15 +65,16 @@ static void sample_attr(struct perf_event_attr *a, const struct ftc_capture_perf
 	a->sample_id_all = 1;
 }
 
-static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist *l, const char *spec,
+static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist **lp, const char *spec,
 		     const struct ftc_capture_perf_opts *o, const int *cpus, bool sample)
 {
 	pid_t pid = o->pid;
 	unsigned int flags = o->pid > 0 ? FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT : 0;
+	struct ftc_perf_evlist *l;
 
-	ftc_perf_evlist_free(l);
-	memset(l, 0, sizeof(*l));
-	if (ftc_perf_evlist_add(l, spec) < 0)
+	ftc_perf_evlist_free(*lp);
+	l = *lp = ftc_perf_evlist_new();
+	if (!l || ftc_perf_evlist_add(l, spec) < 0)
 		return -1;
 	if (sample && l->n != 1)
 		return ftc_error(EINVAL, "--sample takes one event, not '%s'", spec);
@@ -99,7 +100,7 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 
 	if (ret != 0)
 		return ret < 0 ? -1 : 0;
-	e = &cp->samp.ev[0];
+	e = &cp->samp->ev[0];
 	err = e->open_errno;
 	if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE || !ftc_perf_refused_by_pmu(err))
 		return ftc_error(err, "cannot sample '%s': %s", o->sample, strerror(err));
@@ -107,8 +108,8 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 		 "cpu-clock instead", o->sample, strerror(err));
 	ret = open_list(cp, &cp->samp, "cpu-clock", o, cpus, true);
 	if (ret == 0)
-		return ftc_error(cp->samp.ev[0].open_errno, "cannot sample cpu-clock either: %s",
-				 strerror(cp->samp.ev[0].open_errno));
+		return ftc_error(cp->samp->ev[0].open_errno, "cannot sample cpu-clock either: %s",
+				 strerror(cp->samp->ev[0].open_errno));
 	return ret < 0 ? -1 : 0;
 }
 
@@ -123,7 +124,7 @@ static int map_rings(struct ftc_capture_perf *cp)
 	/* One pid slot: ring i is the ring of CPU slot i. */
 	for (int i = 0; i < cp->ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		if (ftc_perf_ring_map(&cp->rings[i], cp->samp.ev[0].fds[i], 64) < 0)
+		if (ftc_perf_ring_map(&cp->rings[i], cp->samp->ev[0].fds[i], 64) < 0)
 			return -1;
 	}
 	return 0;
@@ -306,8 +307,8 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 		if (n < 0)
 			goto fail;
 		if (n == 0) {
-			ftc_error(cp->cnt.ev[0].open_errno, "cannot count '%s': %s", o->count,
-				  strerror(cp->cnt.ev[0].open_errno));
+			ftc_error(cp->cnt->ev[0].open_errno, "cannot count '%s': %s", o->count,
+				  strerror(cp->cnt->ev[0].open_errno));
 			goto fail;
 		}
 	}
@@ -397,7 +398,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	cp->records++;
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (ftc_perf_sample_parse(h, cp->samp.ev[0].attr.sample_type, &s) < 0)
+		if (ftc_perf_sample_parse(h, cp->samp->ev[0].attr.sample_type, &s) < 0)
 			return -1;
 		cp->samples++;
 		s.time -= (uint64_t)cp->perf_shift;
@@ -428,17 +429,17 @@ static int read_counters(struct ftc_capture_perf *cp)
 {
 	uint64_t ts = now_ns(cp);
 
-	for (int i = 0; i < cp->cnt.n; i++) {
+	for (int i = 0; i < cp->cnt->n; i++) {
 		struct ftc_perf_count c;
 
-		if (cp->cnt.ev[i].open_errno)
+		if (cp->cnt->ev[i].open_errno)
 			continue;
-		if (ftc_perf_evlist_read(&cp->cnt, i, -1, &c) < 0)
+		if (ftc_perf_evlist_read(cp->cnt, i, -1, &c) < 0)
 			return -1;
 		/* Never enabled (the command did not exec): not a reading of it. */
 		if (!c.ena)
 			continue;
-		if (ftc_perf_pager_add_counter(&cp->pagers[0], ts, cp->cnt.ev[i].name, &c) < 0)
+		if (ftc_perf_pager_add_counter(&cp->pagers[0], ts, cp->cnt->ev[i].name, &c) < 0)
 			return -1;
 		cp->readings++;
 	}
@@ -505,7 +506,7 @@ static int loop(struct ftc_capture_perf *cp)
 			return -1;
 	}
 	if (cp->sampling)
-		ftc_perf_evlist_enable(&cp->samp, false);
+		ftc_perf_evlist_enable(cp->samp, false);
 	if (drain(cp) < 0 || (cp->counting && read_counters(cp) < 0))
 		return -1;
 	for (int i = 0; i < cp->ncpus; i++)
@@ -557,9 +558,9 @@ int ftc_capture_perf_start(struct ftc_capture_perf *cp)
 	if (cp->system_wide && cp->sampling && synthesize(cp) < 0)
 		return -1;
 	/* For a command, enable_on_exec starts the events at its exec. */
-	if (cp->system_wide && cp->sampling && ftc_perf_evlist_enable(&cp->samp, true) < 0)
+	if (cp->system_wide && cp->sampling && ftc_perf_evlist_enable(cp->samp, true) < 0)
 		return -1;
-	if (cp->system_wide && cp->counting && ftc_perf_evlist_enable(&cp->cnt, true) < 0)
+	if (cp->system_wide && cp->counting && ftc_perf_evlist_enable(cp->cnt, true) < 0)
 		return -1;
 	err = pthread_create(&cp->thread, NULL, thread_main, cp);
 	if (err)
@@ -609,7 +610,7 @@ void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
 	out->records = cp->records;
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
 		out->pages += cp->pagers[i].pages;
-	out->event = cp->sampling && cp->samp.n ? cp->samp.ev[0].name : "";
+	out->event = cp->sampling && cp->samp && cp->samp->n ? cp->samp->ev[0].name : "";
 	out->note = cp->note;
 	out->clock = cp->clock;
 	out->perf_shift = cp->perf_shift;
@@ -628,8 +629,8 @@ void ftc_capture_perf_free(struct ftc_capture_perf *cp)
 	free(cp->rings);
 	free(cp->pagers);
 	free(cp->ctx);
-	ftc_perf_evlist_free(&cp->samp);
-	ftc_perf_evlist_free(&cp->cnt);
+	ftc_perf_evlist_free(cp->samp);
+	ftc_perf_evlist_free(cp->cnt);
 	if (cp->wake[0] >= 0)
 		close(cp->wake[0]);
 	if (cp->wake[1] >= 0)

@@ -40,23 +40,13 @@ enum ftc_perf_state {
 	FTC_PERF_NOT_COUNTED,	/* opened, but never scheduled on a counter */
 };
 
-struct ftc_perf_event {
-	char *name;		/* as the user wrote it, e.g. "cycles:u" */
-	enum ftc_perf_kind kind;
-	struct perf_event_attr attr;
-	int leader;		/* index of its group leader (itself when alone) */
-	int *fds;		/* ncpus * npids, -1 where not open */
-	int open_errno;		/* first refusal, 0 when every slot opened */
-};
-
-struct ftc_perf_evlist {
-	struct ftc_perf_event *ev;
-	int n;
-	int *cpus;		/* cpu of each cpu slot; a single -1 per task */
-	int ncpus;
-	pid_t *pids;		/* task of each pid slot; a single -1 per CPU */
-	int npids;
-};
+/*
+ * An event list and its events are the library's (perf-evlist.c): made
+ * with ftc_perf_evlist_new(), read through the accessors below, freed
+ * with ftc_perf_evlist_free().
+ */
+struct ftc_perf_evlist;
+struct ftc_perf_event;
 
 /* One reading: raw value and the times the kernel reports for scaling. */
 struct ftc_perf_count {
@@ -79,8 +69,21 @@ FTC_API int ftc_perf_event_resolve(const char *name, struct perf_event_attr *att
  * modifier after the brace applying to each member) and tracepoint globs
  * ("syscalls:sys_enter_*"). Returns the number of events added or -1.
  */
+FTC_API struct ftc_perf_evlist *ftc_perf_evlist_new(void);
 FTC_API int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec);
+/* Closes what is open and frees the list with its events; NULL is a no-op. */
 FTC_API void ftc_perf_evlist_free(struct ftc_perf_evlist *l);
+/* The number of events added so far. */
+FTC_API int ftc_perf_evlist_count(const struct ftc_perf_evlist *l);
+/* Event i, or NULL when i is out of range; it lives as long as the list. */
+FTC_API const struct ftc_perf_event *ftc_perf_evlist_event(const struct ftc_perf_evlist *l, int i);
+/*
+ * The CPU slots of the target (ftc_perf_evlist_target): how many, and the
+ * CPU of each (-1 when the list counts per task on any CPU). 0 slots before
+ * a target is set; ftc_perf_evlist_cpu() is -1 out of range.
+ */
+FTC_API int ftc_perf_evlist_ncpus(const struct ftc_perf_evlist *l);
+FTC_API int ftc_perf_evlist_cpu(const struct ftc_perf_evlist *l, int slot);
 
 /*
  * Where to count: pids (each thread) with cpu -1, or cpus with pid -1.
@@ -97,8 +100,9 @@ FTC_API int ftc_perf_parse_cpus(const char *list, int **cpus);
 #define FTC_PERF_INHERIT	0x2	/* count the target's future children */
 
 /*
- * Opens every event at every slot. An event the kernel refuses keeps
- * fds at -1 and open_errno set: the caller shows it as unsupported.
+ * Opens every event at every slot. An event the kernel refuses stays
+ * closed with ftc_perf_event_open_errno() set: the caller shows it as
+ * unsupported.
  * Returns the number of events that opened (0 is not an error), or -1.
  */
 FTC_API int ftc_perf_evlist_open(struct ftc_perf_evlist *l, unsigned int flags);
@@ -122,6 +126,16 @@ FTC_API double ftc_perf_count_running_pct(const struct ftc_perf_count *c);
 FTC_API void ftc_perf_count_sub(struct ftc_perf_count *c, const struct ftc_perf_count *a,
 				const struct ftc_perf_count *b);
 
+/* An event's name as the user wrote it, e.g. "cycles:u" (a glob expanded). */
+FTC_API const char *ftc_perf_event_name(const struct ftc_perf_event *e);
+FTC_API enum ftc_perf_kind ftc_perf_event_kind(const struct ftc_perf_event *e);
+/* The attributes it is (or will be) opened with. */
+FTC_API const struct perf_event_attr *ftc_perf_event_attr(const struct ftc_perf_event *e);
+/* The index of its group leader in the list (its own when alone). */
+FTC_API int ftc_perf_event_leader(const struct ftc_perf_event *e);
+/* The errno of the kernel's first refusal to open it, 0 when it opened (or
+ * was not opened yet): such an event shows as unsupported. */
+FTC_API int ftc_perf_event_open_errno(const struct ftc_perf_event *e);
 /* The name of a clock event ("task-clock", "cpu-clock") counts nanoseconds. */
 FTC_API bool ftc_perf_event_is_clock(const struct ftc_perf_event *e);
 FTC_API bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, uint64_t config);
@@ -262,7 +276,7 @@ struct ftc_perf_sample_opts {
 };
 
 struct ftc_perf_sampler {
-	struct ftc_perf_evlist l;
+	struct ftc_perf_evlist *l;
 	struct ftc_perf_ring *rings;
 	int nrings;
 	struct ftc_perf_profile profile;

@@ -53,24 +53,23 @@ static int open_one(struct ftc_perf_sampler *s, const char *event,
 		    const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
 		    const int *cpus, int ncpus)
 {
-	ftc_perf_evlist_free(&s->l);
-	if (ftc_perf_evlist_add(&s->l, event) < 0)
+	ftc_perf_evlist_free(s->l);
+	s->l = ftc_perf_evlist_new();
+	if (!s->l || ftc_perf_evlist_add(s->l, event) < 0)
 		return -1;
-	if (s->l.n != 1) {
-		ftc_perf_evlist_free(&s->l);
+	if (s->l->n != 1)
 		return ftc_error(EINVAL, "sample one event at a time, not '%s'", event);
-	}
-	set_sampling(&s->l.ev[0].attr, o);
-	if (ftc_perf_evlist_target(&s->l, pids, npids, cpus, ncpus) < 0)
+	set_sampling(&s->l->ev[0].attr, o);
+	if (ftc_perf_evlist_target(s->l, pids, npids, cpus, ncpus) < 0)
 		return -1;
-	return ftc_perf_evlist_open(&s->l, o->flags);
+	return ftc_perf_evlist_open(s->l, o->flags);
 }
 
 static int map_rings(struct ftc_perf_sampler *s, size_t pages)
 {
-	struct ftc_perf_event *e = &s->l.ev[0];
+	struct ftc_perf_event *e = &s->l->ev[0];
 
-	s->nrings = s->l.ncpus * s->l.npids;
+	s->nrings = s->l->ncpus * s->l->npids;
 	s->rings = calloc((size_t)s->nrings, sizeof(*s->rings));
 	if (!s->rings)
 		return ftc_error(ENOMEM, "out of memory");
@@ -92,7 +91,7 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 	if (ret < 0)
 		return -1;
 	if (ret == 0) {
-		struct ftc_perf_event *e = &s->l.ev[0];
+		struct ftc_perf_event *e = &s->l->ev[0];
 		int err = e->open_errno;
 
 		if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE ||
@@ -101,12 +100,12 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 		snprintf(s->note, sizeof(s->note),
 			 "'%s' cannot be sampled here (%s): sampling cpu-clock instead",
 			 name, strerror(err));
-		if (open_one(s, "cpu-clock", o, pids, npids, cpus, ncpus) <= 0)
-			return ftc_error(s->l.n ? s->l.ev[0].open_errno : EINVAL,
-					 "cannot sample cpu-clock either: %s",
-					 strerror(s->l.n ? s->l.ev[0].open_errno : EINVAL));
+		if (open_one(s, "cpu-clock", o, pids, npids, cpus, ncpus) <= 0) {
+			err = s->l && s->l->n ? s->l->ev[0].open_errno : EINVAL;
+			return ftc_error(err, "cannot sample cpu-clock either: %s", strerror(err));
+		}
 	}
-	s->profile.sample_type = s->l.ev[0].attr.sample_type;
+	s->profile.sample_type = s->l->ev[0].attr.sample_type;
 	if (map_rings(s, o->pages ? o->pages : 64) < 0) {
 		ftc_perf_sampler_close(s);
 		return -1;
@@ -116,7 +115,7 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 
 const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s)
 {
-	return s->l.n ? s->l.ev[0].name : "";
+	return s->l && s->l->n ? s->l->ev[0].name : "";
 }
 
 int ftc_perf_sampler_drain(struct ftc_perf_sampler *s)
@@ -162,5 +161,6 @@ void ftc_perf_sampler_close(struct ftc_perf_sampler *s)
 	free(s->rings);
 	s->rings = NULL;
 	s->nrings = 0;
-	ftc_perf_evlist_free(&s->l);
+	ftc_perf_evlist_free(s->l);
+	s->l = NULL;
 }

@@ -8,6 +8,28 @@
 #include "ftc-perf.h"
 
 /*
+ * The handles of ftc-perf.h. Their layout is not part of the ABI: programs
+ * see them through the accessors only, so fields may come and go.
+ */
+struct ftc_perf_event {
+	char *name;		/* as the user wrote it, e.g. "cycles:u" */
+	enum ftc_perf_kind kind;
+	struct perf_event_attr attr;
+	int leader;		/* index of its group leader (itself when alone) */
+	int *fds;		/* ncpus * npids, -1 where not open */
+	int open_errno;		/* first refusal, 0 when every slot opened */
+};
+
+struct ftc_perf_evlist {
+	struct ftc_perf_event *ev;
+	int n;
+	int *cpus;		/* cpu of each cpu slot; a single -1 per task */
+	int ncpus;
+	pid_t *pids;		/* task of each pid slot; a single -1 per CPU */
+	int npids;
+};
+
+/*
  * Sampling attributes shared by ftc profile and record --sample: ip, tid,
  * time, cpu, period (and the callchain), by frequency (default 4000 Hz) or
  * period, with the side-band records (comm, mmap2) that symbolize samples.
