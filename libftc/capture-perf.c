@@ -42,7 +42,7 @@ struct ftc_capture_perf {
 	char *instance;
 	struct ftc_perf_evlist *samp, *cnt;
 	bool sampling, counting, system_wide;
-	struct ftc_perf_ring *rings;
+	struct ftc_perf_ring **rings;
 	struct ring_ctx *ctx;
 	struct ftc_perf_pager *pagers;
 	unsigned int interval_ms;
@@ -119,12 +119,11 @@ static int map_rings(struct ftc_capture_perf *cp)
 	cp->ctx = calloc((size_t)cp->ncpus, sizeof(*cp->ctx));
 	if (!cp->rings || !cp->ctx)
 		return ftc_error(ENOMEM, "out of memory");
-	for (int i = 0; i < cp->ncpus; i++)
-		cp->rings[i].fd = -1;
 	/* One pid slot: ring i is the ring of CPU slot i. */
 	for (int i = 0; i < cp->ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		if (ftc_perf_ring_map(&cp->rings[i], cp->samp->ev[0].fds[i], 64) < 0)
+		cp->rings[i] = ftc_perf_ring_map(cp->samp->ev[0].fds[i], 64);
+		if (!cp->rings[i])
 			return -1;
 	}
 	return 0;
@@ -185,7 +184,7 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
 				     .config = PERF_COUNT_SW_DUMMY, .comm = 1,
 				     .sample_id_all = 1, .sample_type = PERF_SAMPLE_TIME };
-	struct ftc_perf_ring r = { .fd = -1 };
+	struct ftc_perf_ring *r;
 	char old[17] = "", buf[256];
 	struct timespec t1, t2;
 	uint64_t t = 0, head;
@@ -195,7 +194,8 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 	if (fd < 0)
 		return ftc_error(errno, "perf_event_open(dummy): %s; cannot stamp counter "
 				 "readings on trace clock 'local'", strerror(errno));
-	if (ftc_perf_ring_map(&r, fd, 1) < 0) {
+	r = ftc_perf_ring_map(fd, 1);
+	if (!r) {
 		close(fd);
 		return -1;
 	}
@@ -204,13 +204,13 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 	prctl(PR_SET_NAME, "ftc-clock-sync");
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	prctl(PR_SET_NAME, old);
-	head = __atomic_load_n(&r.meta->data_head, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	if (head >= sizeof(struct perf_event_header) + 8 && head < sizeof(buf)) {
-		const struct perf_event_header *h = (const void *)r.data;
+		const struct perf_event_header *h = (const void *)r->data;
 
 		/* Only sample_id's time follows the COMM record's fields. */
 		if (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 16) {
-			memcpy(&t, r.data + h->size - 8, 8);
+			memcpy(&t, r->data + h->size - 8, 8);
 			ret = 0;
 		}
 	}
@@ -218,7 +218,8 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 		ftc_error(EIO, "no COMM record to match perf's clock with CLOCK_MONOTONIC");
 	else
 		*off = (int64_t)t - mid_ns(&t1, &t2);
-	ftc_perf_ring_unmap(&r);
+	ftc_perf_ring_unmap(r);
+	close(fd);
 	return ret;
 }
 
@@ -420,7 +421,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 static int drain(struct ftc_capture_perf *cp)
 {
 	for (int i = 0; cp->sampling && i < cp->ncpus; i++)
-		if (ftc_perf_ring_drain(&cp->rings[i], on_record, &cp->ctx[i]) < 0)
+		if (ftc_perf_ring_drain(cp->rings[i], on_record, &cp->ctx[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -454,7 +455,7 @@ static int wait_data(struct ftc_capture_perf *cp, int timeout_ms)
 	if (!pfd)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = cp->rings[i].fd, .events = POLLIN };
+		pfd[i] = (struct pollfd){ .fd = cp->rings[i]->fd, .events = POLLIN };
 	pfd[n] = (struct pollfd){ .fd = cp->wake[0], .events = POLLIN };
 	/* A wake-up is taken out, or every later poll would return at once. */
 	if (poll(pfd, (nfds_t)n + 1, timeout_ms) > 0 && (pfd[n].revents & POLLIN) && !cp->stop) {
@@ -622,8 +623,7 @@ void ftc_capture_perf_free(struct ftc_capture_perf *cp)
 		return;
 	ftc_capture_perf_stop(cp);
 	for (int i = 0; cp->rings && i < cp->ncpus; i++)
-		if (cp->rings[i].meta)
-			ftc_perf_ring_unmap(&cp->rings[i]);
+		ftc_perf_ring_unmap(cp->rings[i]);
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
 		ftc_perf_pager_free(&cp->pagers[i]);
 	free(cp->rings);

@@ -144,19 +144,13 @@ FTC_API bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, ui
 FTC_API void ftc_perf_list_symbolic(FILE *f);
 
 /* The mmap ring buffer of one sampling event (perf-ring.c). */
-struct ftc_perf_ring {
-	int fd;
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	size_t data_size;
-	size_t map_size;
-	unsigned char *bounce;	/* a record that wraps, made flat */
-	size_t bounce_size;
-};
+struct ftc_perf_ring;
 typedef int (*ftc_perf_record_fn)(const struct perf_event_header *h, void *ctx);
 
-/* Maps 1 + data_pages (a power of two) pages of an opened sampling fd. */
-FTC_API int ftc_perf_ring_map(struct ftc_perf_ring *r, int fd, size_t data_pages);
+/* Maps 1 + data_pages (a power of two) pages of an opened sampling fd,
+ * which stays the caller's to close (after the unmap). */
+FTC_API struct ftc_perf_ring *ftc_perf_ring_map(int fd, size_t data_pages);
+/* Unmaps and frees the ring; NULL is a no-op. */
 FTC_API void ftc_perf_ring_unmap(struct ftc_perf_ring *r);
 /* Calls fn on every record the kernel wrote since the last drain; a
  * negative return of fn stops. Returns the number of records or -1. */
@@ -277,7 +271,7 @@ struct ftc_perf_sample_opts {
 
 struct ftc_perf_sampler {
 	struct ftc_perf_evlist *l;
-	struct ftc_perf_ring *rings;
+	struct ftc_perf_ring **rings;
 	int nrings;
 	struct ftc_perf_profile profile;
 	char note[256];		/* set when the event fell back to cpu-clock */

@@ -74,7 +74,7 @@ static int map_rings(struct ftc_perf_sampler *s, size_t pages)
 	if (!s->rings)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < s->nrings; i++)
-		if (ftc_perf_ring_map(&s->rings[i], e->fds[i], pages) < 0)
+		if (!(s->rings[i] = ftc_perf_ring_map(e->fds[i], pages)))
 			return -1;
 	return 0;
 }
@@ -123,7 +123,7 @@ int ftc_perf_sampler_drain(struct ftc_perf_sampler *s)
 	int total = 0;
 
 	for (int i = 0; i < s->nrings; i++) {
-		int n = ftc_perf_ring_drain(&s->rings[i], ftc_perf_profile_add, &s->profile);
+		int n = ftc_perf_ring_drain(s->rings[i], ftc_perf_profile_add, &s->profile);
 
 		if (n < 0)
 			return -1;
@@ -140,7 +140,7 @@ int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_
 	if (!pfd)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < s->nrings; i++)
-		pfd[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
+		pfd[i] = (struct pollfd){ .fd = s->rings[i]->fd, .events = POLLIN };
 	pfd[s->nrings] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
 	ret = poll(pfd, (nfds_t)s->nrings + 1, timeout_ms);
 	if (ret < 0 && errno != EINTR) {
@@ -157,7 +157,7 @@ int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_
 void ftc_perf_sampler_close(struct ftc_perf_sampler *s)
 {
 	for (int i = 0; s->rings && i < s->nrings; i++)
-		ftc_perf_ring_unmap(&s->rings[i]);
+		ftc_perf_ring_unmap(s->rings[i]);
 	free(s->rings);
 	s->rings = NULL;
 	s->nrings = 0;

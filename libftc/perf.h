@@ -29,6 +29,16 @@ struct ftc_perf_evlist {
 	int npids;
 };
 
+struct ftc_perf_ring {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	size_t data_size;
+	size_t map_size;
+	unsigned char *bounce;	/* a record that wraps, made flat */
+	size_t bounce_size;
+};
+
 /*
  * Sampling attributes shared by ftc profile and record --sample: ip, tid,
  * time, cpu, period (and the callchain), by frequency (default 4000 Hz) or

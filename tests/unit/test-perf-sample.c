@@ -15,6 +15,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"	/* the ring's layout, to fake one in plain memory */
 
 __attribute__((noinline)) int unit_marker_function(int x)
 {
@@ -76,6 +77,30 @@ static void test_ring_wrap(void)
 	n = ftc_perf_ring_drain(&r, count_records, seen);
 	CHECK("wrapped record read whole", n == 4 && seen[2] == 4242 && r.bounce != NULL);
 	free(r.bounce);
+}
+
+/* The ring as a program gets it: made by ftc_perf_ring_map, freed by unmap. */
+static void test_ring_map(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_DUMMY, .comm = 1 };
+	struct ftc_perf_ring *r;
+	uint64_t seen[3] = { 0 };
+	int fd;
+
+	CHECK("a ring of 3 pages is refused", !ftc_perf_ring_map(-1, 3) && errno == EINVAL &&
+	      strstr(ftc_strerror(), "power of two"));
+	CHECK("a ring of a bad fd is refused", !ftc_perf_ring_map(-1, 1));
+	ftc_perf_ring_unmap(NULL);
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		SKIP("a mapped ring drains", "perf_event_open refused a dummy event");
+		return;
+	}
+	r = ftc_perf_ring_map(fd, 1);
+	CHECK("a mapped ring drains", r && ftc_perf_ring_drain(r, count_records, seen) >= 0);
+	ftc_perf_ring_unmap(r);
+	close(fd);
 }
 
 static void test_parse(void)
@@ -267,6 +292,7 @@ static void test_tally_flame(void)
 int main(void)
 {
 	test_ring_wrap();
+	test_ring_map();
 	test_parse();
 	test_profile();
 	test_kallsyms();
