@@ -126,20 +126,22 @@ static int setup_signals(void)
 static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int target_fd)
 {
 	bool forwarded = false;
+	pid_t pid = ftc_workload_pid(w);
+	int pidfd = ftc_workload_pidfd(w);
 
 	for (;;) {
-		int fd = w->pid && w->pidfd >= 0 ? w->pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
+		int fd = pid && pidfd >= 0 ? pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
 		int r = ftc_perf_sampler_poll(s, fd, 100);
 
 		if (r < 0)
 			return -1;
-		if (got_signal && w->pid && !forwarded) {
-			kill(w->pid, got_signal);	/* once: the command decides */
+		if (got_signal && pid && !forwarded) {
+			kill(pid, got_signal);	/* once: the command decides */
 			forwarded = true;
 		}
-		if (w->pid && (r > 0 || (w->pidfd < 0 && ftc_workload_exited(w))))
+		if (pid && (r > 0 || (pidfd < 0 && ftc_workload_exited(w))))
 			return 0;
-		if (!w->pid && (got_signal || (target_fd >= 0 && r > 0)))
+		if (!pid && (got_signal || (target_fd >= 0 && r > 0)))
 			return 0;
 	}
 }
@@ -201,7 +203,7 @@ static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
 			ftc_error(ENOMEM, "out of memory");
 			goto out;
 		}
-		pids[0] = w->pid;
+		pids[0] = ftc_workload_pid(w);
 		npids = 1;
 		o->s.flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
 	}
@@ -229,7 +231,7 @@ static int profile_run(int argc, char **argv)
 {
 	struct profile_opts o = { 0 };
 	struct ftc_perf_sampler s = { 0 };
-	struct ftc_workload w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct ftc_workload *w = NULL;
 	int ret = cmd_options_parse(&cmd_profile, argc, argv, profile_opt, &o);
 	int code = FTC_EXIT_FAIL, target_fd = -1;
 	const char *why;
@@ -245,9 +247,9 @@ static int profile_run(int argc, char **argv)
 	}
 	if (setup_signals() < 0)
 		goto fail;
-	if (cmd[0] && ftc_workload_spawn(&w, cmd) < 0)
+	if (cmd[0] && !(w = ftc_workload_spawn(cmd)))
 		goto fail;
-	if (open_sampler(&o, &s, &w) < 0) {
+	if (open_sampler(&o, &s, w) < 0) {
 		code = errno == EINVAL || errno == ENOENT ? FTC_EXIT_USAGE : FTC_EXIT_REFUSED;
 		goto fail;
 	}
@@ -258,22 +260,23 @@ static int profile_run(int argc, char **argv)
 		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
 	if (o.all_cpus || o.pid)
 		ftc_perf_evlist_enable(s.l, true);
-	if (w.pid && ftc_workload_start(&w) < 0) {
+	if (w && ftc_workload_start(w) < 0) {
 		code = 127;
 		goto fail;
 	}
-	if (sample_loop(&s, &w, target_fd) < 0)
+	if (sample_loop(&s, w, target_fd) < 0)
 		goto fail;
 	ftc_perf_evlist_enable(s.l, false);
-	ftc_workload_reap(&w);
+	ftc_workload_reap(w);
 	if (ftc_perf_sampler_drain(&s) < 0 || report(&o, &s) < 0)
 		goto fail;
-	code = cmd[0] ? ftc_workload_exit_code(&w) : FTC_EXIT_OK;
+	code = w ? ftc_workload_exit_code(w) : FTC_EXIT_OK;
 	goto out;
 fail:
 	cmd_error(&cmd_profile, "%s", ftc_strerror());
-	ftc_workload_kill(&w);
+	ftc_workload_kill(w);
 out:
+	ftc_workload_free(w);
 	if (target_fd >= 0)
 		close(target_fd);
 	ftc_perf_sampler_close(&s);

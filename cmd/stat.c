@@ -149,7 +149,7 @@ struct stat_state {
 	struct ftc_perf_count *prev;	/* nslots * n, last interval reading */
 	struct ftc_perf_stats elapsed;
 	struct timespec t0;
-	struct ftc_workload w;
+	struct ftc_workload *w;		/* this run's command, NULL for none */
 	bool exec_failed;		/* the command could not be run */
 };
 
@@ -389,11 +389,13 @@ static int wait_loop(struct stat_state *s)
 	double last = (double)s->t0.tv_sec * 1e9 + (double)s->t0.tv_nsec;
 	double next = last + (double)s->o->interval_ms * 1e6;
 	bool forwarded = false;
+	pid_t pid = ftc_workload_pid(s->w);
+	int pidfd = ftc_workload_pidfd(s->w);
 
 	for (;;) {
 		struct pollfd pfd[2] = {
 			{ .fd = sig_pipe[0], .events = POLLIN },
-			{ .fd = s->w.pid ? s->w.pidfd : -1, .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
 		};
 		int timeout = -1, r;
 
@@ -403,7 +405,7 @@ static int wait_loop(struct stat_state *s)
 			timeout = left > 0 ? (int)ceil(left) : 0;
 		}
 		/* Without a pidfd the command's end is polled for. */
-		if (s->w.pid && s->w.pidfd < 0 && (timeout < 0 || timeout > 50))
+		if (pid && pidfd < 0 && (timeout < 0 || timeout > 50))
 			timeout = 50;
 		r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR)
@@ -414,14 +416,13 @@ static int wait_loop(struct stat_state *s)
 			next += (double)s->o->interval_ms * 1e6;
 		}
 		/* Pass a signal on once: the command decides how it ends. */
-		if (stop_signal && s->w.pid && !forwarded) {
-			kill(s->w.pid, stop_signal);
+		if (stop_signal && pid && !forwarded) {
+			kill(pid, stop_signal);
 			forwarded = true;
 		}
-		if (s->w.pid && (pfd[1].revents & POLLIN ||
-				 (s->w.pidfd < 0 && ftc_workload_exited(&s->w))))
+		if (pid && (pfd[1].revents & POLLIN || (pidfd < 0 && ftc_workload_exited(s->w))))
 			break;
-		if (!s->w.pid && stop_signal)
+		if (!pid && stop_signal)
 			break;
 		if (pfd[0].revents & POLLIN) {
 			char buf[16];
@@ -429,7 +430,7 @@ static int wait_loop(struct stat_state *s)
 			while (read(sig_pipe[0], buf, sizeof(buf)) > 0)
 				;
 			stop_signal = stop_signal ? stop_signal : SIGINT;
-			if (!s->w.pid)
+			if (!pid)
 				break;
 		}
 	}
@@ -448,11 +449,11 @@ static int open_target(struct stat_state *s)
 		ncpus = ftc_perf_parse_cpus(s->o->cpu_list, &cpus);
 		if (ncpus < 0)
 			return -1;
-	} else if (s->w.pid) {
+	} else if (s->w) {
 		pids = malloc(sizeof(*pids));
 		if (!pids)
 			return ftc_error(ENOMEM, "out of memory");
-		pids[0] = s->w.pid;
+		pids[0] = ftc_workload_pid(s->w);
 		npids = 1;
 		flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
 	} else {
@@ -500,8 +501,12 @@ static int one_run(struct stat_state *s)
 	double t_start, t_end;
 	int opened;
 
-	if (s->argv[0] && ftc_workload_spawn(&s->w, s->argv) < 0)
-		return -1;
+	if (s->argv[0]) {
+		ftc_workload_free(s->w);	/* the run before's */
+		s->w = ftc_workload_spawn(s->argv);
+		if (!s->w)
+			return -1;
+	}
 	opened = open_target(s);
 	if (opened < 0)
 		goto fail;
@@ -510,7 +515,7 @@ static int one_run(struct stat_state *s)
 	t_start = now_ns();
 	if (s->o->all_cpus || s->o->pid)
 		ftc_perf_evlist_enable(s->l, true);
-	if (s->w.pid && ftc_workload_start(&s->w) < 0) {
+	if (s->w && ftc_workload_start(s->w) < 0) {
 		s->exec_failed = true;
 		goto fail;
 	}
@@ -519,15 +524,14 @@ static int one_run(struct stat_state *s)
 	if (s->o->all_cpus || s->o->pid)
 		ftc_perf_evlist_enable(s->l, false);
 	t_end = now_ns();
-	if (s->w.pid)
-		ftc_workload_reap(&s->w);
+	ftc_workload_reap(s->w);
 	ftc_perf_stats_add(&s->elapsed, t_end - t_start);
 	if (add_run(s) < 0)
 		return -1;
 	ftc_perf_evlist_close(s->l);
 	return opened;
 fail:
-	ftc_workload_kill(&s->w);
+	ftc_workload_kill(s->w);
 	ftc_perf_evlist_close(s->l);
 	return -1;
 }
@@ -574,8 +578,8 @@ static void print_footer(struct stat_state *s)
 			ftc_perf_stats_rel_stddev(&s->elapsed));
 	else
 		fprintf(f, "%18.9f seconds time elapsed\n", s->elapsed.mean / 1e9);
-	if (s->argv[0] && s->o->repeat <= 1) {
-		const struct rusage *ru = &s->w.ru;
+	if (s->w && s->o->repeat <= 1) {
+		const struct rusage *ru = ftc_workload_rusage(s->w);
 
 		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
 			ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
@@ -622,6 +626,7 @@ static void free_state(struct stat_state *s)
 	free(s->res);
 	free(s->prev);
 	ftc_perf_evlist_free(s->l);
+	ftc_workload_free(s->w);
 	if (s->out && s->out != stderr)
 		fclose(s->out);
 	free(s->o->events);
@@ -680,9 +685,7 @@ static int setup(struct stat_state *s)
 static int stat_run(int argc, char **argv)
 {
 	struct stat_opts o = { .repeat = 1 };
-	struct stat_state s = {
-		.o = &o, .out = stderr, .w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 },
-	};
+	struct stat_state s = { .o = &o, .out = stderr };
 	int ret = cmd_options_parse(&cmd_stat, argc, argv, stat_opt, &o), code;
 	int opened = 0;
 
@@ -734,8 +737,8 @@ static int stat_run(int argc, char **argv)
 			goto fail;
 	}
 	print_totals(&s);
-	if (s.argv[0])
-		code = ftc_workload_exit_code(&s.w);
+	if (s.w)
+		code = ftc_workload_exit_code(s.w);
 	else
 		code = FTC_EXIT_OK;
 	if (!opened) {
