@@ -158,11 +158,12 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 		goto out;
 	if (ftc_symbols_load_kallsyms(syms, NULL) < 0)
 		fprintf(stderr, "ftc profile: kernel frames stay unnamed: %s\n", ftc_strerror());
-	if (ftc_perf_agg_build(&a, &s->profile, syms) < 0)
+	if (ftc_perf_agg_build(&a, s->profile, syms) < 0)
 		goto out;
-	if (s->profile.lost)
+	if (ftc_perf_profile_lost(s->profile))
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
-			"use a larger -m or a lower -F\n", (unsigned long long)s->profile.lost);
+			"use a larger -m or a lower -F\n",
+			(unsigned long long)ftc_perf_profile_lost(s->profile));
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		out = stdout;
 		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
@@ -173,7 +174,8 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 	if (o->folded)
 		ftc_perf_agg_folded(out, &a);
 	else if (!o->flame || o->output)
-		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event, s->profile.lost);
+		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event,
+				   ftc_perf_profile_lost(s->profile));
 	ret = 0;
 out:
 	if (out != stdout)
@@ -254,7 +256,7 @@ static int profile_run(int argc, char **argv)
 		goto fail;
 	}
 	/* Processes already running told the kernel nothing: read /proc. */
-	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(&s.profile) < 0)
+	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(s.profile) < 0)
 		goto fail;
 	if (o.pid)
 		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
@@ -280,6 +282,6 @@ out:
 	if (target_fd >= 0)
 		close(target_fd);
 	ftc_perf_sampler_close(&s);
-	ftc_perf_profile_free(&s.profile);
+	ftc_perf_profile_free(s.profile);
 	return code;
 }

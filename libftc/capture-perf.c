@@ -535,18 +535,18 @@ static void *thread_main(void *arg)
  */
 static int synthesize(struct ftc_capture_perf *cp)
 {
-	struct ftc_perf_profile prof = { 0 };
+	struct ftc_perf_profile *prof = ftc_perf_profile_new(0);
 	uint64_t ts = now_ns(cp);
-	int ret = ftc_perf_profile_synthesize(&prof);
+	int ret = prof ? ftc_perf_profile_synthesize(prof) : -1;
 
-	for (size_t i = 0; ret == 0 && i < prof.nprocs; i++) {
-		struct ftc_perf_proc *pr = &prof.procs[i];
+	for (size_t i = 0; ret == 0 && i < prof->nprocs; i++) {
+		struct ftc_perf_proc *pr = &prof->procs[i];
 
 		ret = ftc_perf_pager_add_comm(&cp->pagers[0], ts, pr->pid, pr->pid, pr->comm);
 		for (size_t j = 0; ret == 0 && j < pr->nmaps; j++)
 			ret = ftc_perf_pager_add_mmap(&cp->pagers[0], ts, pr->pid, &pr->maps[j]);
 	}
-	ftc_perf_profile_free(&prof);
+	ftc_perf_profile_free(prof);
 	return ret;
 }
 

@@ -214,35 +214,12 @@ FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path
  * (names, executable mappings) that the COMM, MMAP2 and FORK records
  * carried, so symbolization works after the processes are gone.
  */
+struct ftc_perf_profile;
+
+/* A code mapping of a process, as an MMAP2 record or /proc/PID/maps tells it. */
 struct ftc_perf_map {
 	uint64_t start, len, pgoff;
 	char *file;
-};
-
-struct ftc_perf_proc {
-	uint32_t pid;
-	char comm[16];
-	struct ftc_perf_map *maps;
-	size_t nmaps;
-};
-
-struct ftc_perf_profile_sample {
-	uint32_t pid, tid, cpu;
-	uint16_t misc;		/* the record's cpumode: kernel or user ip */
-	uint32_t nr;		/* addresses at ips[at..]: the callchain, or just ip */
-	size_t at;
-	uint64_t time, period;
-};
-
-struct ftc_perf_profile {
-	uint64_t sample_type;	/* set before adding records */
-	struct ftc_perf_proc *procs;
-	size_t nprocs;
-	struct ftc_perf_profile_sample *samples;
-	size_t nsamples, cap_samples;
-	uint64_t *ips;
-	size_t nips, cap_ips;
-	uint64_t lost;		/* samples the kernel dropped (LOST records) */
 };
 
 /* One resolved frame. A symbol that could not be found is "dso+0xoffset". */
@@ -252,13 +229,24 @@ struct ftc_perf_frame {
 	bool kernel;
 };
 
+/*
+ * An empty profile for records whose samples carry sample_type's fields
+ * (PERF_SAMPLE_*, as the event's attr says). A profile filled by the
+ * sampler or by ftc_reader_profile() gets the type of its source.
+ */
+FTC_API struct ftc_perf_profile *ftc_perf_profile_new(uint64_t sample_type);
 /* An ftc_perf_record_fn: ctx is the profile. */
 FTC_API int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx);
+/* NULL is a no-op. */
 FTC_API void ftc_perf_profile_free(struct ftc_perf_profile *p);
 /* Adds every live process's name and code mappings from /proc, for
  * system-wide sampling of processes that started earlier. */
 FTC_API int ftc_perf_profile_synthesize(struct ftc_perf_profile *p);
 FTC_API const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid);
+/* The samples added so far, and the samples the kernel said it dropped
+ * (LOST records). */
+FTC_API size_t ftc_perf_profile_nsamples(const struct ftc_perf_profile *p);
+FTC_API uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p);
 /* Sample i's frames, leaf first. Returns how many were written. */
 FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 				    struct ftc_perf_frame *frames, int max);
@@ -276,11 +264,11 @@ struct ftc_perf_sampler {
 	struct ftc_perf_evlist *l;
 	struct ftc_perf_ring **rings;
 	int nrings;
-	struct ftc_perf_profile profile;
+	struct ftc_perf_profile *profile;
 	char note[256];		/* set when the event fell back to cpu-clock */
 };
 
-/* event NULL samples cpu-clock. The caller frees s->profile. */
+/* event NULL samples cpu-clock. The caller frees s->profile after the close. */
 FTC_API int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 				  const struct ftc_perf_sample_opts *o,
 				  const pid_t *pids, int npids, const int *cpus, int ncpus);

@@ -145,8 +145,9 @@ FTC_API struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_reco
 FTC_API const char *ftc_reader_warnings(struct ftc_reader *r);
 
 /*
- * The samples stored by ftc record --sample (the ftc_perf events) as a
- * profile (reader-profile.c); callchain tells whether any sample had one.
+ * The samples stored by ftc record --sample (the ftc_perf events) into a
+ * profile (reader-profile.c; ftc_perf_profile_new(0) makes one: the reader
+ * sets its sample type); callchain tells whether any sample had one.
  * ftc_reader_profile_symbols makes s name kernel addresses with the
  * kallsyms stored in the file; r must outlive s's use.
  */

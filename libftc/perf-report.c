@@ -12,6 +12,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 #define MAX_FRAMES 256
 

@@ -105,7 +105,11 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 			return ftc_error(err, "cannot sample cpu-clock either: %s", strerror(err));
 		}
 	}
-	s->profile.sample_type = s->l->ev[0].attr.sample_type;
+	s->profile = ftc_perf_profile_new(s->l->ev[0].attr.sample_type);
+	if (!s->profile) {
+		ftc_perf_sampler_close(s);
+		return -1;
+	}
 	if (map_rings(s, o->pages ? o->pages : 64) < 0) {
 		ftc_perf_sampler_close(s);
 		return -1;
@@ -123,7 +127,7 @@ int ftc_perf_sampler_drain(struct ftc_perf_sampler *s)
 	int total = 0;
 
 	for (int i = 0; i < s->nrings; i++) {
-		int n = ftc_perf_ring_drain(s->rings[i], ftc_perf_profile_add, &s->profile);
+		int n = ftc_perf_ring_drain(s->rings[i], ftc_perf_profile_add, s->profile);
 
 		if (n < 0)
 			return -1;

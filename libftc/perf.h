@@ -29,6 +29,32 @@ struct ftc_perf_evlist {
 	int npids;
 };
 
+struct ftc_perf_proc {
+	uint32_t pid;
+	char comm[16];
+	struct ftc_perf_map *maps;
+	size_t nmaps;
+};
+
+struct ftc_perf_profile_sample {
+	uint32_t pid, tid, cpu;
+	uint16_t misc;		/* the record's cpumode: kernel or user ip */
+	uint32_t nr;		/* addresses at ips[at..]: the callchain, or just ip */
+	size_t at;
+	uint64_t time, period;
+};
+
+struct ftc_perf_profile {
+	uint64_t sample_type;	/* set before adding records */
+	struct ftc_perf_proc *procs;
+	size_t nprocs;
+	struct ftc_perf_profile_sample *samples;
+	size_t nsamples, cap_samples;
+	uint64_t *ips;
+	size_t nips, cap_ips;
+	uint64_t lost;		/* samples the kernel dropped (LOST records) */
+};
+
 struct ftc_workload {
 	pid_t pid;		/* 0 once reaped */
 	int go_fd, err_fd;

@@ -159,8 +159,8 @@ static void feed(struct ftc_perf_profile *p, void *rec)
 
 static void test_profile(void)
 {
-	struct ftc_perf_profile p = { .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		PERF_SAMPLE_CALLCHAIN };
+	struct ftc_perf_profile *p = ftc_perf_profile_new(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+							  PERF_SAMPLE_CALLCHAIN);
 	struct ftc_symbols *syms = ftc_symbols_new();
 	struct ftc_perf_frame fr[8];
 	uint64_t start, len, pgoff, ip = (uint64_t)(uintptr_t)unit_marker_function + 2;
@@ -171,6 +171,7 @@ static void test_profile(void)
 
 	if (!self_map(&start, &len, &pgoff, path, sizeof(path))) {
 		SKIP("profile symbolization", "cannot find this program in /proc/self/maps");
+		ftc_perf_profile_free(p);
 		ftc_symbols_free(syms);
 		return;
 	}
@@ -180,7 +181,7 @@ static void test_profile(void)
 	((uint32_t *)(h + 1))[0] = 10;
 	((uint32_t *)(h + 1))[1] = 10;
 	strcpy((char *)(h + 1) + 8, "unitprog");
-	feed(&p, h);
+	feed(p, h);
 	memset(buf, 0, sizeof(buf));
 	*h = (struct perf_event_header){ PERF_RECORD_MMAP2, 0,
 					 (uint16_t)(8 + 72 + strlen(path) + 8) };
@@ -195,12 +196,12 @@ static void test_profile(void)
 		((uint32_t *)(q + 6))[0] = PROT_READ | PROT_EXEC;
 		strcpy((char *)(q + 7), path);
 	}
-	feed(&p, h);
+	feed(p, h);
 	memset(buf, 0, sizeof(buf));
 	*h = (struct perf_event_header){ PERF_RECORD_FORK, 0, 32 };
 	((uint32_t *)(h + 1))[0] = 11;
 	((uint32_t *)(h + 1))[1] = 10;
-	feed(&p, h);
+	feed(p, h);
 	memset(buf, 0, sizeof(buf));
 	*h = (struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 8 * 5 };
 	((uint64_t *)(h + 1))[0] = ip;
@@ -208,15 +209,20 @@ static void test_profile(void)
 	((uint64_t *)(h + 1))[2] = 2;
 	((uint64_t *)(h + 1))[3] = ip;
 	((uint64_t *)(h + 1))[4] = 0x10;	/* nowhere mapped */
-	feed(&p, h);
-	CHECK("one sample kept", p.nsamples == 1);
-	CHECK_STR("fork copies the name", ftc_perf_profile_comm(&p, 11), "unitprog");
-	n = ftc_perf_profile_frames(&p, syms, 0, fr, 8);
+	feed(p, h);
+	*h = (struct perf_event_header){ PERF_RECORD_LOST, 0, 8 + 16 };
+	((uint64_t *)(h + 1))[1] = 5;
+	feed(p, h);
+	CHECK("one sample kept", ftc_perf_profile_nsamples(p) == 1);
+	CHECK("lost samples counted", ftc_perf_profile_lost(p) == 5);
+	CHECK_STR("fork copies the name", ftc_perf_profile_comm(p, 11), "unitprog");
+	n = ftc_perf_profile_frames(p, syms, 0, fr, 8);
 	CHECK("two frames", n == 2);
 	CHECK_STR("leaf resolves to the function", fr[0].sym, "unit_marker_function");
 	CHECK("leaf is user code", !fr[0].kernel);
 	CHECK_STR("unmapped frame is unknown", fr[1].sym, "[unknown]");
-	ftc_perf_profile_free(&p);
+	ftc_perf_profile_free(p);
+	ftc_perf_profile_free(NULL);
 	ftc_symbols_free(syms);
 }
 
