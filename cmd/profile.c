@@ -150,6 +150,7 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 {
 	struct ftc_symbols *syms = ftc_symbols_new();
 	struct ftc_perf_agg a = { 0 };
+	struct ftc_perf_profile *p = ftc_perf_sampler_profile(s);
 	const char *event = ftc_perf_sampler_event(s);
 	FILE *out = stdout;
 	int ret = -1;
@@ -158,12 +159,11 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 		goto out;
 	if (ftc_symbols_load_kallsyms(syms, NULL) < 0)
 		fprintf(stderr, "ftc profile: kernel frames stay unnamed: %s\n", ftc_strerror());
-	if (ftc_perf_agg_build(&a, s->profile, syms) < 0)
+	if (ftc_perf_agg_build(&a, p, syms) < 0)
 		goto out;
-	if (ftc_perf_profile_lost(s->profile))
+	if (ftc_perf_profile_lost(p))
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
-			"use a larger -m or a lower -F\n",
-			(unsigned long long)ftc_perf_profile_lost(s->profile));
+			"use a larger -m or a lower -F\n", (unsigned long long)ftc_perf_profile_lost(p));
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		out = stdout;
 		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
@@ -174,8 +174,7 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 	if (o->folded)
 		ftc_perf_agg_folded(out, &a);
 	else if (!o->flame || o->output)
-		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event,
-				   ftc_perf_profile_lost(s->profile));
+		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event, ftc_perf_profile_lost(p));
 	ret = 0;
 out:
 	if (out != stdout)
@@ -185,15 +184,15 @@ out:
 	return ret;
 }
 
-static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
-			struct ftc_workload *w)
+static struct ftc_perf_sampler *open_sampler(struct profile_opts *o, struct ftc_workload *w)
 {
 	int *cpus = NULL, ncpus = ftc_perf_parse_cpus(o->all_cpus ? o->cpu_list : NULL, &cpus);
+	struct ftc_perf_sampler *s = NULL;
 	pid_t *pids = NULL;
-	int npids = 0, ret = -1;
+	int npids = 0;
 
 	if (ncpus < 0)
-		return -1;
+		return NULL;
 	if (o->pid) {
 		npids = ftc_perf_pid_threads(o->pid, &pids);
 		if (npids < 0)
@@ -209,13 +208,13 @@ static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
 		npids = 1;
 		o->s.flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
 	}
-	ret = ftc_perf_sampler_open(s, o->event, &o->s, pids, npids, cpus, ncpus);
-	if (ret == 0 && s->note[0])
-		fprintf(stderr, "ftc profile: %s\n", s->note);
+	s = ftc_perf_sampler_open(o->event, &o->s, pids, npids, cpus, ncpus);
+	if (s && *ftc_perf_sampler_note(s))
+		fprintf(stderr, "ftc profile: %s\n", ftc_perf_sampler_note(s));
 out:
 	free(pids);
 	free(cpus);
-	return ret;
+	return s;
 }
 
 static const char *check_usage(const struct profile_opts *o, char **cmd)
@@ -232,7 +231,7 @@ static const char *check_usage(const struct profile_opts *o, char **cmd)
 static int profile_run(int argc, char **argv)
 {
 	struct profile_opts o = { 0 };
-	struct ftc_perf_sampler s = { 0 };
+	struct ftc_perf_sampler *s = NULL;
 	struct ftc_workload *w = NULL;
 	int ret = cmd_options_parse(&cmd_profile, argc, argv, profile_opt, &o);
 	int code = FTC_EXIT_FAIL, target_fd = -1;
@@ -251,26 +250,26 @@ static int profile_run(int argc, char **argv)
 		goto fail;
 	if (cmd[0] && !(w = ftc_workload_spawn(cmd)))
 		goto fail;
-	if (open_sampler(&o, &s, w) < 0) {
+	if (!(s = open_sampler(&o, w))) {
 		code = errno == EINVAL || errno == ENOENT ? FTC_EXIT_USAGE : FTC_EXIT_REFUSED;
 		goto fail;
 	}
 	/* Processes already running told the kernel nothing: read /proc. */
-	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(s.profile) < 0)
+	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(ftc_perf_sampler_profile(s)) < 0)
 		goto fail;
 	if (o.pid)
 		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
 	if (o.all_cpus || o.pid)
-		ftc_perf_evlist_enable(s.l, true);
+		ftc_perf_sampler_enable(s, true);
 	if (w && ftc_workload_start(w) < 0) {
 		code = 127;
 		goto fail;
 	}
-	if (sample_loop(&s, w, target_fd) < 0)
+	if (sample_loop(s, w, target_fd) < 0)
 		goto fail;
-	ftc_perf_evlist_enable(s.l, false);
+	ftc_perf_sampler_enable(s, false);
 	ftc_workload_reap(w);
-	if (ftc_perf_sampler_drain(&s) < 0 || report(&o, &s) < 0)
+	if (ftc_perf_sampler_drain(s) < 0 || report(&o, s) < 0)
 		goto fail;
 	code = w ? ftc_workload_exit_code(w) : FTC_EXIT_OK;
 	goto out;
@@ -281,7 +280,6 @@ out:
 	ftc_workload_free(w);
 	if (target_fd >= 0)
 		close(target_fd);
-	ftc_perf_sampler_close(&s);
-	ftc_perf_profile_free(s.profile);
+	ftc_perf_sampler_close(s);
 	return code;
 }

@@ -260,22 +260,29 @@ struct ftc_perf_sample_opts {
 	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
 };
 
-struct ftc_perf_sampler {
-	struct ftc_perf_evlist *l;
-	struct ftc_perf_ring **rings;
-	int nrings;
-	struct ftc_perf_profile *profile;
-	char note[256];		/* set when the event fell back to cpu-clock */
-};
+struct ftc_perf_sampler;
 
-/* event NULL samples cpu-clock. The caller frees s->profile after the close. */
-FTC_API int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
-				  const struct ftc_perf_sample_opts *o,
-				  const pid_t *pids, int npids, const int *cpus, int ncpus);
+/*
+ * Opens event (NULL: cpu-clock) on the target as ftc_perf_evlist_target
+ * takes it, disabled (or enabled at the target's exec with
+ * FTC_PERF_ENABLE_ON_EXEC), and maps a ring per slot. A hardware event
+ * the PMU refuses falls back to cpu-clock (see ftc_perf_sampler_note).
+ */
+FTC_API struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
+						       const struct ftc_perf_sample_opts *o,
+						       const pid_t *pids, int npids,
+						       const int *cpus, int ncpus);
+/* The event sampled (after a fallback). */
 FTC_API const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s);
+/* Why the event fell back to cpu-clock; "" when it did not. */
+FTC_API const char *ftc_perf_sampler_note(const struct ftc_perf_sampler *s);
+FTC_API int ftc_perf_sampler_enable(struct ftc_perf_sampler *s, bool on);
 /* Waits for data (or extra_fd readable, then returns 1), drains every ring. */
 FTC_API int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_ms);
 FTC_API int ftc_perf_sampler_drain(struct ftc_perf_sampler *s);
+/* The profile the rings drain into; the sampler's, freed by the close. */
+FTC_API struct ftc_perf_profile *ftc_perf_sampler_profile(struct ftc_perf_sampler *s);
+/* Closes the events, unmaps the rings, frees the profile; NULL is a no-op. */
 FTC_API void ftc_perf_sampler_close(struct ftc_perf_sampler *s);
 
 /* A tally of strings with self and children counts (perf-tally.c). */

@@ -79,14 +79,13 @@ static int map_rings(struct ftc_perf_sampler *s, size_t pages)
 	return 0;
 }
 
-int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
-			  const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
-			  const int *cpus, int ncpus)
+static int open_sampler(struct ftc_perf_sampler *s, const char *event,
+			const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
+			const int *cpus, int ncpus)
 {
 	const char *name = event ? event : "cpu-clock";
 	int ret;
 
-	memset(s, 0, sizeof(*s));
 	ret = open_one(s, name, o, pids, npids, cpus, ncpus);
 	if (ret < 0)
 		return -1;
@@ -106,20 +105,51 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 		}
 	}
 	s->profile = ftc_perf_profile_new(s->l->ev[0].attr.sample_type);
-	if (!s->profile) {
-		ftc_perf_sampler_close(s);
+	if (!s->profile)
 		return -1;
+	return map_rings(s, o->pages ? o->pages : 64);
+}
+
+struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
+					       const struct ftc_perf_sample_opts *o,
+					       const pid_t *pids, int npids,
+					       const int *cpus, int ncpus)
+{
+	struct ftc_perf_sampler *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
 	}
-	if (map_rings(s, o->pages ? o->pages : 64) < 0) {
+	if (open_sampler(s, event, o, pids, npids, cpus, ncpus) < 0) {
+		/* the caller tells a bad event (EINVAL, ENOENT) from a refusal */
+		err = errno;
 		ftc_perf_sampler_close(s);
-		return -1;
+		errno = err;
+		return NULL;
 	}
-	return 0;
+	return s;
 }
 
 const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s)
 {
 	return s->l && s->l->n ? s->l->ev[0].name : "";
+}
+
+const char *ftc_perf_sampler_note(const struct ftc_perf_sampler *s)
+{
+	return s->note;
+}
+
+int ftc_perf_sampler_enable(struct ftc_perf_sampler *s, bool on)
+{
+	return ftc_perf_evlist_enable(s->l, on);
+}
+
+struct ftc_perf_profile *ftc_perf_sampler_profile(struct ftc_perf_sampler *s)
+{
+	return s->profile;
 }
 
 int ftc_perf_sampler_drain(struct ftc_perf_sampler *s)
@@ -160,11 +190,12 @@ int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_
 
 void ftc_perf_sampler_close(struct ftc_perf_sampler *s)
 {
+	if (!s)
+		return;
 	for (int i = 0; s->rings && i < s->nrings; i++)
 		ftc_perf_ring_unmap(s->rings[i]);
 	free(s->rings);
-	s->rings = NULL;
-	s->nrings = 0;
 	ftc_perf_evlist_free(s->l);
-	s->l = NULL;
+	ftc_perf_profile_free(s->profile);
+	free(s);
 }

@@ -55,6 +55,14 @@ struct ftc_perf_profile {
 	uint64_t lost;		/* samples the kernel dropped (LOST records) */
 };
 
+struct ftc_perf_sampler {
+	struct ftc_perf_evlist *l;
+	struct ftc_perf_ring **rings;
+	int nrings;
+	struct ftc_perf_profile *profile;
+	char note[256];		/* set when the event fell back to cpu-clock */
+};
+
 struct ftc_workload {
 	pid_t pid;		/* 0 once reaped */
 	int go_fd, err_fd;

@@ -226,6 +226,36 @@ static void test_profile(void)
 	ftc_symbols_free(syms);
 }
 
+static volatile uint64_t burn_sink;
+
+/* A sampler on this very process: handles in, samples out. */
+static void test_sampler(void)
+{
+	struct ftc_perf_sample_opts o = { .freq = 1000, .pages = 8 };
+	pid_t self = getpid();
+	struct ftc_perf_sampler *s;
+	struct ftc_perf_profile *p;
+
+	s = ftc_perf_sampler_open("cyclez", &o, &self, 1, NULL, 0);
+	CHECK("an unknown event opens no sampler", !s && errno == EINVAL);
+	s = ftc_perf_sampler_open(NULL, &o, &self, 1, NULL, 0);
+	if (!s) {
+		SKIP("sampler", ftc_strerror());
+		return;
+	}
+	CHECK_STR("NULL samples cpu-clock", ftc_perf_sampler_event(s), "cpu-clock");
+	CHECK_STR("no fallback, no note", ftc_perf_sampler_note(s), "");
+	CHECK("enabled", ftc_perf_sampler_enable(s, true) == 0);
+	for (uint64_t i = 0; i < 100000000; i++)
+		burn_sink += i;
+	CHECK("disabled", ftc_perf_sampler_enable(s, false) == 0);
+	CHECK("poll drains, with no extra fd", ftc_perf_sampler_poll(s, -1, 0) == 0);
+	p = ftc_perf_sampler_profile(s);
+	CHECK("the samples are in the sampler's profile", p && ftc_perf_profile_nsamples(p) > 0);
+	ftc_perf_sampler_close(s);
+	ftc_perf_sampler_close(NULL);
+}
+
 static void test_kallsyms(void)
 {
 	struct ftc_symbols *syms = ftc_symbols_new();
@@ -301,6 +331,7 @@ int main(void)
 	test_ring_map();
 	test_parse();
 	test_profile();
+	test_sampler();
 	test_kallsyms();
 	test_tally_flame();
 	return CHECK_DONE();
