@@ -149,17 +149,17 @@ static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int t
 static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 {
 	struct ftc_symbols *syms = ftc_symbols_new();
-	struct ftc_perf_agg a = { 0 };
+	struct ftc_perf_agg *a = ftc_perf_agg_new();
 	struct ftc_perf_profile *p = ftc_perf_sampler_profile(s);
 	const char *event = ftc_perf_sampler_event(s);
 	FILE *out = stdout;
 	int ret = -1;
 
-	if (!syms || ftc_perf_agg_init(&a) < 0)
+	if (!syms || !a)
 		goto out;
 	if (ftc_symbols_load_kallsyms(syms, NULL) < 0)
 		fprintf(stderr, "ftc profile: kernel frames stay unnamed: %s\n", ftc_strerror());
-	if (ftc_perf_agg_build(&a, p, syms) < 0)
+	if (ftc_perf_agg_build(a, p, syms) < 0)
 		goto out;
 	if (ftc_perf_profile_lost(p))
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
@@ -169,17 +169,17 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
 		goto out;
 	}
-	if (o->flame && ftc_perf_agg_flame(o->flame, &a, event) < 0)
+	if (o->flame && ftc_perf_agg_flame(o->flame, a, event) < 0)
 		goto out;
 	if (o->folded)
-		ftc_perf_agg_folded(out, &a);
+		ftc_perf_agg_folded(out, a);
 	else if (!o->flame || o->output)
-		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event, ftc_perf_profile_lost(p));
+		ftc_perf_agg_table(out, a, o->s.callchain, o->limit, event, ftc_perf_profile_lost(p));
 	ret = 0;
 out:
 	if (out != stdout)
 		fclose(out);
-	ftc_perf_agg_free(&a);
+	ftc_perf_agg_free(a);
 	ftc_symbols_free(syms);
 	return ret;
 }

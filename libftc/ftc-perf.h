@@ -312,14 +312,14 @@ FTC_API int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const cha
  * and ftc report --profile: a table by "comm\tdso\tk\tsym" with self and
  * children counts, and folded stacks "comm;outer;...;leaf".
  */
-struct ftc_perf_agg {
-	struct ftc_perf_tally *table, *folded;
-	uint64_t samples;
-};
-FTC_API int ftc_perf_agg_init(struct ftc_perf_agg *a);
+struct ftc_perf_agg;
+FTC_API struct ftc_perf_agg *ftc_perf_agg_new(void);
+/* NULL is a no-op. */
 FTC_API void ftc_perf_agg_free(struct ftc_perf_agg *a);
 FTC_API int ftc_perf_agg_build(struct ftc_perf_agg *a, struct ftc_perf_profile *p,
 			       struct ftc_symbols *syms);
+/* The samples aggregated (those with at least one frame). */
+FTC_API uint64_t ftc_perf_agg_samples(const struct ftc_perf_agg *a);
 /* limit 0 prints every row; children adds the Children column (callchains). */
 FTC_API void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
 				const char *event, uint64_t lost);

@@ -63,6 +63,11 @@ struct ftc_perf_sampler {
 	char note[256];		/* set when the event fell back to cpu-clock */
 };
 
+struct ftc_perf_agg {
+	struct ftc_perf_tally *table, *folded;
+	uint64_t samples;
+};
+
 struct ftc_workload {
 	pid_t pid;		/* 0 once reaped */
 	int go_fd, err_fd;

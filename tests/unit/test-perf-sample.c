@@ -157,6 +157,26 @@ static void feed(struct ftc_perf_profile *p, void *rec)
 	ftc_perf_profile_add(rec, p);
 }
 
+/* The profile of test_profile, aggregated: one sample, one folded stack. */
+static void test_agg(struct ftc_perf_profile *p, struct ftc_symbols *syms)
+{
+	struct ftc_perf_agg *a = ftc_perf_agg_new();
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	CHECK("aggregated", a && !ftc_perf_agg_build(a, p, syms) && ftc_perf_agg_samples(a) == 1);
+	f = open_memstream(&text, &size);
+	if (a && f)
+		ftc_perf_agg_folded(f, a);
+	if (f)
+		fclose(f);
+	CHECK_STR("its folded stack", text, "unitprog;[unknown];unit_marker_function 1\n");
+	free(text);
+	ftc_perf_agg_free(a);
+	ftc_perf_agg_free(NULL);
+}
+
 static void test_profile(void)
 {
 	struct ftc_perf_profile *p = ftc_perf_profile_new(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -221,6 +241,7 @@ static void test_profile(void)
 	CHECK_STR("leaf resolves to the function", fr[0].sym, "unit_marker_function");
 	CHECK("leaf is user code", !fr[0].kernel);
 	CHECK_STR("unmapped frame is unknown", fr[1].sym, "[unknown]");
+	test_agg(p, syms);
 	ftc_perf_profile_free(p);
 	ftc_perf_profile_free(NULL);
 	ftc_symbols_free(syms);
