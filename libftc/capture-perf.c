@@ -44,7 +44,7 @@ struct ftc_capture_perf {
 	bool sampling, counting, system_wide;
 	struct ftc_perf_ring **rings;
 	struct ring_ctx *ctx;
-	struct ftc_perf_pager *pagers;
+	struct ftc_perf_pager **pagers;
 	unsigned int interval_ms;
 	pthread_t thread;
 	pid_t tid;			/* the drain thread's, once it runs */
@@ -331,8 +331,9 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 	}
 	for (int i = 0; i < ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		if (ftc_perf_pager_init(&cp->pagers[i], ftc_writer_page_size(w), base, page_out,
-					&cp->ctx[i]) < 0)
+		cp->pagers[i] = ftc_perf_pager_new(ftc_writer_page_size(w), base, page_out,
+						   &cp->ctx[i]);
+		if (!cp->pagers[i])
 			goto fail;
 	}
 	return cp;
@@ -392,7 +393,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 {
 	struct ring_ctx *rc = ctx;
 	struct ftc_capture_perf *cp = rc->cp;
-	struct ftc_perf_pager *p = &cp->pagers[rc->idx];
+	struct ftc_perf_pager *p = cp->pagers[rc->idx];
 	struct ftc_perf_sample s;
 	uint64_t lost;
 
@@ -440,7 +441,7 @@ static int read_counters(struct ftc_capture_perf *cp)
 		/* Never enabled (the command did not exec): not a reading of it. */
 		if (!c.ena)
 			continue;
-		if (ftc_perf_pager_add_counter(&cp->pagers[0], ts, cp->cnt->ev[i].name, &c) < 0)
+		if (ftc_perf_pager_add_counter(cp->pagers[0], ts, cp->cnt->ev[i].name, &c) < 0)
 			return -1;
 		cp->readings++;
 	}
@@ -511,7 +512,7 @@ static int loop(struct ftc_capture_perf *cp)
 	if (drain(cp) < 0 || (cp->counting && read_counters(cp) < 0))
 		return -1;
 	for (int i = 0; i < cp->ncpus; i++)
-		if (ftc_perf_pager_flush(&cp->pagers[i]) < 0)
+		if (ftc_perf_pager_flush(cp->pagers[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -542,9 +543,9 @@ static int synthesize(struct ftc_capture_perf *cp)
 	for (size_t i = 0; ret == 0 && i < prof->nprocs; i++) {
 		struct ftc_perf_proc *pr = &prof->procs[i];
 
-		ret = ftc_perf_pager_add_comm(&cp->pagers[0], ts, pr->pid, pr->pid, pr->comm);
+		ret = ftc_perf_pager_add_comm(cp->pagers[0], ts, pr->pid, pr->pid, pr->comm);
 		for (size_t j = 0; ret == 0 && j < pr->nmaps; j++)
-			ret = ftc_perf_pager_add_mmap(&cp->pagers[0], ts, pr->pid, &pr->maps[j]);
+			ret = ftc_perf_pager_add_mmap(cp->pagers[0], ts, pr->pid, &pr->maps[j]);
 	}
 	ftc_perf_profile_free(prof);
 	return ret;
@@ -610,7 +611,7 @@ void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
 	out->readings = cp->readings;
 	out->records = cp->records;
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
-		out->pages += cp->pagers[i].pages;
+		out->pages += cp->pagers[i] ? cp->pagers[i]->pages : 0;
 	out->event = cp->sampling && cp->samp && cp->samp->n ? cp->samp->ev[0].name : "";
 	out->note = cp->note;
 	out->clock = cp->clock;
@@ -625,7 +626,7 @@ void ftc_capture_perf_free(struct ftc_capture_perf *cp)
 	for (int i = 0; cp->rings && i < cp->ncpus; i++)
 		ftc_perf_ring_unmap(cp->rings[i]);
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
-		ftc_perf_pager_free(&cp->pagers[i]);
+		ftc_perf_pager_free(cp->pagers[i]);
 	free(cp->rings);
 	free(cp->pagers);
 	free(cp->ctx);

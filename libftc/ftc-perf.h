@@ -354,17 +354,10 @@ FTC_API const char *ftc_perf_ftrace_name(enum ftc_perf_fevent e);
 FTC_API char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id);
 
 typedef int (*ftc_perf_page_fn)(const void *page, size_t size, void *ctx);
-struct ftc_perf_pager {
-	unsigned char *page;
-	size_t page_size, used;		/* used: bytes of events after the header */
-	uint64_t page_ts, last_ts;
-	int base_id;
-	ftc_perf_page_fn flush;
-	void *ctx;
-	uint64_t events, pages;
-};
-FTC_API int ftc_perf_pager_init(struct ftc_perf_pager *p, size_t page_size, int base_id,
-				ftc_perf_page_fn flush, void *ctx);
+struct ftc_perf_pager;
+/* A packer of pages of page_size bytes for event ids base_id + enum value. */
+FTC_API struct ftc_perf_pager *ftc_perf_pager_new(size_t page_size, int base_id,
+						  ftc_perf_page_fn flush, void *ctx);
 FTC_API int ftc_perf_pager_add_sample(struct ftc_perf_pager *p, const struct ftc_perf_sample *s);
 FTC_API int ftc_perf_pager_add_comm(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid,
 				    uint32_t tid, const char *comm);
@@ -379,6 +372,10 @@ FTC_API int ftc_perf_ftrace_base_id(void);
 FTC_API int ftc_perf_clock_for_trace(const char *trace_clock, struct perf_event_attr *attr);
 /* Hands the partly filled page to flush (at the end of a capture). */
 FTC_API int ftc_perf_pager_flush(struct ftc_perf_pager *p);
+/* Events packed, and pages handed to flush, so far. */
+FTC_API uint64_t ftc_perf_pager_events(const struct ftc_perf_pager *p);
+FTC_API uint64_t ftc_perf_pager_pages(const struct ftc_perf_pager *p);
+/* Frees it, and the events not flushed yet; NULL is a no-op. */
 FTC_API void ftc_perf_pager_free(struct ftc_perf_pager *p);
 
 /* Running mean and variance (Welford), for stat -r. */

@@ -68,6 +68,16 @@ struct ftc_perf_agg {
 	uint64_t samples;
 };
 
+struct ftc_perf_pager {
+	unsigned char *page;
+	size_t page_size, used;		/* used: bytes of events after the header */
+	uint64_t page_ts, last_ts;
+	int base_id;
+	ftc_perf_page_fn flush;
+	void *ctx;
+	uint64_t events, pages;
+};
+
 struct ftc_workload {
 	pid_t pid;		/* 0 once reaped */
 	int go_fd, err_fd;
