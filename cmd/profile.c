@@ -163,7 +163,8 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 		goto out;
 	if (ftc_perf_profile_lost(p))
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
-			"use a larger -m or a lower -F\n", (unsigned long long)ftc_perf_profile_lost(p));
+			"use a larger -m or a lower -F\n",
+			(unsigned long long)ftc_perf_profile_lost(p));
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		out = stdout;
 		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
@@ -174,7 +175,8 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 	if (o->folded)
 		ftc_perf_agg_folded(out, a);
 	else if (!o->flame || o->output)
-		ftc_perf_agg_table(out, a, o->s.callchain, o->limit, event, ftc_perf_profile_lost(p));
+		ftc_perf_agg_table(out, a, o->s.callchain, o->limit, event,
+				   ftc_perf_profile_lost(p));
 	ret = 0;
 out:
 	if (out != stdout)
@@ -230,7 +232,7 @@ static const char *check_usage(const struct profile_opts *o, char **cmd)
 
 static int profile_run(int argc, char **argv)
 {
-	struct profile_opts o = { 0 };
+	struct profile_opts o = { .s = FTC_OPTS_INIT(ftc_perf_sample_opts) };
 	struct ftc_perf_sampler *s = NULL;
 	struct ftc_workload *w = NULL;
 	int ret = cmd_options_parse(&cmd_profile, argc, argv, profile_opt, &o);

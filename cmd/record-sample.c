@@ -91,6 +91,7 @@ int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const ch
 	clock = ftc_tracefs_clock(instance);	/* perf must stamp with it too */
 	if (!clock)
 		return -1;
+	rs->o.size = sizeof(rs->o);
 	rs->o.pid = child;
 	rs->o.instance = instance;
 	rs->cp = ftc_capture_perf_new(w, &rs->o, clock, ncpus, cpus);

@@ -23,6 +23,7 @@
 #include "ftc.h"
 #include "ftc-capture-perf.h"
 #include "ftc-perf.h"
+#include "opts.h"
 #include "perf.h"
 
 struct ring_ctx {
@@ -273,13 +274,17 @@ static int page_out(const void *page, size_t size, void *ctx)
 }
 
 struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
-					      const struct ftc_capture_perf_opts *o,
+					      const struct ftc_capture_perf_opts *user,
 					      const char *trace_clock, int ncpus,
 					      const int *cpus)
 {
-	struct ftc_capture_perf *cp = calloc(1, sizeof(*cp));
+	struct ftc_capture_perf_opts opts, *o = &opts;
+	struct ftc_capture_perf *cp;
 	int base;
 
+	if (FTC_OPTS_COPY(&opts, user, ftc_capture_perf_opts, pid) < 0)
+		return NULL;
+	cp = calloc(1, sizeof(*cp));
 	if (!cp) {
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;

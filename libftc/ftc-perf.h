@@ -251,8 +251,12 @@ FTC_API uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p);
 FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 				    struct ftc_perf_frame *frames, int max);
 
-/* Sampling (perf-sample.c): one event, a ring per CPU, into a profile. */
+/*
+ * Sampling (perf-sample.c): one event, a ring per CPU, into a profile.
+ * The options are an options structure (FTC_OPTS_INIT).
+ */
 struct ftc_perf_sample_opts {
+	size_t size;			/* sizeof(struct ftc_perf_sample_opts) */
 	unsigned long long freq;	/* samples per second (default 4000) ... */
 	unsigned long long period;	/* ... or one sample every period events */
 	bool callchain;

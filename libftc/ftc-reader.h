@@ -12,6 +12,7 @@
 #define FTC_READER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,8 +70,9 @@ enum ftc_reader_flags {
 
 FTC_API struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
 
-/* ftc_reader_open with more to say. Zero what you do not set. */
+/* ftc_reader_open with more to say: an options structure (FTC_OPTS_INIT). */
 struct ftc_reader_opts {
+	size_t size;			/* sizeof(struct ftc_reader_opts) */
 	unsigned int flags;		/* enum ftc_reader_flags */
 	/*
 	 * A directory of libtraceevent plugins, loaded after the system's so

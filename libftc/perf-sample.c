@@ -12,6 +12,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "opts.h"
 #include "perf.h"
 
 bool ftc_perf_refused_by_pmu(int err)
@@ -111,18 +112,22 @@ static int open_sampler(struct ftc_perf_sampler *s, const char *event,
 }
 
 struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
-					       const struct ftc_perf_sample_opts *o,
+					       const struct ftc_perf_sample_opts *user,
 					       const pid_t *pids, int npids,
 					       const int *cpus, int ncpus)
 {
-	struct ftc_perf_sampler *s = calloc(1, sizeof(*s));
+	struct ftc_perf_sample_opts o;
+	struct ftc_perf_sampler *s;
 	int err;
 
+	if (FTC_OPTS_COPY(&o, user, ftc_perf_sample_opts, flags) < 0)
+		return NULL;
+	s = calloc(1, sizeof(*s));
 	if (!s) {
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (open_sampler(s, event, o, pids, npids, cpus, ncpus) < 0) {
+	if (open_sampler(s, event, &o, pids, npids, cpus, ncpus) < 0) {
 		/* the caller tells a bad event (EINVAL, ENOENT) from a refusal */
 		err = errno;
 		ftc_perf_sampler_close(s);

@@ -252,7 +252,8 @@ static volatile uint64_t burn_sink;
 /* A sampler on this very process: handles in, samples out. */
 static void test_sampler(void)
 {
-	struct ftc_perf_sample_opts o = { .freq = 1000, .pages = 8 };
+	struct ftc_perf_sample_opts o = FTC_OPTS_INIT(ftc_perf_sample_opts, .freq = 1000,
+						      .pages = 8);
 	pid_t self = getpid();
 	struct ftc_perf_sampler *s;
 	struct ftc_perf_profile *p;
