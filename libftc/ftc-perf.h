@@ -382,7 +382,11 @@ FTC_API uint64_t ftc_perf_pager_pages(const struct ftc_perf_pager *p);
 /* Frees it, and the events not flushed yet; NULL is a no-op. */
 FTC_API void ftc_perf_pager_free(struct ftc_perf_pager *p);
 
-/* Running mean and variance (Welford), for stat -r. */
+/*
+ * Running mean and variance (Welford), for stat -r: a value the caller
+ * zeroes and reads; n values added so far, their mean, and m2 the sum of
+ * their squared deviations from it.
+ */
 struct ftc_perf_stats {
 	double n, mean, m2;
 };
