@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internal to the perf files: what the sampler and capture-perf share. */
+/* Internal to the perf files: the handles' layouts, and what the sampler and capture-perf share. */
 #ifndef FTC_PERF_INTERNAL_H
 #define FTC_PERF_INTERNAL_H
 
