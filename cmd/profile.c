@@ -126,20 +126,22 @@ static int setup_signals(void)
 static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int target_fd)
 {
 	bool forwarded = false;
+	pid_t pid = ftc_workload_pid(w);
+	int pidfd = ftc_workload_pidfd(w);
 
 	for (;;) {
-		int fd = w->pid && w->pidfd >= 0 ? w->pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
+		int fd = pid && pidfd >= 0 ? pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
 		int r = ftc_perf_sampler_poll(s, fd, 100);
 
 		if (r < 0)
 			return -1;
-		if (got_signal && w->pid && !forwarded) {
-			kill(w->pid, got_signal);	/* once: the command decides */
+		if (got_signal && pid && !forwarded) {
+			kill(pid, got_signal);	/* once: the command decides */
 			forwarded = true;
 		}
-		if (w->pid && (r > 0 || (w->pidfd < 0 && ftc_workload_exited(w))))
+		if (pid && (r > 0 || (pidfd < 0 && ftc_workload_exited(w))))
 			return 0;
-		if (!w->pid && (got_signal || (target_fd >= 0 && r > 0)))
+		if (!pid && (got_signal || (target_fd >= 0 && r > 0)))
 			return 0;
 	}
 }
@@ -147,49 +149,52 @@ static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int t
 static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 {
 	struct ftc_symbols *syms = ftc_symbols_new();
-	struct ftc_perf_agg a = { 0 };
+	struct ftc_perf_agg *a = ftc_perf_agg_new();
+	struct ftc_perf_profile *p = ftc_perf_sampler_profile(s);
 	const char *event = ftc_perf_sampler_event(s);
 	FILE *out = stdout;
 	int ret = -1;
 
-	if (!syms || ftc_perf_agg_init(&a) < 0)
+	if (!syms || !a)
 		goto out;
 	if (ftc_symbols_load_kallsyms(syms, NULL) < 0)
 		fprintf(stderr, "ftc profile: kernel frames stay unnamed: %s\n", ftc_strerror());
-	if (ftc_perf_agg_build(&a, &s->profile, syms) < 0)
+	if (ftc_perf_agg_build(a, p, syms) < 0)
 		goto out;
-	if (s->profile.lost)
+	if (ftc_perf_profile_lost(p))
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
-			"use a larger -m or a lower -F\n", (unsigned long long)s->profile.lost);
+			"use a larger -m or a lower -F\n",
+			(unsigned long long)ftc_perf_profile_lost(p));
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		out = stdout;
 		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
 		goto out;
 	}
-	if (o->flame && ftc_perf_agg_flame(o->flame, &a, event) < 0)
+	if (o->flame && ftc_perf_agg_flame(o->flame, a, event) < 0)
 		goto out;
 	if (o->folded)
-		ftc_perf_agg_folded(out, &a);
+		ftc_perf_agg_folded(out, a);
 	else if (!o->flame || o->output)
-		ftc_perf_agg_table(out, &a, o->s.callchain, o->limit, event, s->profile.lost);
+		ftc_perf_agg_table(out, a, o->s.callchain, o->limit, event,
+				   ftc_perf_profile_lost(p));
 	ret = 0;
 out:
 	if (out != stdout)
 		fclose(out);
-	ftc_perf_agg_free(&a);
+	ftc_perf_agg_free(a);
 	ftc_symbols_free(syms);
 	return ret;
 }
 
-static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
-			struct ftc_workload *w)
+static struct ftc_perf_sampler *open_sampler(struct profile_opts *o, struct ftc_workload *w)
 {
 	int *cpus = NULL, ncpus = ftc_perf_parse_cpus(o->all_cpus ? o->cpu_list : NULL, &cpus);
+	struct ftc_perf_sampler *s = NULL;
 	pid_t *pids = NULL;
-	int npids = 0, ret = -1;
+	int npids = 0;
 
 	if (ncpus < 0)
-		return -1;
+		return NULL;
 	if (o->pid) {
 		npids = ftc_perf_pid_threads(o->pid, &pids);
 		if (npids < 0)
@@ -201,17 +206,17 @@ static int open_sampler(struct profile_opts *o, struct ftc_perf_sampler *s,
 			ftc_error(ENOMEM, "out of memory");
 			goto out;
 		}
-		pids[0] = w->pid;
+		pids[0] = ftc_workload_pid(w);
 		npids = 1;
 		o->s.flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
 	}
-	ret = ftc_perf_sampler_open(s, o->event, &o->s, pids, npids, cpus, ncpus);
-	if (ret == 0 && s->note[0])
-		fprintf(stderr, "ftc profile: %s\n", s->note);
+	s = ftc_perf_sampler_open(o->event, &o->s, pids, npids, cpus, ncpus);
+	if (s && *ftc_perf_sampler_note(s))
+		fprintf(stderr, "ftc profile: %s\n", ftc_perf_sampler_note(s));
 out:
 	free(pids);
 	free(cpus);
-	return ret;
+	return s;
 }
 
 static const char *check_usage(const struct profile_opts *o, char **cmd)
@@ -227,9 +232,9 @@ static const char *check_usage(const struct profile_opts *o, char **cmd)
 
 static int profile_run(int argc, char **argv)
 {
-	struct profile_opts o = { 0 };
-	struct ftc_perf_sampler s = { 0 };
-	struct ftc_workload w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct profile_opts o = { .s = FTC_OPTS_INIT(ftc_perf_sample_opts) };
+	struct ftc_perf_sampler *s = NULL;
+	struct ftc_workload *w = NULL;
 	int ret = cmd_options_parse(&cmd_profile, argc, argv, profile_opt, &o);
 	int code = FTC_EXIT_FAIL, target_fd = -1;
 	const char *why;
@@ -245,38 +250,38 @@ static int profile_run(int argc, char **argv)
 	}
 	if (setup_signals() < 0)
 		goto fail;
-	if (cmd[0] && ftc_workload_spawn(&w, cmd) < 0)
+	if (cmd[0] && !(w = ftc_workload_spawn(cmd)))
 		goto fail;
-	if (open_sampler(&o, &s, &w) < 0) {
+	if (!(s = open_sampler(&o, w))) {
 		code = errno == EINVAL || errno == ENOENT ? FTC_EXIT_USAGE : FTC_EXIT_REFUSED;
 		goto fail;
 	}
 	/* Processes already running told the kernel nothing: read /proc. */
-	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(&s.profile) < 0)
+	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(ftc_perf_sampler_profile(s)) < 0)
 		goto fail;
 	if (o.pid)
 		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
 	if (o.all_cpus || o.pid)
-		ftc_perf_evlist_enable(&s.l, true);
-	if (w.pid && ftc_workload_start(&w) < 0) {
+		ftc_perf_sampler_enable(s, true);
+	if (w && ftc_workload_start(w) < 0) {
 		code = 127;
 		goto fail;
 	}
-	if (sample_loop(&s, &w, target_fd) < 0)
+	if (sample_loop(s, w, target_fd) < 0)
 		goto fail;
-	ftc_perf_evlist_enable(&s.l, false);
-	ftc_workload_reap(&w);
-	if (ftc_perf_sampler_drain(&s) < 0 || report(&o, &s) < 0)
+	ftc_perf_sampler_enable(s, false);
+	ftc_workload_reap(w);
+	if (ftc_perf_sampler_drain(s) < 0 || report(&o, s) < 0)
 		goto fail;
-	code = cmd[0] ? ftc_workload_exit_code(&w) : FTC_EXIT_OK;
+	code = w ? ftc_workload_exit_code(w) : FTC_EXIT_OK;
 	goto out;
 fail:
 	cmd_error(&cmd_profile, "%s", ftc_strerror());
-	ftc_workload_kill(&w);
+	ftc_workload_kill(w);
 out:
+	ftc_workload_free(w);
 	if (target_fd >= 0)
 		close(target_fd);
-	ftc_perf_sampler_close(&s);
-	ftc_perf_profile_free(&s.profile);
+	ftc_perf_sampler_close(s);
 	return code;
 }

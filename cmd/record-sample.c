@@ -22,10 +22,10 @@ extern const struct command cmd_record;
 /* An unknown name is the user's to fix: say so now, not after the capture began. */
 static bool events_known(const char *spec)
 {
-	struct ftc_perf_evlist l = { 0 };
-	bool ok = ftc_perf_evlist_add(&l, spec) > 0;
+	struct ftc_perf_evlist *l = ftc_perf_evlist_new();
+	bool ok = l && ftc_perf_evlist_add(l, spec) > 0;
 
-	ftc_perf_evlist_free(&l);
+	ftc_perf_evlist_free(l);
 	return ok;
 }
 
@@ -91,6 +91,7 @@ int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const ch
 	clock = ftc_tracefs_clock(instance);	/* perf must stamp with it too */
 	if (!clock)
 		return -1;
+	rs->o.size = sizeof(rs->o);
 	rs->o.pid = child;
 	rs->o.instance = instance;
 	rs->cp = ftc_capture_perf_new(w, &rs->o, clock, ncpus, cpus);

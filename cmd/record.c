@@ -72,7 +72,7 @@ struct record {
 	int compression, version;
 	bool compression_set;
 	char **argv;			/* the command, NULL for none */
-	struct ftc_workload cmd;	/* held before exec, so -F can trace its pid */
+	struct ftc_workload *cmd;	/* held before exec, so -F can trace its pid */
 	struct ftc_state *st;
 	struct ftc_writer *w;
 	struct ftc_capture *cap;
@@ -150,7 +150,7 @@ static int add_follow(struct record *r)
 {
 	char pid[32];
 
-	snprintf(pid, sizeof(pid), "%d", (int)r->cmd.pid);
+	snprintf(pid, sizeof(pid), "%d", (int)ftc_workload_pid(r->cmd));
 	return control_spec_follow(r->spec, pid, r->children);
 }
 
@@ -227,7 +227,7 @@ static int setup_capture(struct record *r)
 	/* perf samples take the first buffer's clock and CPUs */
 	if (add_buffers(r) < 0 ||
 	    record_sample_setup(&r->sample, r->w, first->instance, first->ncpus, first->cpus,
-				r->argv ? r->cmd.pid : 0) < 0 ||
+				ftc_workload_pid(r->cmd)) < 0 ||
 	    ftc_writer_start(r->w) < 0)
 		return -1;
 	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
@@ -308,7 +308,7 @@ static int wait_loop(struct record *r, int *child_status)
 	struct totals prev = { 0, 0 };
 	double prev_t = 0, last_cp = 0;
 	/* A pidfd turns readable the moment the command exits: no polling lag. */
-	int pidfd = r->cmd.pid > 0 ? r->cmd.pidfd : -1;
+	int pidfd = ftc_workload_pidfd(r->cmd);
 	int ret = 0;
 
 	for (;;) {
@@ -323,9 +323,9 @@ static int wait_loop(struct record *r, int *child_status)
 			ret = -1;
 			break;
 		}
-		if (r->cmd.pid > 0 && ftc_workload_exited(&r->cmd)) {
-			ftc_workload_reap(&r->cmd);
-			*child_status = ftc_workload_exit_code(&r->cmd);
+		if (ftc_workload_pid(r->cmd) > 0 && ftc_workload_exited(r->cmd)) {
+			ftc_workload_reap(r->cmd);
+			*child_status = ftc_workload_exit_code(r->cmd);
 			break;
 		}
 		now = elapsed(r);
@@ -509,7 +509,7 @@ static int capture(struct record *r)
 {
 	int child_status = 0, stop, ret = FTC_EXIT_OK;
 
-	if (r->argv && ftc_workload_spawn(&r->cmd, r->argv) < 0)
+	if (r->argv && !(r->cmd = ftc_workload_spawn(r->argv)))
 		goto fail;
 	if (r->follow && add_follow(r) < 0)
 		goto fail;
@@ -518,7 +518,7 @@ static int capture(struct record *r)
 		int err = ftc_state_interrupted() ? EINTR : errno;
 
 		cmd_error(&cmd_record, "%s", ftc_strerror());
-		ftc_workload_reap(&r->cmd);	/* it reads EOF instead of "go" and exits */
+		ftc_workload_reap(r->cmd);	/* it reads EOF instead of "go" and exits */
 		return control_exit_status(err);
 	}
 	warn_mixed_clocks(r);
@@ -528,7 +528,7 @@ static int capture(struct record *r)
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	if (control_spec_tracing_on(r->spec, r->st) < 0)
 		goto fail_started;
-	if (r->argv && ftc_workload_start(&r->cmd) < 0)
+	if (r->argv && ftc_workload_start(r->cmd) < 0)
 		goto fail_started;
 	if (r->argv)
 		record_sample_command_started(&r->sample);
@@ -540,28 +540,29 @@ static int capture(struct record *r)
 		ret = FTC_EXIT_FAIL;
 	else if (stop > 0 && r->argv)
 		ret = FTC_EXIT_INTERRUPTED;
-	if (stop)
-		r->cmd.pid = 0;	/* interrupted: do not wait for the command */
+	if (stop) {	/* interrupted: do not wait for the command */
+		ftc_workload_free(r->cmd);
+		r->cmd = NULL;
+	}
 	return ret;
 fail_started:
 	/* The command never ran: say why, then leave a finished (empty) file. */
 	cmd_error(&cmd_record, "%s", ftc_strerror());
-	ftc_workload_reap(&r->cmd);
+	ftc_workload_reap(r->cmd);
 	ftc_capture_stop(r->cap);
 	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
 	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
 fail:
 	cmd_error(&cmd_record, "%s", ftc_strerror());
-	ftc_workload_reap(&r->cmd);
+	ftc_workload_reap(r->cmd);
 	return FTC_EXIT_FAIL;
 }
 
 static int record_run(int argc, char **argv)
 {
 	struct record r = { .output = "trace.dat", .version = 7,
-			    .compression = FTC_COMPRESS_ZSTD,
-			    .cmd = { .go_fd = -1, .err_fd = -1, .pidfd = -1 } };
+			    .compression = FTC_COMPRESS_ZSTD };
 	int ret;
 
 	r.spec = control_spec_new();
@@ -630,7 +631,8 @@ static int record_run(int argc, char **argv)
 	}
 	ftc_state_free(r.st);
 	/* --duration ended the capture first: the command finishes on its own. */
-	ftc_workload_reap(&r.cmd);
+	ftc_workload_reap(r.cmd);
+	ftc_workload_free(r.cmd);
 out:
 	bufs_free(&r);
 	control_spec_free(r.spec);

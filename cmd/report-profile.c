@@ -52,15 +52,16 @@ static int print(const struct report_profile *o, struct ftc_perf_agg *a, bool ch
 int report_profile_run(struct ftc_reader *r, const struct report_profile *o, const char *path,
 		       ftc_profile_keep_fn keep, void *keep_ctx)
 {
-	struct ftc_perf_profile p = { 0 };
-	struct ftc_perf_agg a = { 0 };
+	struct ftc_perf_profile *p = ftc_perf_profile_new(0);
+	struct ftc_perf_agg *a = ftc_perf_agg_new();
 	struct ftc_symbols *syms = ftc_symbols_new();
 	int status = FTC_EXIT_FAIL;
 	bool chain = false;
 
-	if (!syms || ftc_perf_agg_init(&a) < 0 || ftc_reader_profile_select(r, &p, &chain, keep, keep_ctx) < 0)
+	if (!p || !syms || !a ||
+	    ftc_reader_profile_select(r, p, &chain, keep, keep_ctx) < 0)
 		goto fail;
-	if (!p.nsamples) {
+	if (!ftc_perf_profile_nsamples(p)) {
 		if (keep)
 			cmd_error(&cmd_report, "no sample of %s matches the selection "
 				  "(--cpu, --pid, --comm, -F, time window)", path);
@@ -71,20 +72,20 @@ int report_profile_run(struct ftc_reader *r, const struct report_profile *o, con
 		goto out;
 	}
 	ftc_reader_profile_symbols(r, syms);
-	if (ftc_perf_agg_build(&a, &p, syms) < 0)
+	if (ftc_perf_agg_build(a, p, syms) < 0)
 		goto fail;
-	if (p.lost)
+	if (ftc_perf_profile_lost(p))
 		fprintf(stderr, "ftc report: the kernel lost %llu samples during the capture\n",
-			(unsigned long long)p.lost);
-	if (print(o, &a, chain, p.lost) < 0)
+			(unsigned long long)ftc_perf_profile_lost(p));
+	if (print(o, a, chain, ftc_perf_profile_lost(p)) < 0)
 		goto fail;
 	status = FTC_EXIT_OK;
 	goto out;
 fail:
 	cmd_error(&cmd_report, "%s", ftc_strerror());
 out:
-	ftc_perf_agg_free(&a);
-	ftc_perf_profile_free(&p);
+	ftc_perf_agg_free(a);
+	ftc_perf_profile_free(p);
 	ftc_symbols_free(syms);
 	return status;
 }

@@ -600,7 +600,7 @@ static int report_run(int argc, char **argv)
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL;
 	char dir[PATH_MAX + 16];
-	struct ftc_reader_opts ro = { .parse_guard = parse_guard };
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard);
 
 	if (ret < 0) {
 		free_report(&rp);

@@ -141,7 +141,7 @@ struct slot_result {
 
 struct stat_state {
 	struct stat_opts *o;
-	struct ftc_perf_evlist l;
+	struct ftc_perf_evlist *l;
 	char **argv;
 	FILE *out;
 	int nslots;			/* CPUs shown apart (-A) or 1 */
@@ -149,7 +149,7 @@ struct stat_state {
 	struct ftc_perf_count *prev;	/* nslots * n, last interval reading */
 	struct ftc_perf_stats elapsed;
 	struct timespec t0;
-	struct ftc_workload w;
+	struct ftc_workload *w;		/* this run's command, NULL for none */
 	bool exec_failed;		/* the command could not be run */
 };
 
@@ -164,8 +164,8 @@ static double now_ns(void)
 static int first_ok(const struct stat_state *s, const double *v, const bool *ok,
 		    uint32_t type, uint64_t config, bool any_clock)
 {
-	for (int i = 0; i < s->l.n; i++) {
-		const struct ftc_perf_event *e = &s->l.ev[i];
+	for (int i = 0; i < ftc_perf_evlist_count(s->l); i++) {
+		const struct ftc_perf_event *e = ftc_perf_evlist_event(s->l, i);
 
 		if (!ok[i])
 			continue;
@@ -199,13 +199,13 @@ static void rate_metric(struct metric *m, double per_sec)
 static void metric_for(const struct stat_state *s, int i, const double *v, const bool *ok,
 		       double wall_ns, struct metric *m)
 {
-	const struct ftc_perf_event *e = &s->l.ev[i];
+	const struct ftc_perf_event *e = ftc_perf_evlist_event(s->l, i);
 	int clk = first_ok(s, v, ok, 0, 0, true);
 	int cyc = first_ok(s, v, ok, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false);
 	int br = first_ok(s, v, ok, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, false);
 
 	memset(m, 0, sizeof(*m));
-	if (!ok[i] || e->kind == FTC_PERF_TRACEPOINT)
+	if (!ok[i] || ftc_perf_event_kind(e) == FTC_PERF_TRACEPOINT)
 		return;
 	if (ftc_perf_event_is_clock(e)) {
 		if (wall_ns > 0) {
@@ -259,7 +259,8 @@ static void print_human(struct stat_state *s, const struct line *ln)
 		snprintf(val, sizeof(val), "%.2f", ln->value / 1e6);
 	else
 		snprintf(val, sizeof(val), "%.0f", ln->value);
-	fprintf(s->out, "%s%18s %-4s %-32s", ln->prefix, val, clock ? "msec" : "", ln->e->name);
+	fprintf(s->out, "%s%18s %-4s %-32s", ln->prefix, val, clock ? "msec" : "",
+		ftc_perf_event_name(ln->e));
 	if (ln->m.has)
 		fprintf(s->out, " # %8.3f %-20s", ln->m.v, ln->m.unit);
 	else if (ln->st == FTC_PERF_OK && (ln->rel_stddev > 0 || ln->pct < 100))
@@ -283,7 +284,7 @@ static void print_csv(struct stat_state *s, const struct line *ln)
 		fprintf(s->out, "%.2f", ln->value / 1e6);
 	else
 		fprintf(s->out, "%.0f", ln->value);
-	fprintf(s->out, "%s%s%s%s", x, clock ? "msec" : "", x, ln->e->name);
+	fprintf(s->out, "%s%s%s%s", x, clock ? "msec" : "", x, ftc_perf_event_name(ln->e));
 	if (ln->rel_stddev >= 0)
 		fprintf(s->out, "%s%.2f%%", x, ln->rel_stddev);
 	fprintf(s->out, "%s%llu%s%.2f%s", x, (unsigned long long)ln->run, x, ln->pct, x);
@@ -306,14 +307,14 @@ static void print_line(struct stat_state *s, const struct line *ln)
 static void print_event(struct stat_state *s, int i, int slot, const struct ftc_perf_count *c,
 			const struct ftc_perf_stats *st, double wall_ns, const char *tprefix)
 {
-	int n = s->l.n;
+	int n = ftc_perf_evlist_count(s->l);
 	double *v = calloc((size_t)n, sizeof(double));
 	bool *ok = calloc((size_t)n, sizeof(bool));
 	char prefix[64] = "";
 	struct line ln = {
 		.prefix = prefix,
-		.e = &s->l.ev[i],
-		.st = ftc_perf_evlist_state(&s->l, i, &c[i]),
+		.e = ftc_perf_evlist_event(s->l, i),
+		.st = ftc_perf_evlist_state(s->l, i, &c[i]),
 		.pct = ftc_perf_count_running_pct(&c[i]),
 		.run = c[i].run,
 		.rel_stddev = st && s->o->repeat > 1 ? ftc_perf_stats_rel_stddev(&st[i]) : -1,
@@ -322,12 +323,12 @@ static void print_event(struct stat_state *s, int i, int slot, const struct ftc_
 	if (!v || !ok)
 		goto out;
 	for (int k = 0; k < n; k++) {
-		ok[k] = ftc_perf_evlist_state(&s->l, k, &c[k]) == FTC_PERF_OK;
+		ok[k] = ftc_perf_evlist_state(s->l, k, &c[k]) == FTC_PERF_OK;
 		v[k] = st ? st[k].mean : ftc_perf_count_scaled(&c[k]);
 	}
 	if (s->nslots > 1)
 		snprintf(prefix, sizeof(prefix), s->o->sep ? "%sCPU%d%s" : "%sCPU%-4d",
-			 tprefix, s->l.cpus[slot], s->o->sep ? s->o->sep : "");
+			 tprefix, ftc_perf_evlist_cpu(s->l, slot), s->o->sep ? s->o->sep : "");
 	else
 		snprintf(prefix, sizeof(prefix), "%s", tprefix);
 	ln.value = v[i];
@@ -340,15 +341,15 @@ out:
 
 static int read_slot(struct stat_state *s, int slot, struct ftc_perf_count *c)
 {
-	for (int i = 0; i < s->l.n; i++)
-		if (ftc_perf_evlist_read(&s->l, i, s->nslots > 1 ? slot : -1, &c[i]) < 0)
+	for (int i = 0; i < ftc_perf_evlist_count(s->l); i++)
+		if (ftc_perf_evlist_read(s->l, i, s->nslots > 1 ? slot : -1, &c[i]) < 0)
 			return -1;
 	return 0;
 }
 
 static int print_interval(struct stat_state *s, double *last_ns)
 {
-	int n = s->l.n;
+	int n = ftc_perf_evlist_count(s->l);
 	struct ftc_perf_count *cur = calloc((size_t)n, sizeof(*cur));
 	struct ftc_perf_count *d = calloc((size_t)(n * s->nslots), sizeof(*d));
 	double t = now_ns();
@@ -388,11 +389,13 @@ static int wait_loop(struct stat_state *s)
 	double last = (double)s->t0.tv_sec * 1e9 + (double)s->t0.tv_nsec;
 	double next = last + (double)s->o->interval_ms * 1e6;
 	bool forwarded = false;
+	pid_t pid = ftc_workload_pid(s->w);
+	int pidfd = ftc_workload_pidfd(s->w);
 
 	for (;;) {
 		struct pollfd pfd[2] = {
 			{ .fd = sig_pipe[0], .events = POLLIN },
-			{ .fd = s->w.pid ? s->w.pidfd : -1, .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
 		};
 		int timeout = -1, r;
 
@@ -402,7 +405,7 @@ static int wait_loop(struct stat_state *s)
 			timeout = left > 0 ? (int)ceil(left) : 0;
 		}
 		/* Without a pidfd the command's end is polled for. */
-		if (s->w.pid && s->w.pidfd < 0 && (timeout < 0 || timeout > 50))
+		if (pid && pidfd < 0 && (timeout < 0 || timeout > 50))
 			timeout = 50;
 		r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR)
@@ -413,14 +416,13 @@ static int wait_loop(struct stat_state *s)
 			next += (double)s->o->interval_ms * 1e6;
 		}
 		/* Pass a signal on once: the command decides how it ends. */
-		if (stop_signal && s->w.pid && !forwarded) {
-			kill(s->w.pid, stop_signal);
+		if (stop_signal && pid && !forwarded) {
+			kill(pid, stop_signal);
 			forwarded = true;
 		}
-		if (s->w.pid && (pfd[1].revents & POLLIN ||
-				 (s->w.pidfd < 0 && ftc_workload_exited(&s->w))))
+		if (pid && (pfd[1].revents & POLLIN || (pidfd < 0 && ftc_workload_exited(s->w))))
 			break;
-		if (!s->w.pid && stop_signal)
+		if (!pid && stop_signal)
 			break;
 		if (pfd[0].revents & POLLIN) {
 			char buf[16];
@@ -428,7 +430,7 @@ static int wait_loop(struct stat_state *s)
 			while (read(sig_pipe[0], buf, sizeof(buf)) > 0)
 				;
 			stop_signal = stop_signal ? stop_signal : SIGINT;
-			if (!s->w.pid)
+			if (!pid)
 				break;
 		}
 	}
@@ -447,11 +449,11 @@ static int open_target(struct stat_state *s)
 		ncpus = ftc_perf_parse_cpus(s->o->cpu_list, &cpus);
 		if (ncpus < 0)
 			return -1;
-	} else if (s->w.pid) {
+	} else if (s->w) {
 		pids = malloc(sizeof(*pids));
 		if (!pids)
 			return ftc_error(ENOMEM, "out of memory");
-		pids[0] = s->w.pid;
+		pids[0] = ftc_workload_pid(s->w);
 		npids = 1;
 		flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
 	} else {
@@ -460,9 +462,9 @@ static int open_target(struct stat_state *s)
 			return -1;
 		flags = FTC_PERF_INHERIT;
 	}
-	if (ftc_perf_evlist_target(&s->l, pids, npids, cpus, ncpus) < 0)
+	if (ftc_perf_evlist_target(s->l, pids, npids, cpus, ncpus) < 0)
 		goto out;
-	ret = ftc_perf_evlist_open(&s->l, flags);
+	ret = ftc_perf_evlist_open(s->l, flags);
 out:
 	free(pids);
 	free(cpus);
@@ -471,7 +473,7 @@ out:
 
 static int add_run(struct stat_state *s)
 {
-	int n = s->l.n;
+	int n = ftc_perf_evlist_count(s->l);
 	struct ftc_perf_count *c = calloc((size_t)n, sizeof(*c));
 
 	if (!c)
@@ -499,8 +501,12 @@ static int one_run(struct stat_state *s)
 	double t_start, t_end;
 	int opened;
 
-	if (s->argv[0] && ftc_workload_spawn(&s->w, s->argv) < 0)
-		return -1;
+	if (s->argv[0]) {
+		ftc_workload_free(s->w);	/* the run before's */
+		s->w = ftc_workload_spawn(s->argv);
+		if (!s->w)
+			return -1;
+	}
 	opened = open_target(s);
 	if (opened < 0)
 		goto fail;
@@ -508,26 +514,25 @@ static int one_run(struct stat_state *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	t_start = now_ns();
 	if (s->o->all_cpus || s->o->pid)
-		ftc_perf_evlist_enable(&s->l, true);
-	if (s->w.pid && ftc_workload_start(&s->w) < 0) {
+		ftc_perf_evlist_enable(s->l, true);
+	if (s->w && ftc_workload_start(s->w) < 0) {
 		s->exec_failed = true;
 		goto fail;
 	}
 	if (wait_loop(s) < 0)
 		goto fail;
 	if (s->o->all_cpus || s->o->pid)
-		ftc_perf_evlist_enable(&s->l, false);
+		ftc_perf_evlist_enable(s->l, false);
 	t_end = now_ns();
-	if (s->w.pid)
-		ftc_workload_reap(&s->w);
+	ftc_workload_reap(s->w);
 	ftc_perf_stats_add(&s->elapsed, t_end - t_start);
 	if (add_run(s) < 0)
 		return -1;
-	ftc_perf_evlist_close(&s->l);
+	ftc_perf_evlist_close(s->l);
 	return opened;
 fail:
-	ftc_workload_kill(&s->w);
-	ftc_perf_evlist_close(&s->l);
+	ftc_workload_kill(s->w);
+	ftc_perf_evlist_close(s->l);
 	return -1;
 }
 
@@ -573,8 +578,8 @@ static void print_footer(struct stat_state *s)
 			ftc_perf_stats_rel_stddev(&s->elapsed));
 	else
 		fprintf(f, "%18.9f seconds time elapsed\n", s->elapsed.mean / 1e9);
-	if (s->argv[0] && s->o->repeat <= 1) {
-		const struct rusage *ru = &s->w.ru;
+	if (s->w && s->o->repeat <= 1) {
+		const struct rusage *ru = ftc_workload_rusage(s->w);
 
 		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
 			ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
@@ -588,7 +593,7 @@ static void print_totals(struct stat_state *s)
 	if (s->o->interval_ms)
 		return;
 	print_header(s);
-	for (int i = 0; i < s->l.n; i++)
+	for (int i = 0; i < ftc_perf_evlist_count(s->l); i++)
 		for (int slot = 0; slot < s->nslots; slot++)
 			print_event(s, i, slot, s->res[slot].sum, s->res[slot].stats,
 				    s->elapsed.mean, "");
@@ -597,7 +602,7 @@ static void print_totals(struct stat_state *s)
 
 static int alloc_results(struct stat_state *s)
 {
-	int n = s->l.n;
+	int n = ftc_perf_evlist_count(s->l);
 
 	s->res = calloc((size_t)s->nslots, sizeof(*s->res));
 	s->prev = calloc((size_t)s->nslots * (size_t)n, sizeof(*s->prev));
@@ -620,7 +625,8 @@ static void free_state(struct stat_state *s)
 	}
 	free(s->res);
 	free(s->prev);
-	ftc_perf_evlist_free(&s->l);
+	ftc_perf_evlist_free(s->l);
+	ftc_workload_free(s->w);
 	if (s->out && s->out != stderr)
 		fclose(s->out);
 	free(s->o->events);
@@ -670,7 +676,8 @@ static int setup(struct stat_state *s)
 			return ftc_error(ENOMEM, "out of memory");
 		spec = def;
 	}
-	ret = ftc_perf_evlist_add(&s->l, spec);
+	s->l = ftc_perf_evlist_new();
+	ret = s->l ? ftc_perf_evlist_add(s->l, spec) : -1;
 	free(def);
 	return ret;
 }
@@ -678,9 +685,7 @@ static int setup(struct stat_state *s)
 static int stat_run(int argc, char **argv)
 {
 	struct stat_opts o = { .repeat = 1 };
-	struct stat_state s = {
-		.o = &o, .out = stderr, .w = { .go_fd = -1, .err_fd = -1, .pidfd = -1 },
-	};
+	struct stat_state s = { .o = &o, .out = stderr };
 	int ret = cmd_options_parse(&cmd_stat, argc, argv, stat_opt, &o), code;
 	int opened = 0;
 
@@ -732,15 +737,16 @@ static int stat_run(int argc, char **argv)
 			goto fail;
 	}
 	print_totals(&s);
-	if (s.argv[0])
-		code = ftc_workload_exit_code(&s.w);
+	if (s.w)
+		code = ftc_workload_exit_code(s.w);
 	else
 		code = FTC_EXIT_OK;
 	if (!opened) {
-		int err = s.l.ev[0].open_errno;
+		const struct ftc_perf_event *e = ftc_perf_evlist_event(s.l, 0);
+		int err = ftc_perf_event_open_errno(e);
 
 		cmd_error(&cmd_stat, "the kernel refused every event asked for "
-			  "(first: '%s': %s)%s", s.l.ev[0].name, strerror(err),
+			  "(first: '%s': %s)%s", ftc_perf_event_name(e), strerror(err),
 			  err == EACCES || err == EPERM ? "; see /proc/sys/kernel/"
 			  "perf_event_paranoid, or run as root" : "");
 		code = FTC_EXIT_REFUSED;

@@ -13,4 +13,21 @@
 #define FTC_API __attribute__((visibility("default")))
 #endif
 
+/*
+ * Options structures (struct ftc_*_opts) begin with size_t size, which the
+ * caller sets to the sizeof the struct it was compiled with. libftc reads
+ * the members that fit in that size (those past it count as 0, so a
+ * program built against an older header keeps working) and refuses, with
+ * EINVAL, a size below sizeof(size_t) or a larger struct whose members
+ * unknown to this libftc are not 0. Zero the whole struct and set the
+ * size, which FTC_OPTS_INIT does:
+ *
+ *	struct ftc_reader_opts o = FTC_OPTS_INIT(ftc_reader_opts, .flags = f);
+ *
+ * (no comma after the last member). Members are only ever added at the
+ * end. A NULL options pointer stands for every default.
+ */
+#define FTC_OPTS_INIT(...) FTC_OPTS_INIT_(__VA_ARGS__, )
+#define FTC_OPTS_INIT_(type, ...) { .size = sizeof(struct type), __VA_ARGS__ }
+
 #endif

@@ -10,6 +10,7 @@
 #define FTC_CAPTURE_PERF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -22,7 +23,9 @@ extern "C" {
 
 #define FTC_CAPTURE_PERF_INSTANCE "ftc_perf"
 
+/* An options structure (FTC_OPTS_INIT). */
 struct ftc_capture_perf_opts {
+	size_t size;			/* sizeof(struct ftc_capture_perf_opts) */
 	const char *sample;		/* event to sample; NULL: no sampling */
 	unsigned long long freq;	/* samples per second (default 4000) ... */
 	unsigned long long period;	/* ... or one sample every period events */

@@ -40,23 +40,13 @@ enum ftc_perf_state {
 	FTC_PERF_NOT_COUNTED,	/* opened, but never scheduled on a counter */
 };
 
-struct ftc_perf_event {
-	char *name;		/* as the user wrote it, e.g. "cycles:u" */
-	enum ftc_perf_kind kind;
-	struct perf_event_attr attr;
-	int leader;		/* index of its group leader (itself when alone) */
-	int *fds;		/* ncpus * npids, -1 where not open */
-	int open_errno;		/* first refusal, 0 when every slot opened */
-};
-
-struct ftc_perf_evlist {
-	struct ftc_perf_event *ev;
-	int n;
-	int *cpus;		/* cpu of each cpu slot; a single -1 per task */
-	int ncpus;
-	pid_t *pids;		/* task of each pid slot; a single -1 per CPU */
-	int npids;
-};
+/*
+ * An event list and its events are the library's (perf-evlist.c): made
+ * with ftc_perf_evlist_new(), read through the accessors below, freed
+ * with ftc_perf_evlist_free().
+ */
+struct ftc_perf_evlist;
+struct ftc_perf_event;
 
 /* One reading: raw value and the times the kernel reports for scaling. */
 struct ftc_perf_count {
@@ -79,8 +69,21 @@ FTC_API int ftc_perf_event_resolve(const char *name, struct perf_event_attr *att
  * modifier after the brace applying to each member) and tracepoint globs
  * ("syscalls:sys_enter_*"). Returns the number of events added or -1.
  */
+FTC_API struct ftc_perf_evlist *ftc_perf_evlist_new(void);
 FTC_API int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec);
+/* Closes what is open and frees the list with its events; NULL is a no-op. */
 FTC_API void ftc_perf_evlist_free(struct ftc_perf_evlist *l);
+/* The number of events added so far. */
+FTC_API int ftc_perf_evlist_count(const struct ftc_perf_evlist *l);
+/* Event i, or NULL when i is out of range; it lives as long as the list. */
+FTC_API const struct ftc_perf_event *ftc_perf_evlist_event(const struct ftc_perf_evlist *l, int i);
+/*
+ * The CPU slots of the target (ftc_perf_evlist_target): how many, and the
+ * CPU of each (-1 when the list counts per task on any CPU). 0 slots before
+ * a target is set; ftc_perf_evlist_cpu() is -1 out of range.
+ */
+FTC_API int ftc_perf_evlist_ncpus(const struct ftc_perf_evlist *l);
+FTC_API int ftc_perf_evlist_cpu(const struct ftc_perf_evlist *l, int slot);
 
 /*
  * Where to count: pids (each thread) with cpu -1, or cpus with pid -1.
@@ -97,8 +100,9 @@ FTC_API int ftc_perf_parse_cpus(const char *list, int **cpus);
 #define FTC_PERF_INHERIT	0x2	/* count the target's future children */
 
 /*
- * Opens every event at every slot. An event the kernel refuses keeps
- * fds at -1 and open_errno set: the caller shows it as unsupported.
+ * Opens every event at every slot. An event the kernel refuses stays
+ * closed with ftc_perf_event_open_errno() set: the caller shows it as
+ * unsupported.
  * Returns the number of events that opened (0 is not an error), or -1.
  */
 FTC_API int ftc_perf_evlist_open(struct ftc_perf_evlist *l, unsigned int flags);
@@ -122,6 +126,16 @@ FTC_API double ftc_perf_count_running_pct(const struct ftc_perf_count *c);
 FTC_API void ftc_perf_count_sub(struct ftc_perf_count *c, const struct ftc_perf_count *a,
 				const struct ftc_perf_count *b);
 
+/* An event's name as the user wrote it, e.g. "cycles:u" (a glob expanded). */
+FTC_API const char *ftc_perf_event_name(const struct ftc_perf_event *e);
+FTC_API enum ftc_perf_kind ftc_perf_event_kind(const struct ftc_perf_event *e);
+/* The attributes it is (or will be) opened with. */
+FTC_API const struct perf_event_attr *ftc_perf_event_attr(const struct ftc_perf_event *e);
+/* The index of its group leader in the list (its own when alone). */
+FTC_API int ftc_perf_event_leader(const struct ftc_perf_event *e);
+/* The errno of the kernel's first refusal to open it, 0 when it opened (or
+ * was not opened yet): such an event shows as unsupported. */
+FTC_API int ftc_perf_event_open_errno(const struct ftc_perf_event *e);
 /* The name of a clock event ("task-clock", "cpu-clock") counts nanoseconds. */
 FTC_API bool ftc_perf_event_is_clock(const struct ftc_perf_event *e);
 FTC_API bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, uint64_t config);
@@ -130,19 +144,13 @@ FTC_API bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, ui
 FTC_API void ftc_perf_list_symbolic(FILE *f);
 
 /* The mmap ring buffer of one sampling event (perf-ring.c). */
-struct ftc_perf_ring {
-	int fd;
-	struct perf_event_mmap_page *meta;
-	unsigned char *data;
-	size_t data_size;
-	size_t map_size;
-	unsigned char *bounce;	/* a record that wraps, made flat */
-	size_t bounce_size;
-};
+struct ftc_perf_ring;
 typedef int (*ftc_perf_record_fn)(const struct perf_event_header *h, void *ctx);
 
-/* Maps 1 + data_pages (a power of two) pages of an opened sampling fd. */
-FTC_API int ftc_perf_ring_map(struct ftc_perf_ring *r, int fd, size_t data_pages);
+/* Maps 1 + data_pages (a power of two) pages of an opened sampling fd,
+ * which stays the caller's to close (after the unmap). */
+FTC_API struct ftc_perf_ring *ftc_perf_ring_map(int fd, size_t data_pages);
+/* Unmaps and frees the ring; NULL is a no-op. */
 FTC_API void ftc_perf_ring_unmap(struct ftc_perf_ring *r);
 /* Calls fn on every record the kernel wrote since the last drain; a
  * negative return of fn stops. Returns the number of records or -1. */
@@ -159,26 +167,29 @@ FTC_API int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t sa
 				  struct ftc_perf_sample *s);
 
 /*
- * A command forked and held before exec, so counters open on its pid first.
- * spawn forks; start releases it to exec (fails with the exec's errno);
- * reap waits and keeps its status and rusage.
+ * A command forked and held before exec, so counters open on its pid first
+ * (workload.c). spawn forks and returns it; start releases it to exec
+ * (fails with the exec's errno); reap waits and keeps its status and
+ * rusage; free lets go of it without waiting. A NULL workload stands for
+ * no command: reap, kill and free do nothing, its pid is 0, its pidfd -1.
  */
-struct ftc_workload {
-	pid_t pid;		/* 0 once reaped */
-	int go_fd, err_fd;
-	int pidfd;		/* readable when it exits; -1 on kernels without pidfd */
-	const char *argv0;
-	int status;
-	struct rusage ru;
-};
-FTC_API int ftc_workload_spawn(struct ftc_workload *w, char **argv);
+struct ftc_workload;
+FTC_API struct ftc_workload *ftc_workload_spawn(char **argv);
 FTC_API int ftc_workload_start(struct ftc_workload *w);
 FTC_API void ftc_workload_reap(struct ftc_workload *w);
 /* Whether it has exited (without reaping it): for kernels without pidfd. */
 FTC_API bool ftc_workload_exited(const struct ftc_workload *w);
 FTC_API void ftc_workload_kill(struct ftc_workload *w);
+/* Frees it; a command not reaped yet runs on (and is not waited for). */
+FTC_API void ftc_workload_free(struct ftc_workload *w);
 /* Exit status, or 128 + signal, as a shell reports it. */
 FTC_API int ftc_workload_exit_code(const struct ftc_workload *w);
+/* Its pid, 0 once reaped. */
+FTC_API pid_t ftc_workload_pid(const struct ftc_workload *w);
+/* A descriptor readable when it exits: -1 on kernels without pidfd, or once reaped. */
+FTC_API int ftc_workload_pidfd(const struct ftc_workload *w);
+/* Its resource usage, once reaped (zero before). */
+FTC_API const struct rusage *ftc_workload_rusage(const struct ftc_workload *w);
 
 /*
  * Symbolization (symbols.c). Kernel addresses from kallsyms; user ones by
@@ -203,35 +214,12 @@ FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path
  * (names, executable mappings) that the COMM, MMAP2 and FORK records
  * carried, so symbolization works after the processes are gone.
  */
+struct ftc_perf_profile;
+
+/* A code mapping of a process, as an MMAP2 record or /proc/PID/maps tells it. */
 struct ftc_perf_map {
 	uint64_t start, len, pgoff;
 	char *file;
-};
-
-struct ftc_perf_proc {
-	uint32_t pid;
-	char comm[16];
-	struct ftc_perf_map *maps;
-	size_t nmaps;
-};
-
-struct ftc_perf_profile_sample {
-	uint32_t pid, tid, cpu;
-	uint16_t misc;		/* the record's cpumode: kernel or user ip */
-	uint32_t nr;		/* addresses at ips[at..]: the callchain, or just ip */
-	size_t at;
-	uint64_t time, period;
-};
-
-struct ftc_perf_profile {
-	uint64_t sample_type;	/* set before adding records */
-	struct ftc_perf_proc *procs;
-	size_t nprocs;
-	struct ftc_perf_profile_sample *samples;
-	size_t nsamples, cap_samples;
-	uint64_t *ips;
-	size_t nips, cap_ips;
-	uint64_t lost;		/* samples the kernel dropped (LOST records) */
 };
 
 /* One resolved frame. A symbol that could not be found is "dso+0xoffset". */
@@ -241,19 +229,34 @@ struct ftc_perf_frame {
 	bool kernel;
 };
 
+/*
+ * An empty profile for records whose samples carry sample_type's fields
+ * (PERF_SAMPLE_*, as the event's attr says). A profile filled by the
+ * sampler or by ftc_reader_profile() gets the type of its source.
+ */
+FTC_API struct ftc_perf_profile *ftc_perf_profile_new(uint64_t sample_type);
 /* An ftc_perf_record_fn: ctx is the profile. */
 FTC_API int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx);
+/* NULL is a no-op. */
 FTC_API void ftc_perf_profile_free(struct ftc_perf_profile *p);
 /* Adds every live process's name and code mappings from /proc, for
  * system-wide sampling of processes that started earlier. */
 FTC_API int ftc_perf_profile_synthesize(struct ftc_perf_profile *p);
 FTC_API const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid);
+/* The samples added so far, and the samples the kernel said it dropped
+ * (LOST records). */
+FTC_API size_t ftc_perf_profile_nsamples(const struct ftc_perf_profile *p);
+FTC_API uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p);
 /* Sample i's frames, leaf first. Returns how many were written. */
 FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 				    struct ftc_perf_frame *frames, int max);
 
-/* Sampling (perf-sample.c): one event, a ring per CPU, into a profile. */
+/*
+ * Sampling (perf-sample.c): one event, a ring per CPU, into a profile.
+ * The options are an options structure (FTC_OPTS_INIT).
+ */
 struct ftc_perf_sample_opts {
+	size_t size;			/* sizeof(struct ftc_perf_sample_opts) */
 	unsigned long long freq;	/* samples per second (default 4000) ... */
 	unsigned long long period;	/* ... or one sample every period events */
 	bool callchain;
@@ -261,22 +264,29 @@ struct ftc_perf_sample_opts {
 	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
 };
 
-struct ftc_perf_sampler {
-	struct ftc_perf_evlist l;
-	struct ftc_perf_ring *rings;
-	int nrings;
-	struct ftc_perf_profile profile;
-	char note[256];		/* set when the event fell back to cpu-clock */
-};
+struct ftc_perf_sampler;
 
-/* event NULL samples cpu-clock. The caller frees s->profile. */
-FTC_API int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
-				  const struct ftc_perf_sample_opts *o,
-				  const pid_t *pids, int npids, const int *cpus, int ncpus);
+/*
+ * Opens event (NULL: cpu-clock) on the target as ftc_perf_evlist_target
+ * takes it, disabled (or enabled at the target's exec with
+ * FTC_PERF_ENABLE_ON_EXEC), and maps a ring per slot. A hardware event
+ * the PMU refuses falls back to cpu-clock (see ftc_perf_sampler_note).
+ */
+FTC_API struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
+						       const struct ftc_perf_sample_opts *o,
+						       const pid_t *pids, int npids,
+						       const int *cpus, int ncpus);
+/* The event sampled (after a fallback). */
 FTC_API const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s);
+/* Why the event fell back to cpu-clock; "" when it did not. */
+FTC_API const char *ftc_perf_sampler_note(const struct ftc_perf_sampler *s);
+FTC_API int ftc_perf_sampler_enable(struct ftc_perf_sampler *s, bool on);
 /* Waits for data (or extra_fd readable, then returns 1), drains every ring. */
 FTC_API int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_ms);
 FTC_API int ftc_perf_sampler_drain(struct ftc_perf_sampler *s);
+/* The profile the rings drain into; the sampler's, freed by the close. */
+FTC_API struct ftc_perf_profile *ftc_perf_sampler_profile(struct ftc_perf_sampler *s);
+/* Closes the events, unmaps the rings, frees the profile; NULL is a no-op. */
 FTC_API void ftc_perf_sampler_close(struct ftc_perf_sampler *s);
 
 /* A tally of strings with self and children counts (perf-tally.c). */
@@ -306,14 +316,14 @@ FTC_API int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const cha
  * and ftc report --profile: a table by "comm\tdso\tk\tsym" with self and
  * children counts, and folded stacks "comm;outer;...;leaf".
  */
-struct ftc_perf_agg {
-	struct ftc_perf_tally *table, *folded;
-	uint64_t samples;
-};
-FTC_API int ftc_perf_agg_init(struct ftc_perf_agg *a);
+struct ftc_perf_agg;
+FTC_API struct ftc_perf_agg *ftc_perf_agg_new(void);
+/* NULL is a no-op. */
 FTC_API void ftc_perf_agg_free(struct ftc_perf_agg *a);
 FTC_API int ftc_perf_agg_build(struct ftc_perf_agg *a, struct ftc_perf_profile *p,
 			       struct ftc_symbols *syms);
+/* The samples aggregated (those with at least one frame). */
+FTC_API uint64_t ftc_perf_agg_samples(const struct ftc_perf_agg *a);
 /* limit 0 prints every row; children adds the Children column (callchains). */
 FTC_API void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
 				const char *event, uint64_t lost);
@@ -348,17 +358,10 @@ FTC_API const char *ftc_perf_ftrace_name(enum ftc_perf_fevent e);
 FTC_API char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id);
 
 typedef int (*ftc_perf_page_fn)(const void *page, size_t size, void *ctx);
-struct ftc_perf_pager {
-	unsigned char *page;
-	size_t page_size, used;		/* used: bytes of events after the header */
-	uint64_t page_ts, last_ts;
-	int base_id;
-	ftc_perf_page_fn flush;
-	void *ctx;
-	uint64_t events, pages;
-};
-FTC_API int ftc_perf_pager_init(struct ftc_perf_pager *p, size_t page_size, int base_id,
-				ftc_perf_page_fn flush, void *ctx);
+struct ftc_perf_pager;
+/* A packer of pages of page_size bytes for event ids base_id + enum value. */
+FTC_API struct ftc_perf_pager *ftc_perf_pager_new(size_t page_size, int base_id,
+						  ftc_perf_page_fn flush, void *ctx);
 FTC_API int ftc_perf_pager_add_sample(struct ftc_perf_pager *p, const struct ftc_perf_sample *s);
 FTC_API int ftc_perf_pager_add_comm(struct ftc_perf_pager *p, uint64_t ts, uint32_t pid,
 				    uint32_t tid, const char *comm);
@@ -373,9 +376,17 @@ FTC_API int ftc_perf_ftrace_base_id(void);
 FTC_API int ftc_perf_clock_for_trace(const char *trace_clock, struct perf_event_attr *attr);
 /* Hands the partly filled page to flush (at the end of a capture). */
 FTC_API int ftc_perf_pager_flush(struct ftc_perf_pager *p);
+/* Events packed, and pages handed to flush, so far. */
+FTC_API uint64_t ftc_perf_pager_events(const struct ftc_perf_pager *p);
+FTC_API uint64_t ftc_perf_pager_pages(const struct ftc_perf_pager *p);
+/* Frees it, and the events not flushed yet; NULL is a no-op. */
 FTC_API void ftc_perf_pager_free(struct ftc_perf_pager *p);
 
-/* Running mean and variance (Welford), for stat -r. */
+/*
+ * Running mean and variance (Welford), for stat -r: a value the caller
+ * zeroes and reads; n values added so far, their mean, and m2 the sum of
+ * their squared deviations from it.
+ */
 struct ftc_perf_stats {
 	double n, mean, m2;
 };

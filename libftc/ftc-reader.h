@@ -12,6 +12,7 @@
 #define FTC_READER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -69,8 +70,9 @@ enum ftc_reader_flags {
 
 FTC_API struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);
 
-/* ftc_reader_open with more to say. Zero what you do not set. */
+/* ftc_reader_open with more to say: an options structure (FTC_OPTS_INIT). */
 struct ftc_reader_opts {
+	size_t size;			/* sizeof(struct ftc_reader_opts) */
 	unsigned int flags;		/* enum ftc_reader_flags */
 	/*
 	 * A directory of libtraceevent plugins, loaded after the system's so
@@ -145,8 +147,9 @@ FTC_API struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_reco
 FTC_API const char *ftc_reader_warnings(struct ftc_reader *r);
 
 /*
- * The samples stored by ftc record --sample (the ftc_perf events) as a
- * profile (reader-profile.c); callchain tells whether any sample had one.
+ * The samples stored by ftc record --sample (the ftc_perf events) into a
+ * profile (reader-profile.c; ftc_perf_profile_new(0) makes one: the reader
+ * sets its sample type); callchain tells whether any sample had one.
  * ftc_reader_profile_symbols makes s name kernel addresses with the
  * kallsyms stored in the file; r must outlive s's use.
  */

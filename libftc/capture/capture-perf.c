@@ -23,6 +23,7 @@
 #include "ftc.h"
 #include "ftc-capture-perf.h"
 #include "ftc-perf.h"
+#include "opts.h"
 #include "perf.h"
 
 struct ring_ctx {
@@ -40,11 +41,11 @@ struct ftc_capture_perf {
 	int64_t perf_shift;		/* perf's time minus the trace's */
 	int cpu0;
 	char *instance;
-	struct ftc_perf_evlist samp, cnt;
+	struct ftc_perf_evlist *samp, *cnt;
 	bool sampling, counting, system_wide;
-	struct ftc_perf_ring *rings;
+	struct ftc_perf_ring **rings;
 	struct ring_ctx *ctx;
-	struct ftc_perf_pager *pagers;
+	struct ftc_perf_pager **pagers;
 	unsigned int interval_ms;
 	pthread_t thread;
 	pid_t tid;			/* the drain thread's, once it runs */
@@ -65,15 +66,16 @@ static void sample_attr(struct perf_event_attr *a, const struct ftc_capture_perf
 	a->sample_id_all = 1;
 }
 
-static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist *l, const char *spec,
+static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist **lp, const char *spec,
 		     const struct ftc_capture_perf_opts *o, const int *cpus, bool sample)
 {
 	pid_t pid = o->pid;
 	unsigned int flags = o->pid > 0 ? FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT : 0;
+	struct ftc_perf_evlist *l;
 
-	ftc_perf_evlist_free(l);
-	memset(l, 0, sizeof(*l));
-	if (ftc_perf_evlist_add(l, spec) < 0)
+	ftc_perf_evlist_free(*lp);
+	l = *lp = ftc_perf_evlist_new();
+	if (!l || ftc_perf_evlist_add(l, spec) < 0)
 		return -1;
 	if (sample && l->n != 1)
 		return ftc_error(EINVAL, "--sample takes one event, not '%s'", spec);
@@ -99,7 +101,7 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 
 	if (ret != 0)
 		return ret < 0 ? -1 : 0;
-	e = &cp->samp.ev[0];
+	e = &cp->samp->ev[0];
 	err = e->open_errno;
 	if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE || !ftc_perf_refused_by_pmu(err))
 		return ftc_error(err, "cannot sample '%s': %s", o->sample, strerror(err));
@@ -107,8 +109,8 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 		 "cpu-clock instead", o->sample, strerror(err));
 	ret = open_list(cp, &cp->samp, "cpu-clock", o, cpus, true);
 	if (ret == 0)
-		return ftc_error(cp->samp.ev[0].open_errno, "cannot sample cpu-clock either: %s",
-				 strerror(cp->samp.ev[0].open_errno));
+		return ftc_error(cp->samp->ev[0].open_errno, "cannot sample cpu-clock either: %s",
+				 strerror(cp->samp->ev[0].open_errno));
 	return ret < 0 ? -1 : 0;
 }
 
@@ -118,12 +120,11 @@ static int map_rings(struct ftc_capture_perf *cp)
 	cp->ctx = calloc((size_t)cp->ncpus, sizeof(*cp->ctx));
 	if (!cp->rings || !cp->ctx)
 		return ftc_error(ENOMEM, "out of memory");
-	for (int i = 0; i < cp->ncpus; i++)
-		cp->rings[i].fd = -1;
 	/* One pid slot: ring i is the ring of CPU slot i. */
 	for (int i = 0; i < cp->ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		if (ftc_perf_ring_map(&cp->rings[i], cp->samp.ev[0].fds[i], 64) < 0)
+		cp->rings[i] = ftc_perf_ring_map(cp->samp->ev[0].fds[i], 64);
+		if (!cp->rings[i])
 			return -1;
 	}
 	return 0;
@@ -184,7 +185,7 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
 				     .config = PERF_COUNT_SW_DUMMY, .comm = 1,
 				     .sample_id_all = 1, .sample_type = PERF_SAMPLE_TIME };
-	struct ftc_perf_ring r = { .fd = -1 };
+	struct ftc_perf_ring *r;
 	char old[17] = "", buf[256];
 	struct timespec t1, t2;
 	uint64_t t = 0, head;
@@ -194,7 +195,8 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 	if (fd < 0)
 		return ftc_error(errno, "perf_event_open(dummy): %s; cannot stamp counter "
 				 "readings on trace clock 'local'", strerror(errno));
-	if (ftc_perf_ring_map(&r, fd, 1) < 0) {
+	r = ftc_perf_ring_map(fd, 1);
+	if (!r) {
 		close(fd);
 		return -1;
 	}
@@ -203,13 +205,13 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 	prctl(PR_SET_NAME, "ftc-clock-sync");
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	prctl(PR_SET_NAME, old);
-	head = __atomic_load_n(&r.meta->data_head, __ATOMIC_ACQUIRE);
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	if (head >= sizeof(struct perf_event_header) + 8 && head < sizeof(buf)) {
-		const struct perf_event_header *h = (const void *)r.data;
+		const struct perf_event_header *h = (const void *)r->data;
 
 		/* Only sample_id's time follows the COMM record's fields. */
 		if (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 16) {
-			memcpy(&t, r.data + h->size - 8, 8);
+			memcpy(&t, r->data + h->size - 8, 8);
 			ret = 0;
 		}
 	}
@@ -217,7 +219,8 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 		ftc_error(EIO, "no COMM record to match perf's clock with CLOCK_MONOTONIC");
 	else
 		*off = (int64_t)t - mid_ns(&t1, &t2);
-	ftc_perf_ring_unmap(&r);
+	ftc_perf_ring_unmap(r);
+	close(fd);
 	return ret;
 }
 
@@ -271,13 +274,17 @@ static int page_out(const void *page, size_t size, void *ctx)
 }
 
 struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
-					      const struct ftc_capture_perf_opts *o,
+					      const struct ftc_capture_perf_opts *user,
 					      const char *trace_clock, int ncpus,
 					      const int *cpus)
 {
-	struct ftc_capture_perf *cp = calloc(1, sizeof(*cp));
+	struct ftc_capture_perf_opts opts, *o = &opts;
+	struct ftc_capture_perf *cp;
 	int base;
 
+	if (FTC_OPTS_COPY(&opts, user, ftc_capture_perf_opts, pid) < 0)
+		return NULL;
+	cp = calloc(1, sizeof(*cp));
 	if (!cp) {
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
@@ -306,8 +313,8 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 		if (n < 0)
 			goto fail;
 		if (n == 0) {
-			ftc_error(cp->cnt.ev[0].open_errno, "cannot count '%s': %s", o->count,
-				  strerror(cp->cnt.ev[0].open_errno));
+			ftc_error(cp->cnt->ev[0].open_errno, "cannot count '%s': %s", o->count,
+				  strerror(cp->cnt->ev[0].open_errno));
 			goto fail;
 		}
 	}
@@ -329,8 +336,9 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 	}
 	for (int i = 0; i < ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		if (ftc_perf_pager_init(&cp->pagers[i], ftc_writer_page_size(w), base, page_out,
-					&cp->ctx[i]) < 0)
+		cp->pagers[i] = ftc_perf_pager_new(ftc_writer_page_size(w), base, page_out,
+						   &cp->ctx[i]);
+		if (!cp->pagers[i])
 			goto fail;
 	}
 	return cp;
@@ -390,14 +398,14 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 {
 	struct ring_ctx *rc = ctx;
 	struct ftc_capture_perf *cp = rc->cp;
-	struct ftc_perf_pager *p = &cp->pagers[rc->idx];
+	struct ftc_perf_pager *p = cp->pagers[rc->idx];
 	struct ftc_perf_sample s;
 	uint64_t lost;
 
 	cp->records++;
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (ftc_perf_sample_parse(h, cp->samp.ev[0].attr.sample_type, &s) < 0)
+		if (ftc_perf_sample_parse(h, cp->samp->ev[0].attr.sample_type, &s) < 0)
 			return -1;
 		cp->samples++;
 		s.time -= (uint64_t)cp->perf_shift;
@@ -419,7 +427,7 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 static int drain(struct ftc_capture_perf *cp)
 {
 	for (int i = 0; cp->sampling && i < cp->ncpus; i++)
-		if (ftc_perf_ring_drain(&cp->rings[i], on_record, &cp->ctx[i]) < 0)
+		if (ftc_perf_ring_drain(cp->rings[i], on_record, &cp->ctx[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -428,17 +436,17 @@ static int read_counters(struct ftc_capture_perf *cp)
 {
 	uint64_t ts = now_ns(cp);
 
-	for (int i = 0; i < cp->cnt.n; i++) {
+	for (int i = 0; i < cp->cnt->n; i++) {
 		struct ftc_perf_count c;
 
-		if (cp->cnt.ev[i].open_errno)
+		if (cp->cnt->ev[i].open_errno)
 			continue;
-		if (ftc_perf_evlist_read(&cp->cnt, i, -1, &c) < 0)
+		if (ftc_perf_evlist_read(cp->cnt, i, -1, &c) < 0)
 			return -1;
 		/* Never enabled (the command did not exec): not a reading of it. */
 		if (!c.ena)
 			continue;
-		if (ftc_perf_pager_add_counter(&cp->pagers[0], ts, cp->cnt.ev[i].name, &c) < 0)
+		if (ftc_perf_pager_add_counter(cp->pagers[0], ts, cp->cnt->ev[i].name, &c) < 0)
 			return -1;
 		cp->readings++;
 	}
@@ -453,7 +461,7 @@ static int wait_data(struct ftc_capture_perf *cp, int timeout_ms)
 	if (!pfd)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){ .fd = cp->rings[i].fd, .events = POLLIN };
+		pfd[i] = (struct pollfd){ .fd = cp->rings[i]->fd, .events = POLLIN };
 	pfd[n] = (struct pollfd){ .fd = cp->wake[0], .events = POLLIN };
 	/* A wake-up is taken out, or every later poll would return at once. */
 	if (poll(pfd, (nfds_t)n + 1, timeout_ms) > 0 && (pfd[n].revents & POLLIN) && !cp->stop) {
@@ -505,11 +513,11 @@ static int loop(struct ftc_capture_perf *cp)
 			return -1;
 	}
 	if (cp->sampling)
-		ftc_perf_evlist_enable(&cp->samp, false);
+		ftc_perf_evlist_enable(cp->samp, false);
 	if (drain(cp) < 0 || (cp->counting && read_counters(cp) < 0))
 		return -1;
 	for (int i = 0; i < cp->ncpus; i++)
-		if (ftc_perf_pager_flush(&cp->pagers[i]) < 0)
+		if (ftc_perf_pager_flush(cp->pagers[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -533,18 +541,18 @@ static void *thread_main(void *arg)
  */
 static int synthesize(struct ftc_capture_perf *cp)
 {
-	struct ftc_perf_profile prof = { 0 };
+	struct ftc_perf_profile *prof = ftc_perf_profile_new(0);
 	uint64_t ts = now_ns(cp);
-	int ret = ftc_perf_profile_synthesize(&prof);
+	int ret = prof ? ftc_perf_profile_synthesize(prof) : -1;
 
-	for (size_t i = 0; ret == 0 && i < prof.nprocs; i++) {
-		struct ftc_perf_proc *pr = &prof.procs[i];
+	for (size_t i = 0; ret == 0 && i < prof->nprocs; i++) {
+		struct ftc_perf_proc *pr = &prof->procs[i];
 
-		ret = ftc_perf_pager_add_comm(&cp->pagers[0], ts, pr->pid, pr->pid, pr->comm);
+		ret = ftc_perf_pager_add_comm(cp->pagers[0], ts, pr->pid, pr->pid, pr->comm);
 		for (size_t j = 0; ret == 0 && j < pr->nmaps; j++)
-			ret = ftc_perf_pager_add_mmap(&cp->pagers[0], ts, pr->pid, &pr->maps[j]);
+			ret = ftc_perf_pager_add_mmap(cp->pagers[0], ts, pr->pid, &pr->maps[j]);
 	}
-	ftc_perf_profile_free(&prof);
+	ftc_perf_profile_free(prof);
 	return ret;
 }
 
@@ -557,9 +565,9 @@ int ftc_capture_perf_start(struct ftc_capture_perf *cp)
 	if (cp->system_wide && cp->sampling && synthesize(cp) < 0)
 		return -1;
 	/* For a command, enable_on_exec starts the events at its exec. */
-	if (cp->system_wide && cp->sampling && ftc_perf_evlist_enable(&cp->samp, true) < 0)
+	if (cp->system_wide && cp->sampling && ftc_perf_evlist_enable(cp->samp, true) < 0)
 		return -1;
-	if (cp->system_wide && cp->counting && ftc_perf_evlist_enable(&cp->cnt, true) < 0)
+	if (cp->system_wide && cp->counting && ftc_perf_evlist_enable(cp->cnt, true) < 0)
 		return -1;
 	err = pthread_create(&cp->thread, NULL, thread_main, cp);
 	if (err)
@@ -608,8 +616,8 @@ void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
 	out->readings = cp->readings;
 	out->records = cp->records;
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
-		out->pages += cp->pagers[i].pages;
-	out->event = cp->sampling && cp->samp.n ? cp->samp.ev[0].name : "";
+		out->pages += cp->pagers[i] ? cp->pagers[i]->pages : 0;
+	out->event = cp->sampling && cp->samp && cp->samp->n ? cp->samp->ev[0].name : "";
 	out->note = cp->note;
 	out->clock = cp->clock;
 	out->perf_shift = cp->perf_shift;
@@ -621,15 +629,14 @@ void ftc_capture_perf_free(struct ftc_capture_perf *cp)
 		return;
 	ftc_capture_perf_stop(cp);
 	for (int i = 0; cp->rings && i < cp->ncpus; i++)
-		if (cp->rings[i].meta)
-			ftc_perf_ring_unmap(&cp->rings[i]);
+		ftc_perf_ring_unmap(cp->rings[i]);
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
-		ftc_perf_pager_free(&cp->pagers[i]);
+		ftc_perf_pager_free(cp->pagers[i]);
 	free(cp->rings);
 	free(cp->pagers);
 	free(cp->ctx);
-	ftc_perf_evlist_free(&cp->samp);
-	ftc_perf_evlist_free(&cp->cnt);
+	ftc_perf_evlist_free(cp->samp);
+	ftc_perf_evlist_free(cp->cnt);
 	if (cp->wake[0] >= 0)
 		close(cp->wake[0]);
 	if (cp->wake[1] >= 0)

@@ -15,13 +15,13 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 #include "state.h"
 
-int ftc_workload_spawn(struct ftc_workload *w, char **argv)
+static int spawn(struct ftc_workload *w, char **argv)
 {
 	int go[2], err[2];
 
-	memset(w, 0, sizeof(*w));
 	w->go_fd = w->err_fd = w->pidfd = -1;
 	w->argv0 = argv[0];
 	if (pipe2(go, O_CLOEXEC) < 0)
@@ -69,6 +69,21 @@ int ftc_workload_spawn(struct ftc_workload *w, char **argv)
 	return 0;
 }
 
+struct ftc_workload *ftc_workload_spawn(char **argv)
+{
+	struct ftc_workload *w = calloc(1, sizeof(*w));
+
+	if (!w) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (spawn(w, argv) < 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
 int ftc_workload_start(struct ftc_workload *w)
 {
 	int e = 0;
@@ -99,18 +114,27 @@ bool ftc_workload_exited(const struct ftc_workload *w)
 	siginfo_t info = { 0 };
 
 	/* WNOWAIT: look without reaping, so reap still gets status and rusage. */
-	if (!w->pid || waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
-		return !w->pid;
+	if (!w || !w->pid)
+		return true;
+	if (waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return false;
 	return info.si_pid == w->pid;
 }
 
-void ftc_workload_reap(struct ftc_workload *w)
+static void close_pipes(struct ftc_workload *w)
 {
 	if (w->go_fd >= 0)
 		close(w->go_fd);
 	if (w->err_fd >= 0)
 		close(w->err_fd);
 	w->go_fd = w->err_fd = -1;
+}
+
+void ftc_workload_reap(struct ftc_workload *w)
+{
+	if (!w)
+		return;
+	close_pipes(w);
 	if (!w->pid)
 		return;
 	while (wait4(w->pid, &w->status, 0, &w->ru) < 0 && errno == EINTR)
@@ -123,9 +147,34 @@ void ftc_workload_reap(struct ftc_workload *w)
 
 void ftc_workload_kill(struct ftc_workload *w)
 {
-	if (w->pid)
+	if (w && w->pid)
 		kill(w->pid, SIGKILL);
 	ftc_workload_reap(w);
+}
+
+void ftc_workload_free(struct ftc_workload *w)
+{
+	if (!w)
+		return;
+	close_pipes(w);
+	if (w->pidfd >= 0)
+		close(w->pidfd);
+	free(w);
+}
+
+pid_t ftc_workload_pid(const struct ftc_workload *w)
+{
+	return w ? w->pid : 0;
+}
+
+int ftc_workload_pidfd(const struct ftc_workload *w)
+{
+	return w ? w->pidfd : -1;
+}
+
+const struct rusage *ftc_workload_rusage(const struct ftc_workload *w)
+{
+	return &w->ru;
 }
 
 int ftc_workload_exit_code(const struct ftc_workload *w)

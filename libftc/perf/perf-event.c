@@ -12,6 +12,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 struct named_event {
 	const char *name;
@@ -238,6 +239,31 @@ int ftc_perf_event_resolve(const char *name, struct perf_event_attr *attr,
 out:
 	free(copy);
 	return ret;
+}
+
+const char *ftc_perf_event_name(const struct ftc_perf_event *e)
+{
+	return e->name;
+}
+
+enum ftc_perf_kind ftc_perf_event_kind(const struct ftc_perf_event *e)
+{
+	return e->kind;
+}
+
+const struct perf_event_attr *ftc_perf_event_attr(const struct ftc_perf_event *e)
+{
+	return &e->attr;
+}
+
+int ftc_perf_event_leader(const struct ftc_perf_event *e)
+{
+	return e->leader;
+}
+
+int ftc_perf_event_open_errno(const struct ftc_perf_event *e)
+{
+	return e->open_errno;
 }
 
 bool ftc_perf_event_is(const struct ftc_perf_event *e, uint32_t type, uint64_t config)

@@ -15,6 +15,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 static int push_event(struct ftc_perf_evlist *l, const char *name, int leader)
 {
@@ -249,15 +250,46 @@ void ftc_perf_evlist_close(struct ftc_perf_evlist *l)
 		close_fds(&l->ev[i], l->ncpus * l->npids);
 }
 
+struct ftc_perf_evlist *ftc_perf_evlist_new(void)
+{
+	struct ftc_perf_evlist *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		ftc_error(ENOMEM, "out of memory");
+	return l;
+}
+
 void ftc_perf_evlist_free(struct ftc_perf_evlist *l)
 {
+	if (!l)
+		return;
 	ftc_perf_evlist_close(l);
 	for (int i = 0; i < l->n; i++)
 		free(l->ev[i].name);
 	free(l->ev);
 	free(l->cpus);
 	free(l->pids);
-	memset(l, 0, sizeof(*l));
+	free(l);
+}
+
+int ftc_perf_evlist_count(const struct ftc_perf_evlist *l)
+{
+	return l->n;
+}
+
+const struct ftc_perf_event *ftc_perf_evlist_event(const struct ftc_perf_evlist *l, int i)
+{
+	return i >= 0 && i < l->n ? &l->ev[i] : NULL;
+}
+
+int ftc_perf_evlist_ncpus(const struct ftc_perf_evlist *l)
+{
+	return l->ncpus;
+}
+
+int ftc_perf_evlist_cpu(const struct ftc_perf_evlist *l, int slot)
+{
+	return slot >= 0 && slot < l->ncpus ? l->cpus[slot] : -1;
 }
 
 int ftc_perf_evlist_target(struct ftc_perf_evlist *l, const pid_t *pids, int npids,

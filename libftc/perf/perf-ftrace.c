@@ -17,6 +17,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 #include "tracefs-layer.h"
 
 #define PAGE_HDR	16	/* u64 timestamp, u64 commit (64-bit kernels) */
@@ -116,26 +117,46 @@ char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id)
 	return s;
 }
 
-int ftc_perf_pager_init(struct ftc_perf_pager *p, size_t page_size, int base_id,
-			ftc_perf_page_fn flush, void *ctx)
+struct ftc_perf_pager *ftc_perf_pager_new(size_t page_size, int base_id,
+					  ftc_perf_page_fn flush, void *ctx)
 {
-	memset(p, 0, sizeof(*p));
-	if (page_size < 256 || page_size > (1u << 20))
-		return ftc_error(EINVAL, "sub-buffer of %zu bytes: not a page size", page_size);
-	p->page = calloc(1, page_size);
-	if (!p->page)
-		return ftc_error(ENOMEM, "out of memory");
+	struct ftc_perf_pager *p;
+
+	if (page_size < 256 || page_size > (1u << 20)) {
+		ftc_error(EINVAL, "sub-buffer of %zu bytes: not a page size", page_size);
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p)
+		p->page = calloc(1, page_size);
+	if (!p || !p->page) {
+		free(p);
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
 	p->page_size = page_size;
 	p->base_id = base_id;
 	p->flush = flush;
 	p->ctx = ctx;
-	return 0;
+	return p;
 }
 
 void ftc_perf_pager_free(struct ftc_perf_pager *p)
 {
+	if (!p)
+		return;
 	free(p->page);
-	p->page = NULL;
+	free(p);
+}
+
+uint64_t ftc_perf_pager_events(const struct ftc_perf_pager *p)
+{
+	return p->events;
+}
+
+uint64_t ftc_perf_pager_pages(const struct ftc_perf_pager *p)
+{
+	return p->pages;
 }
 
 static void put32(unsigned char *at, uint32_t v)

@@ -14,6 +14,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 struct rec_comm {
 	uint32_t pid, tid;
@@ -230,14 +231,38 @@ int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx)
 	}
 }
 
+struct ftc_perf_profile *ftc_perf_profile_new(uint64_t sample_type)
+{
+	struct ftc_perf_profile *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	p->sample_type = sample_type;
+	return p;
+}
+
 void ftc_perf_profile_free(struct ftc_perf_profile *p)
 {
+	if (!p)
+		return;
 	for (size_t i = 0; i < p->nprocs; i++)
 		clear_maps(&p->procs[i]);
 	free(p->procs);
 	free(p->samples);
 	free(p->ips);
-	memset(p, 0, sizeof(*p));
+	free(p);
+}
+
+size_t ftc_perf_profile_nsamples(const struct ftc_perf_profile *p)
+{
+	return p->nsamples;
+}
+
+uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p)
+{
+	return p->lost;
 }
 
 const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid)

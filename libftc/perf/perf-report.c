@@ -12,26 +12,38 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
 #define MAX_FRAMES 256
 
-int ftc_perf_agg_init(struct ftc_perf_agg *a)
+struct ftc_perf_agg *ftc_perf_agg_new(void)
 {
-	a->table = ftc_perf_tally_new();
-	a->folded = ftc_perf_tally_new();
-	a->samples = 0;
-	if (!a->table || !a->folded) {
-		ftc_perf_agg_free(a);
-		return ftc_error(ENOMEM, "out of memory");
+	struct ftc_perf_agg *a = calloc(1, sizeof(*a));
+
+	if (a) {
+		a->table = ftc_perf_tally_new();
+		a->folded = ftc_perf_tally_new();
 	}
-	return 0;
+	if (!a || !a->table || !a->folded) {
+		ftc_perf_agg_free(a);
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	return a;
 }
 
 void ftc_perf_agg_free(struct ftc_perf_agg *a)
 {
+	if (!a)
+		return;
 	ftc_perf_tally_free(a->table);
 	ftc_perf_tally_free(a->folded);
-	a->table = a->folded = NULL;
+	free(a);
+}
+
+uint64_t ftc_perf_agg_samples(const struct ftc_perf_agg *a)
+{
+	return a->samples;
 }
 
 static void frame_key(char *buf, size_t size, const char *comm, const struct ftc_perf_frame *f)

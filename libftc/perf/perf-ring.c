@@ -13,34 +13,47 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 
-int ftc_perf_ring_map(struct ftc_perf_ring *r, int fd, size_t data_pages)
+struct ftc_perf_ring *ftc_perf_ring_map(int fd, size_t data_pages)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct ftc_perf_ring *r;
 	void *base;
 
-	memset(r, 0, sizeof(*r));
-	if (!data_pages || (data_pages & (data_pages - 1)))
-		return ftc_error(EINVAL, "ring of %zu pages: must be a power of two", data_pages);
+	if (!data_pages || (data_pages & (data_pages - 1))) {
+		ftc_error(EINVAL, "ring of %zu pages: must be a power of two", data_pages);
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
 	r->map_size = (data_pages + 1) * page;
 	base = mmap(NULL, r->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (base == MAP_FAILED)
-		return ftc_error(errno, "cannot map the perf ring (%zu KiB): %s; "
-				 "a smaller -m or a larger perf_event_mlock_kb helps",
-				 r->map_size >> 10, strerror(errno));
+	if (base == MAP_FAILED) {
+		ftc_error(errno, "cannot map the perf ring (%zu KiB): %s; "
+			  "a smaller -m or a larger perf_event_mlock_kb helps",
+			  r->map_size >> 10, strerror(errno));
+		free(r);
+		return NULL;
+	}
 	r->fd = fd;
 	r->meta = base;
 	r->data = (unsigned char *)base + page;
 	r->data_size = data_pages * page;
-	return 0;
+	return r;
 }
 
 void ftc_perf_ring_unmap(struct ftc_perf_ring *r)
 {
+	if (!r)
+		return;
 	if (r->meta)
 		munmap(r->meta, r->map_size);
 	free(r->bounce);
-	memset(r, 0, sizeof(*r));
+	free(r);
 }
 
 static const struct perf_event_header *record_at(struct ftc_perf_ring *r, uint64_t tail)

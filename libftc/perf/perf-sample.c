@@ -12,6 +12,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "opts.h"
 #include "perf.h"
 
 bool ftc_perf_refused_by_pmu(int err)
@@ -53,46 +54,44 @@ static int open_one(struct ftc_perf_sampler *s, const char *event,
 		    const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
 		    const int *cpus, int ncpus)
 {
-	ftc_perf_evlist_free(&s->l);
-	if (ftc_perf_evlist_add(&s->l, event) < 0)
+	ftc_perf_evlist_free(s->l);
+	s->l = ftc_perf_evlist_new();
+	if (!s->l || ftc_perf_evlist_add(s->l, event) < 0)
 		return -1;
-	if (s->l.n != 1) {
-		ftc_perf_evlist_free(&s->l);
+	if (s->l->n != 1)
 		return ftc_error(EINVAL, "sample one event at a time, not '%s'", event);
-	}
-	set_sampling(&s->l.ev[0].attr, o);
-	if (ftc_perf_evlist_target(&s->l, pids, npids, cpus, ncpus) < 0)
+	set_sampling(&s->l->ev[0].attr, o);
+	if (ftc_perf_evlist_target(s->l, pids, npids, cpus, ncpus) < 0)
 		return -1;
-	return ftc_perf_evlist_open(&s->l, o->flags);
+	return ftc_perf_evlist_open(s->l, o->flags);
 }
 
 static int map_rings(struct ftc_perf_sampler *s, size_t pages)
 {
-	struct ftc_perf_event *e = &s->l.ev[0];
+	struct ftc_perf_event *e = &s->l->ev[0];
 
-	s->nrings = s->l.ncpus * s->l.npids;
+	s->nrings = s->l->ncpus * s->l->npids;
 	s->rings = calloc((size_t)s->nrings, sizeof(*s->rings));
 	if (!s->rings)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < s->nrings; i++)
-		if (ftc_perf_ring_map(&s->rings[i], e->fds[i], pages) < 0)
+		if (!(s->rings[i] = ftc_perf_ring_map(e->fds[i], pages)))
 			return -1;
 	return 0;
 }
 
-int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
-			  const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
-			  const int *cpus, int ncpus)
+static int open_sampler(struct ftc_perf_sampler *s, const char *event,
+			const struct ftc_perf_sample_opts *o, const pid_t *pids, int npids,
+			const int *cpus, int ncpus)
 {
 	const char *name = event ? event : "cpu-clock";
 	int ret;
 
-	memset(s, 0, sizeof(*s));
 	ret = open_one(s, name, o, pids, npids, cpus, ncpus);
 	if (ret < 0)
 		return -1;
 	if (ret == 0) {
-		struct ftc_perf_event *e = &s->l.ev[0];
+		struct ftc_perf_event *e = &s->l->ev[0];
 		int err = e->open_errno;
 
 		if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE ||
@@ -101,22 +100,61 @@ int ftc_perf_sampler_open(struct ftc_perf_sampler *s, const char *event,
 		snprintf(s->note, sizeof(s->note),
 			 "'%s' cannot be sampled here (%s): sampling cpu-clock instead",
 			 name, strerror(err));
-		if (open_one(s, "cpu-clock", o, pids, npids, cpus, ncpus) <= 0)
-			return ftc_error(s->l.n ? s->l.ev[0].open_errno : EINVAL,
-					 "cannot sample cpu-clock either: %s",
-					 strerror(s->l.n ? s->l.ev[0].open_errno : EINVAL));
+		if (open_one(s, "cpu-clock", o, pids, npids, cpus, ncpus) <= 0) {
+			err = s->l && s->l->n ? s->l->ev[0].open_errno : EINVAL;
+			return ftc_error(err, "cannot sample cpu-clock either: %s", strerror(err));
+		}
 	}
-	s->profile.sample_type = s->l.ev[0].attr.sample_type;
-	if (map_rings(s, o->pages ? o->pages : 64) < 0) {
-		ftc_perf_sampler_close(s);
+	s->profile = ftc_perf_profile_new(s->l->ev[0].attr.sample_type);
+	if (!s->profile)
 		return -1;
+	return map_rings(s, o->pages ? o->pages : 64);
+}
+
+struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
+					       const struct ftc_perf_sample_opts *user,
+					       const pid_t *pids, int npids,
+					       const int *cpus, int ncpus)
+{
+	struct ftc_perf_sample_opts o;
+	struct ftc_perf_sampler *s;
+	int err;
+
+	if (FTC_OPTS_COPY(&o, user, ftc_perf_sample_opts, flags) < 0)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
 	}
-	return 0;
+	if (open_sampler(s, event, &o, pids, npids, cpus, ncpus) < 0) {
+		/* the caller tells a bad event (EINVAL, ENOENT) from a refusal */
+		err = errno;
+		ftc_perf_sampler_close(s);
+		errno = err;
+		return NULL;
+	}
+	return s;
 }
 
 const char *ftc_perf_sampler_event(const struct ftc_perf_sampler *s)
 {
-	return s->l.n ? s->l.ev[0].name : "";
+	return s->l && s->l->n ? s->l->ev[0].name : "";
+}
+
+const char *ftc_perf_sampler_note(const struct ftc_perf_sampler *s)
+{
+	return s->note;
+}
+
+int ftc_perf_sampler_enable(struct ftc_perf_sampler *s, bool on)
+{
+	return ftc_perf_evlist_enable(s->l, on);
+}
+
+struct ftc_perf_profile *ftc_perf_sampler_profile(struct ftc_perf_sampler *s)
+{
+	return s->profile;
 }
 
 int ftc_perf_sampler_drain(struct ftc_perf_sampler *s)
@@ -124,7 +162,7 @@ int ftc_perf_sampler_drain(struct ftc_perf_sampler *s)
 	int total = 0;
 
 	for (int i = 0; i < s->nrings; i++) {
-		int n = ftc_perf_ring_drain(&s->rings[i], ftc_perf_profile_add, &s->profile);
+		int n = ftc_perf_ring_drain(s->rings[i], ftc_perf_profile_add, s->profile);
 
 		if (n < 0)
 			return -1;
@@ -141,7 +179,7 @@ int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_
 	if (!pfd)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < s->nrings; i++)
-		pfd[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
+		pfd[i] = (struct pollfd){ .fd = s->rings[i]->fd, .events = POLLIN };
 	pfd[s->nrings] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
 	ret = poll(pfd, (nfds_t)s->nrings + 1, timeout_ms);
 	if (ret < 0 && errno != EINTR) {
@@ -157,10 +195,12 @@ int ftc_perf_sampler_poll(struct ftc_perf_sampler *s, int extra_fd, int timeout_
 
 void ftc_perf_sampler_close(struct ftc_perf_sampler *s)
 {
+	if (!s)
+		return;
 	for (int i = 0; s->rings && i < s->nrings; i++)
-		ftc_perf_ring_unmap(&s->rings[i]);
+		ftc_perf_ring_unmap(s->rings[i]);
 	free(s->rings);
-	s->rings = NULL;
-	s->nrings = 0;
-	ftc_perf_evlist_free(&s->l);
+	ftc_perf_evlist_free(s->l);
+	ftc_perf_profile_free(s->profile);
+	free(s);
 }

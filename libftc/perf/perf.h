@@ -1,11 +1,101 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internal to the perf files: what the sampler and capture-perf share. */
+/* Internal to the perf files: the handles' layouts, and what the sampler and capture-perf share. */
 #ifndef FTC_PERF_INTERNAL_H
 #define FTC_PERF_INTERNAL_H
 
 #include <stdbool.h>
 
 #include "ftc-perf.h"
+
+/*
+ * The handles of ftc-perf.h. Their layout is not part of the ABI: programs
+ * see them through the accessors only, so fields may come and go.
+ */
+struct ftc_perf_event {
+	char *name;		/* as the user wrote it, e.g. "cycles:u" */
+	enum ftc_perf_kind kind;
+	struct perf_event_attr attr;
+	int leader;		/* index of its group leader (itself when alone) */
+	int *fds;		/* ncpus * npids, -1 where not open */
+	int open_errno;		/* first refusal, 0 when every slot opened */
+};
+
+struct ftc_perf_evlist {
+	struct ftc_perf_event *ev;
+	int n;
+	int *cpus;		/* cpu of each cpu slot; a single -1 per task */
+	int ncpus;
+	pid_t *pids;		/* task of each pid slot; a single -1 per CPU */
+	int npids;
+};
+
+struct ftc_perf_proc {
+	uint32_t pid;
+	char comm[16];
+	struct ftc_perf_map *maps;
+	size_t nmaps;
+};
+
+struct ftc_perf_profile_sample {
+	uint32_t pid, tid, cpu;
+	uint16_t misc;		/* the record's cpumode: kernel or user ip */
+	uint32_t nr;		/* addresses at ips[at..]: the callchain, or just ip */
+	size_t at;
+	uint64_t time, period;
+};
+
+struct ftc_perf_profile {
+	uint64_t sample_type;	/* set before adding records */
+	struct ftc_perf_proc *procs;
+	size_t nprocs;
+	struct ftc_perf_profile_sample *samples;
+	size_t nsamples, cap_samples;
+	uint64_t *ips;
+	size_t nips, cap_ips;
+	uint64_t lost;		/* samples the kernel dropped (LOST records) */
+};
+
+struct ftc_perf_sampler {
+	struct ftc_perf_evlist *l;
+	struct ftc_perf_ring **rings;
+	int nrings;
+	struct ftc_perf_profile *profile;
+	char note[256];		/* set when the event fell back to cpu-clock */
+};
+
+struct ftc_perf_agg {
+	struct ftc_perf_tally *table, *folded;
+	uint64_t samples;
+};
+
+struct ftc_perf_pager {
+	unsigned char *page;
+	size_t page_size, used;		/* used: bytes of events after the header */
+	uint64_t page_ts, last_ts;
+	int base_id;
+	ftc_perf_page_fn flush;
+	void *ctx;
+	uint64_t events, pages;
+};
+
+struct ftc_workload {
+	pid_t pid;		/* 0 once reaped */
+	int go_fd, err_fd;
+	int pidfd;		/* readable when it exits; -1 on kernels without pidfd */
+	const char *argv0;
+	int status;
+	struct rusage ru;
+};
+
+struct ftc_perf_ring {
+	int fd;
+	struct perf_event_mmap_page *meta;
+	unsigned char *data;
+	size_t data_size;
+	size_t map_size;
+	unsigned char *bounce;	/* a record that wraps, made flat */
+	size_t bounce_size;
+};
 
 /*
  * Sampling attributes shared by ftc profile and record --sample: ip, tid,

@@ -14,6 +14,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"
 #include "ftc-reader.h"
 #include "reader.h"
 

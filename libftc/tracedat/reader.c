@@ -16,6 +16,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
+#include "opts.h"
 #include "reader.h"
 #include "tracedat-format.h"
 
@@ -274,20 +275,24 @@ static int read_start(struct ftc_reader *r, uint64_t *pos)
 	return 0;
 }
 
-static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_opts *opts)
+static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_opts *user)
 {
-	struct ftc_reader *r = calloc(1, sizeof(*r));
+	struct ftc_reader_opts opts;
+	struct ftc_reader *r;
 
+	if (FTC_OPTS_COPY(&opts, user, ftc_reader_opts, guard_ctx) < 0)
+		return NULL;
+	r = calloc(1, sizeof(*r));
 	if (!r) {
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	r->fd = -1;
-	r->flags = opts->flags;
-	r->parse_guard = opts->parse_guard;
-	r->guard_ctx = opts->guard_ctx;
+	r->flags = opts.flags;
+	r->parse_guard = opts.parse_guard;
+	r->guard_ctx = opts.guard_ctx;
 	r->path = strdup(name);
-	if (!r->path || (opts->plugin_dir && !(r->plugin_dir = strdup(opts->plugin_dir)))) {
+	if (!r->path || (opts.plugin_dir && !(r->plugin_dir = strdup(opts.plugin_dir)))) {
 		ftc_error(ENOMEM, "out of memory");
 		ftc_reader_close(r);
 		return NULL;
@@ -321,7 +326,7 @@ fail:
 
 struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
 {
-	struct ftc_reader_opts opts = { .flags = flags };
+	struct ftc_reader_opts opts = FTC_OPTS_INIT(ftc_reader_opts, .flags = flags);
 
 	return ftc_reader_open_opts(path, &opts);
 }
@@ -355,7 +360,7 @@ fail:
 struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
 				       unsigned int flags)
 {
-	struct ftc_reader_opts opts = { .flags = flags };
+	struct ftc_reader_opts opts = FTC_OPTS_INIT(ftc_reader_opts, .flags = flags);
 
 	return ftc_reader_open_mem_opts(data, size, name, &opts);
 }

@@ -53,10 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
 	/* cmd/parse-guard.c, as ftc report: libtraceevent's parser crashes on some formats. */
-	static const struct ftc_reader_opts opts = {
+	static const struct ftc_reader_opts opts = FTC_OPTS_INIT(ftc_reader_opts,
 		.flags = FTC_READER_NO_PLUGINS,
-		.parse_guard = parse_guard,
-	};
+		.parse_guard = parse_guard);
 	struct ftc_reader *r;
 
 	if (!null)

@@ -5,6 +5,7 @@
  * parse, kbuffer walks the pages (small and long events, time extends,
  * page changes) and every field reads back.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,7 +55,7 @@ static unsigned long long common_pid(struct tep_event *ev, struct tep_record *r)
 int main(void)
 {
 	struct tep_handle *tep = tep_alloc();
-	struct ftc_perf_pager pg;
+	struct ftc_perf_pager *pg;
 	struct pages pages = { 0 };
 	uint64_t chain[40];
 	struct ftc_perf_sample s = { .ip = 0x401234, .pid = 42, .tid = 43, .cpu = 1,
@@ -77,21 +78,26 @@ int main(void)
 	CHECK("libtraceevent parses every format", bad == 0);
 	tep_set_long_size(tep, 8);
 	tep_set_page_size(tep, PAGE);
-	CHECK("pager init", !ftc_perf_pager_init(&pg, PAGE, BASE_ID, keep_page, &pages));
-	ftc_perf_pager_add_comm(&pg, t, 42, 42, "hot");
-	ftc_perf_pager_add_mmap(&pg, t + 10, 42, &m);
+	CHECK("a page smaller than a header is refused",
+	      !ftc_perf_pager_new(16, BASE_ID, keep_page, &pages) && errno == EINVAL);
+	pg = ftc_perf_pager_new(PAGE, BASE_ID, keep_page, &pages);
+	CHECK("pager made", pg != NULL);
+	if (!pg)
+		return CHECK_DONE();
+	ftc_perf_pager_add_comm(pg, t, 42, 42, "hot");
+	ftc_perf_pager_add_mmap(pg, t + 10, 42, &m);
 	/* 200 samples, 40 frames each at times: forces several pages; one gap of
 	 * 10 s needs a time extend (deltas are 27 bits, ~134 ms). */
 	for (int i = 0; i < 200; i++) {
 		s.time = t + 1000 + (uint64_t)i * 250000 + (i >= 100 ? 10000000000ULL : 0);
 		s.nr = i % 2 ? 40 : 3;
-		ftc_perf_pager_add_sample(&pg, &s);
+		ftc_perf_pager_add_sample(pg, &s);
 	}
-	ftc_perf_pager_add_lost(&pg, s.time + 1, 7);
-	ftc_perf_pager_add_counter(&pg, s.time + 2, "page-faults", &c);
-	CHECK("final flush", !ftc_perf_pager_flush(&pg));
-	CHECK("several pages", pages.n >= 3 && pg.pages == pages.n);
-	CHECK("every event packed", pg.events == 204);
+	ftc_perf_pager_add_lost(pg, s.time + 1, 7);
+	ftc_perf_pager_add_counter(pg, s.time + 2, "page-faults", &c);
+	CHECK("final flush", !ftc_perf_pager_flush(pg));
+	CHECK("several pages", pages.n >= 3 && ftc_perf_pager_pages(pg) == pages.n);
+	CHECK("every event packed", ftc_perf_pager_events(pg) == 204);
 
 	kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
 	for (size_t pgi = 0; kb && pgi < pages.n; pgi++) {
@@ -154,7 +160,8 @@ int main(void)
 	}
 	kbuffer_free(kb);
 	free(pages.data);
-	ftc_perf_pager_free(&pg);
+	ftc_perf_pager_free(pg);
+	ftc_perf_pager_free(NULL);
 	tep_free(tep);
 	return CHECK_DONE();
 }

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "perf.h"	/* the ring's layout, to fake one in plain memory */
 
 __attribute__((noinline)) int unit_marker_function(int x)
 {
@@ -78,6 +79,30 @@ static void test_ring_wrap(void)
 	free(r.bounce);
 }
 
+/* The ring as a program gets it: made by ftc_perf_ring_map, freed by unmap. */
+static void test_ring_map(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_DUMMY, .comm = 1 };
+	struct ftc_perf_ring *r;
+	uint64_t seen[3] = { 0 };
+	int fd;
+
+	CHECK("a ring of 3 pages is refused", !ftc_perf_ring_map(-1, 3) && errno == EINVAL &&
+	      strstr(ftc_strerror(), "power of two"));
+	CHECK("a ring of a bad fd is refused", !ftc_perf_ring_map(-1, 1));
+	ftc_perf_ring_unmap(NULL);
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		SKIP("a mapped ring drains", "perf_event_open refused a dummy event");
+		return;
+	}
+	r = ftc_perf_ring_map(fd, 1);
+	CHECK("a mapped ring drains", r && ftc_perf_ring_drain(r, count_records, seen) >= 0);
+	ftc_perf_ring_unmap(r);
+	close(fd);
+}
+
 static void test_parse(void)
 {
 	struct { struct perf_event_header h; uint64_t v[9]; } rec = {
@@ -132,10 +157,30 @@ static void feed(struct ftc_perf_profile *p, void *rec)
 	ftc_perf_profile_add(rec, p);
 }
 
+/* The profile of test_profile, aggregated: one sample, one folded stack. */
+static void test_agg(struct ftc_perf_profile *p, struct ftc_symbols *syms)
+{
+	struct ftc_perf_agg *a = ftc_perf_agg_new();
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	CHECK("aggregated", a && !ftc_perf_agg_build(a, p, syms) && ftc_perf_agg_samples(a) == 1);
+	f = open_memstream(&text, &size);
+	if (a && f)
+		ftc_perf_agg_folded(f, a);
+	if (f)
+		fclose(f);
+	CHECK_STR("its folded stack", text, "unitprog;[unknown];unit_marker_function 1\n");
+	free(text);
+	ftc_perf_agg_free(a);
+	ftc_perf_agg_free(NULL);
+}
+
 static void test_profile(void)
 {
-	struct ftc_perf_profile p = { .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		PERF_SAMPLE_CALLCHAIN };
+	struct ftc_perf_profile *p = ftc_perf_profile_new(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+							  PERF_SAMPLE_CALLCHAIN);
 	struct ftc_symbols *syms = ftc_symbols_new();
 	struct ftc_perf_frame fr[8];
 	uint64_t start, len, pgoff, ip = (uint64_t)(uintptr_t)unit_marker_function + 2;
@@ -146,6 +191,7 @@ static void test_profile(void)
 
 	if (!self_map(&start, &len, &pgoff, path, sizeof(path))) {
 		SKIP("profile symbolization", "cannot find this program in /proc/self/maps");
+		ftc_perf_profile_free(p);
 		ftc_symbols_free(syms);
 		return;
 	}
@@ -155,7 +201,7 @@ static void test_profile(void)
 	((uint32_t *)(h + 1))[0] = 10;
 	((uint32_t *)(h + 1))[1] = 10;
 	strcpy((char *)(h + 1) + 8, "unitprog");
-	feed(&p, h);
+	feed(p, h);
 	memset(buf, 0, sizeof(buf));
 	*h = (struct perf_event_header){ PERF_RECORD_MMAP2, 0,
 					 (uint16_t)(8 + 72 + strlen(path) + 8) };
@@ -170,12 +216,12 @@ static void test_profile(void)
 		((uint32_t *)(q + 6))[0] = PROT_READ | PROT_EXEC;
 		strcpy((char *)(q + 7), path);
 	}
-	feed(&p, h);
+	feed(p, h);
 	memset(buf, 0, sizeof(buf));
 	*h = (struct perf_event_header){ PERF_RECORD_FORK, 0, 32 };
 	((uint32_t *)(h + 1))[0] = 11;
 	((uint32_t *)(h + 1))[1] = 10;
-	feed(&p, h);
+	feed(p, h);
 	memset(buf, 0, sizeof(buf));
 	*h = (struct perf_event_header){ PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 8 * 5 };
 	((uint64_t *)(h + 1))[0] = ip;
@@ -183,16 +229,53 @@ static void test_profile(void)
 	((uint64_t *)(h + 1))[2] = 2;
 	((uint64_t *)(h + 1))[3] = ip;
 	((uint64_t *)(h + 1))[4] = 0x10;	/* nowhere mapped */
-	feed(&p, h);
-	CHECK("one sample kept", p.nsamples == 1);
-	CHECK_STR("fork copies the name", ftc_perf_profile_comm(&p, 11), "unitprog");
-	n = ftc_perf_profile_frames(&p, syms, 0, fr, 8);
+	feed(p, h);
+	*h = (struct perf_event_header){ PERF_RECORD_LOST, 0, 8 + 16 };
+	((uint64_t *)(h + 1))[1] = 5;
+	feed(p, h);
+	CHECK("one sample kept", ftc_perf_profile_nsamples(p) == 1);
+	CHECK("lost samples counted", ftc_perf_profile_lost(p) == 5);
+	CHECK_STR("fork copies the name", ftc_perf_profile_comm(p, 11), "unitprog");
+	n = ftc_perf_profile_frames(p, syms, 0, fr, 8);
 	CHECK("two frames", n == 2);
 	CHECK_STR("leaf resolves to the function", fr[0].sym, "unit_marker_function");
 	CHECK("leaf is user code", !fr[0].kernel);
 	CHECK_STR("unmapped frame is unknown", fr[1].sym, "[unknown]");
-	ftc_perf_profile_free(&p);
+	test_agg(p, syms);
+	ftc_perf_profile_free(p);
+	ftc_perf_profile_free(NULL);
 	ftc_symbols_free(syms);
+}
+
+static volatile uint64_t burn_sink;
+
+/* A sampler on this very process: handles in, samples out. */
+static void test_sampler(void)
+{
+	struct ftc_perf_sample_opts o = FTC_OPTS_INIT(ftc_perf_sample_opts, .freq = 1000,
+						      .pages = 8);
+	pid_t self = getpid();
+	struct ftc_perf_sampler *s;
+	struct ftc_perf_profile *p;
+
+	s = ftc_perf_sampler_open("cyclez", &o, &self, 1, NULL, 0);
+	CHECK("an unknown event opens no sampler", !s && errno == EINVAL);
+	s = ftc_perf_sampler_open(NULL, &o, &self, 1, NULL, 0);
+	if (!s) {
+		SKIP("sampler", ftc_strerror());
+		return;
+	}
+	CHECK_STR("NULL samples cpu-clock", ftc_perf_sampler_event(s), "cpu-clock");
+	CHECK_STR("no fallback, no note", ftc_perf_sampler_note(s), "");
+	CHECK("enabled", ftc_perf_sampler_enable(s, true) == 0);
+	for (uint64_t i = 0; i < 100000000; i++)
+		burn_sink += i;
+	CHECK("disabled", ftc_perf_sampler_enable(s, false) == 0);
+	CHECK("poll drains, with no extra fd", ftc_perf_sampler_poll(s, -1, 0) == 0);
+	p = ftc_perf_sampler_profile(s);
+	CHECK("the samples are in the sampler's profile", p && ftc_perf_profile_nsamples(p) > 0);
+	ftc_perf_sampler_close(s);
+	ftc_perf_sampler_close(NULL);
 }
 
 static void test_kallsyms(void)
@@ -267,8 +350,10 @@ static void test_tally_flame(void)
 int main(void)
 {
 	test_ring_wrap();
+	test_ring_map();
 	test_parse();
 	test_profile();
+	test_sampler();
 	test_kallsyms();
 	test_tally_flame();
 	return CHECK_DONE();

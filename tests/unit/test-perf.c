@@ -53,30 +53,60 @@ static void test_names(void)
 
 static void test_lists(void)
 {
-	struct ftc_perf_evlist l = { 0 };
+	struct ftc_perf_evlist *l = ftc_perf_evlist_new();
+	const struct ftc_perf_event *e0, *e1, *e2, *e3;
 	int n;
 
-	n = ftc_perf_evlist_add(&l, "task-clock,{page-faults,cs}:u,cycles");
-	CHECK("list of 4", n == 4 && l.n == 4);
-	CHECK("singletons lead themselves", l.ev[0].leader == 0 && l.ev[3].leader == 3);
-	CHECK("group leader", l.ev[1].leader == 1 && l.ev[2].leader == 1);
-	CHECK_STR("group modifier on members", l.ev[2].name, "cs:u");
-	CHECK("group modifier applied", l.ev[2].attr.exclude_kernel);
-	ftc_perf_evlist_free(&l);
-	CHECK("unclosed group", ftc_perf_evlist_add(&l, "{cs,faults") < 0);
-	ftc_perf_evlist_free(&l);
-	CHECK("empty name", ftc_perf_evlist_add(&l, "cs,,faults") < 0);
-	ftc_perf_evlist_free(&l);
-	CHECK("glob on a symbolic name", ftc_perf_evlist_add(&l, "cyc*") < 0);
-	ftc_perf_evlist_free(&l);
+	n = ftc_perf_evlist_add(l, "task-clock,{page-faults,cs}:u,cycles");
+	CHECK("list of 4", n == 4 && ftc_perf_evlist_count(l) == 4);
+	e0 = ftc_perf_evlist_event(l, 0);
+	e1 = ftc_perf_evlist_event(l, 1);
+	e2 = ftc_perf_evlist_event(l, 2);
+	e3 = ftc_perf_evlist_event(l, 3);
+	CHECK("events 0 to 3, none past them", e0 && e1 && e2 && e3 &&
+	      !ftc_perf_evlist_event(l, 4) && !ftc_perf_evlist_event(l, -1));
+	if (!e0 || !e1 || !e2 || !e3) {
+		ftc_perf_evlist_free(l);
+		return;
+	}
+	CHECK("singletons lead themselves",
+	      ftc_perf_event_leader(e0) == 0 && ftc_perf_event_leader(e3) == 3);
+	CHECK("group leader", ftc_perf_event_leader(e1) == 1 && ftc_perf_event_leader(e2) == 1);
+	CHECK_STR("group modifier on members", ftc_perf_event_name(e2), "cs:u");
+	CHECK("group modifier applied", ftc_perf_event_attr(e2)->exclude_kernel);
+	CHECK("kinds", ftc_perf_event_kind(e0) == FTC_PERF_SOFTWARE &&
+	      ftc_perf_event_kind(e3) == FTC_PERF_HARDWARE);
+	CHECK("task-clock is a clock", ftc_perf_event_is_clock(e0) && !ftc_perf_event_is_clock(e3));
+	CHECK("not opened: no refusal", ftc_perf_event_open_errno(e3) == 0);
+	CHECK("no target yet: no CPU slot",
+	      ftc_perf_evlist_ncpus(l) == 0 && ftc_perf_evlist_cpu(l, 0) == -1);
+	CHECK("a target's CPU slots",
+	      ftc_perf_evlist_target(l, NULL, 0, (const int[]){ 2, 5 }, 2) == 0 &&
+	      ftc_perf_evlist_ncpus(l) == 2 && ftc_perf_evlist_cpu(l, 1) == 5 &&
+	      ftc_perf_evlist_cpu(l, 2) == -1);
+	ftc_perf_evlist_free(l);
+	ftc_perf_evlist_free(NULL);
+	l = ftc_perf_evlist_new();
+	CHECK("unclosed group", ftc_perf_evlist_add(l, "{cs,faults") < 0);
+	ftc_perf_evlist_free(l);
+	l = ftc_perf_evlist_new();
+	CHECK("empty name", ftc_perf_evlist_add(l, "cs,,faults") < 0);
+	ftc_perf_evlist_free(l);
+	l = ftc_perf_evlist_new();
+	CHECK("glob on a symbolic name", ftc_perf_evlist_add(l, "cyc*") < 0);
+	ftc_perf_evlist_free(l);
 	if (access("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK)) {
 		SKIP("tracepoint glob", "no tracefs here");
 		return;
 	}
-	n = ftc_perf_evlist_add(&l, "{sched:sched_switc*,sched:sched_wakeup}");
-	CHECK("glob in a group", n == 2 && l.ev[1].leader == 0);
-	CHECK_STR("glob expands to the full name", l.ev[0].name, "sched:sched_switch");
-	ftc_perf_evlist_free(&l);
+	l = ftc_perf_evlist_new();
+	n = ftc_perf_evlist_add(l, "{sched:sched_switc*,sched:sched_wakeup}");
+	e0 = ftc_perf_evlist_event(l, 0);
+	e1 = ftc_perf_evlist_event(l, 1);
+	CHECK("glob in a group", n == 2 && e1 && ftc_perf_event_leader(e1) == 0);
+	CHECK_STR("glob expands to the full name", e0 ? ftc_perf_event_name(e0) : NULL,
+		  "sched:sched_switch");
+	ftc_perf_evlist_free(l);
 }
 
 static void test_counts(void)

@@ -289,7 +289,7 @@ int main(void)
 	/* With libtraceevent, and a plugin directory of the caller's (empty). */
 	{
 		char dir[] = "/tmp/ftc-test-plugins-XXXXXX";
-		struct ftc_reader_opts o = { .plugin_dir = dir };
+		struct ftc_reader_opts o = FTC_OPTS_INIT(ftc_reader_opts, .plugin_dir = dir);
 
 		if (mkdtemp(dir)) {
 			r = ftc_reader_open_opts(path, &o);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the held workload: a failed exec is reported even when a
- * signal interrupts the wait for it, and a failed fork leaks no pipe.
+ * signal interrupts the wait for it, a failed fork leaks no pipe, and the
+ * accessors say what a program needs (pid, pidfd, exit code, rusage).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,22 +32,61 @@ static void test_eintr(void)
 	char *argv[] = { "/nonexistent/ftc-test-no-such-program", NULL };
 	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
 	struct itimerval t = { .it_value = { 0, 200000 } };
-	struct ftc_workload w;
+	struct ftc_workload *w = ftc_workload_spawn(argv);
 	int ret;
 
-	if (ftc_workload_spawn(&w, argv) < 0) {
+	if (!w) {
 		SKIP("an interrupted wait still sees the failed exec", ftc_strerror());
 		return;
 	}
 	/* Stopped, the child cannot exec before the signal reaches us. */
-	stopped_child = w.pid;
-	kill(w.pid, SIGSTOP);
+	stopped_child = ftc_workload_pid(w);
+	kill(stopped_child, SIGSTOP);
 	sigaction(SIGALRM, &sa, NULL);
 	setitimer(ITIMER_REAL, &t, NULL);
-	ret = ftc_workload_start(&w);
+	ret = ftc_workload_start(w);
 	CHECK("an interrupted wait still sees the failed exec", ret < 0 && errno == ENOENT);
 	signal(SIGALRM, SIG_DFL);
-	ftc_workload_kill(&w);
+	ftc_workload_kill(w);
+	/* 127 from the failed exec, or 137 when the kill came first */
+	CHECK("killed and reaped: no pid, no pidfd", ftc_workload_pid(w) == 0 &&
+	      ftc_workload_pidfd(w) == -1 && ftc_workload_exit_code(w) >= 127);
+	ftc_workload_free(w);
+}
+
+/* The accessors of a command that runs and exits: pid, pidfd, status, rusage. */
+static void test_accessors(void)
+{
+	char *argv[] = { "sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exit 3",
+			 NULL };
+	struct ftc_workload *w = ftc_workload_spawn(argv);
+	const struct rusage *ru;
+	pid_t pid;
+
+	if (!w) {
+		SKIP("workload accessors", ftc_strerror());
+		return;
+	}
+	pid = ftc_workload_pid(w);
+	CHECK("a held command has a pid and is not done", pid > 0 && !ftc_workload_exited(w));
+	if (ftc_workload_pidfd(w) < 0)
+		SKIP("a pidfd while it runs", "no pidfd_open on this kernel");
+	else
+		CHECK("a pidfd while it runs", ftc_workload_pidfd(w) >= 0);
+	CHECK("released", ftc_workload_start(w) == 0);
+	ftc_workload_reap(w);
+	ru = ftc_workload_rusage(w);
+	CHECK("reaped: pid 0, pidfd -1", ftc_workload_pid(w) == 0 && ftc_workload_pidfd(w) == -1);
+	CHECK("its exit code", ftc_workload_exit_code(w) == 3);
+	CHECK("its CPU time in the rusage", ru && (ru->ru_utime.tv_sec || ru->ru_utime.tv_usec ||
+						    ru->ru_stime.tv_sec || ru->ru_stime.tv_usec));
+	ftc_workload_free(w);
+	/* NULL is no command: nothing to reap, kill or free. */
+	ftc_workload_reap(NULL);
+	ftc_workload_kill(NULL);
+	ftc_workload_free(NULL);
+	CHECK("NULL is no command", ftc_workload_pid(NULL) == 0 &&
+	      ftc_workload_pidfd(NULL) == -1 && ftc_workload_exited(NULL));
 }
 
 static int open_fds(void)
@@ -63,20 +103,24 @@ static int fork_fails_cleanly(void)
 {
 	char *argv[] = { "true", NULL };
 	struct rlimit none = { 0, 0 };
-	struct ftc_workload w;
-	int before;
+	struct ftc_workload *w;
+	int before, err;
 
 	/* root ignores RLIMIT_NPROC: become nobody first */
 	if (setrlimit(RLIMIT_NPROC, &none) < 0 || (getuid() == 0 && setuid(65534) < 0))
 		return 2;
 	before = open_fds();
-	if (ftc_workload_spawn(&w, argv) == 0)
+	w = ftc_workload_spawn(argv);
+	err = errno;
+	if (w) {
+		ftc_workload_kill(w);
+		ftc_workload_free(w);
 		return 3;
+	}
 	if (open_fds() != before)
 		return 5;
-	if (w.pid != 0)
+	if (err != EAGAIN || !strstr(ftc_strerror(), "fork"))
 		return 4;
-	ftc_workload_kill(&w);
 	return 0;
 }
 
@@ -95,13 +139,14 @@ static void test_fork_failure(void)
 		SKIP("a failed fork leaks no pipe", "cannot make fork fail here (RLIMIT_NPROC)");
 		return;
 	}
-	CHECK("a failed fork resets the pid", WEXITSTATUS(status) != 4);
+	CHECK("a failed fork says fork's errno", WEXITSTATUS(status) != 4);
 	CHECK("a failed fork leaks no pipe", WEXITSTATUS(status) != 5);
 }
 
 int main(void)
 {
 	test_eintr();
+	test_accessors();
 	test_fork_failure();
 	return CHECK_DONE();
 }

@@ -38,7 +38,7 @@ static int write_file(const char *path, int version, enum ftc_compression comp, 
 	struct ftc_writer *w = ftc_writer_create(path, version, comp);
 	const int top_cpu[] = { 0 }, cpus[] = { 0, 1 };
 	char *f[FTC_PERF_EV_COUNT];
-	struct ftc_perf_pager pg;
+	struct ftc_perf_pager *pg;
 	struct sink s = { w, -1, 1 };
 	uint64_t chain[3];
 	int ret = -1;
@@ -51,7 +51,7 @@ static int write_file(const char *path, int version, enum ftc_compression comp, 
 		goto out;
 	s.buf = ftc_writer_add_synthetic_buffer(w, "ftc_perf", 2, cpus, "mono");
 	if (s.buf < 0 || ftc_writer_start(w) < 0 ||
-	    ftc_perf_pager_init(&pg, ftc_writer_page_size(w), base, to_writer, &s) < 0)
+	    !(pg = ftc_perf_pager_new(ftc_writer_page_size(w), base, to_writer, &s)))
 		goto out;
 	for (int i = 0; i < NSAMPLES; i++) {
 		struct ftc_perf_sample smp = { .ip = 0x400000 + (uint64_t)i, .pid = 42,
@@ -62,14 +62,14 @@ static int write_file(const char *path, int version, enum ftc_compression comp, 
 		chain[0] = smp.ip;
 		chain[1] = 0x500000 + (uint64_t)i;
 		chain[2] = 0x600000 + (uint64_t)i;
-		if (ftc_perf_pager_add_sample(&pg, &smp) < 0)
+		if (ftc_perf_pager_add_sample(pg, &smp) < 0)
 			goto out_pager;
 	}
-	if (ftc_perf_pager_flush(&pg) < 0 || ftc_writer_finish(w) < 0)
+	if (ftc_perf_pager_flush(pg) < 0 || ftc_writer_finish(w) < 0)
 		goto out_pager;
 	ret = 0;
 out_pager:
-	ftc_perf_pager_free(&pg);
+	ftc_perf_pager_free(pg);
 out:
 	for (int i = 0; i < FTC_PERF_EV_COUNT; i++)
 		free(f[i]);
