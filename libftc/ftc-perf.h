@@ -25,6 +25,8 @@
 extern "C" {
 #endif
 
+struct ftc_symbols;
+
 enum ftc_perf_kind {
 	FTC_PERF_HARDWARE,
 	FTC_PERF_SOFTWARE,
@@ -167,49 +169,6 @@ FTC_API int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t sa
 				  struct ftc_perf_sample *s);
 
 /*
- * A command forked and held before exec, so counters open on its pid first
- * (workload.c). spawn forks and returns it; start releases it to exec
- * (fails with the exec's errno); reap waits and keeps its status and
- * rusage; free lets go of it without waiting. A NULL workload stands for
- * no command: reap, kill and free do nothing, its pid is 0, its pidfd -1.
- */
-struct ftc_workload;
-FTC_API struct ftc_workload *ftc_workload_spawn(char **argv);
-FTC_API int ftc_workload_start(struct ftc_workload *w);
-FTC_API void ftc_workload_reap(struct ftc_workload *w);
-/* Whether it has exited (without reaping it): for kernels without pidfd. */
-FTC_API bool ftc_workload_exited(const struct ftc_workload *w);
-FTC_API void ftc_workload_kill(struct ftc_workload *w);
-/* Frees it; a command not reaped yet runs on (and is not waited for). */
-FTC_API void ftc_workload_free(struct ftc_workload *w);
-/* Exit status, or 128 + signal, as a shell reports it. */
-FTC_API int ftc_workload_exit_code(const struct ftc_workload *w);
-/* Its pid, 0 once reaped. */
-FTC_API pid_t ftc_workload_pid(const struct ftc_workload *w);
-/* A descriptor readable when it exits: -1 on kernels without pidfd, or once reaped. */
-FTC_API int ftc_workload_pidfd(const struct ftc_workload *w);
-/* Its resource usage, once reaped (zero before). */
-FTC_API const struct rusage *ftc_workload_rusage(const struct ftc_workload *w);
-
-/*
- * Symbolization (symbols.c). Kernel addresses from kallsyms; user ones by
- * file and file offset (ip - map start + map pgoff), through libdwfl with
- * the standard debug-file search (build-id, .gnu_debuglink, /usr/lib/debug).
- * A NULL name means unknown: show the dso and the offset instead.
- */
-struct ftc_symbols;
-FTC_API struct ftc_symbols *ftc_symbols_new(void);
-FTC_API void ftc_symbols_free(struct ftc_symbols *s);
-/* path NULL reads /proc/kallsyms. Returns the number of text symbols. */
-FTC_API int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path);
-FTC_API const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off);
-FTC_API const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t file_off,
-				     uint64_t *sym_off);
-/* The file's build-id in hex, into hex[size]; NULL when it has none. */
-FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex,
-					  size_t size);
-
-/*
  * A profile in memory (perf-profile.c): samples and the process state
  * (names, executable mappings) that the COMM, MMAP2 and FORK records
  * carried, so symbolization works after the processes are gone.
@@ -331,14 +290,6 @@ FTC_API void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a);
 FTC_API int ftc_perf_agg_flame(const char *path, struct ftc_perf_agg *a, const char *event);
 
 /*
- * Kernel names from elsewhere than a kallsyms file (the copy stored in a
- * trace.dat): ftc_symbols_kernel asks fn when no kallsyms was loaded.
- */
-typedef const char *(*ftc_symbols_kernel_fn)(void *ctx, uint64_t addr, uint64_t *off);
-FTC_API void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_fn fn,
-					     void *ctx);
-
-/*
  * Perf records as ftrace events (perf-ftrace.c), for an extra buffer in
  * trace.dat: formats of system "ftc_perf" in tracefs's syntax, with ids
  * base_id + enum value, and a packer into ring-buffer sub-buffers (one
@@ -394,6 +345,24 @@ FTC_API void ftc_perf_stats_add(struct ftc_perf_stats *s, double v);
 /* Standard deviation of the mean, relative to the mean, in percent. */
 FTC_API double ftc_perf_stats_rel_stddev(const struct ftc_perf_stats *s);
 FTC_API double ftc_perf_stats_stddev_mean(const struct ftc_perf_stats *s);
+
+/*
+ * The samples stored by ftc record --sample (the ftc_perf events) into a
+ * profile (reader-profile.c; ftc_perf_profile_new(0) makes one: the reader
+ * sets its sample type); callchain tells whether any sample had one.
+ * ftc_reader_profile_symbols makes s name kernel addresses with the
+ * kallsyms stored in the file; r must outlive s's use.
+ */
+struct ftc_reader;
+FTC_API int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain);
+/* The same, with only the samples keep() returns true for (comm and mmap
+ * records, which name the frames, are always taken). */
+struct ftc_merge_record;
+typedef bool (*ftc_profile_keep_fn)(const struct ftc_merge_record *mr, void *ctx);
+FTC_API int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p,
+				      bool *callchain, ftc_profile_keep_fn keep, void *keep_ctx);
+FTC_API void ftc_reader_profile_symbols(struct ftc_reader *r, struct ftc_symbols *s);
+
 
 #ifdef __cplusplus
 }

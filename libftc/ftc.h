@@ -47,7 +47,11 @@ FTC_API bool ftc_tracefs_word_in(const char *list, const char *word);
 #include "ftc-capture.h"
 #include "ftc-writer.h"
 #include "ftc-reader.h"
+#include "ftc-merge.h"
+#include "ftc-format.h"
 #include "ftc-perf.h"
+#include "ftc-workload.h"
+#include "ftc-symbols.h"
 #include "ftc-capture-perf.h"
 
 #endif

@@ -14,9 +14,17 @@
 #include <unistd.h>
 
 #include "ftc.h"
-#include "ftc-perf.h"
-#include "perf.h"
+#include "ftc-workload.h"
 #include "state.h"
+
+struct ftc_workload {
+	pid_t pid;		/* 0 once reaped */
+	int go_fd, err_fd;
+	int pidfd;		/* readable when it exits; -1 on kernels without pidfd */
+	const char *argv0;
+	int status;
+	struct rusage ru;
+};
 
 static int spawn(struct ftc_workload *w, char **argv)
 {

@@ -16,7 +16,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
 
 #define MAX_ARG_DEPTH	64	/* print args nest this deep in no real format */
 #define MAX_DIVISORS	8	/* fields a print format divides by */

@@ -22,7 +22,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
 
 /* FTRACE_RETFUNC_DEPTH: how many depths the kernel remembers entries for. */
 #define KDEPTH		50

@@ -18,7 +18,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
 
 bool ftc_graph_read_field(struct tep_format_field *fd, struct tep_record *rec,
 			  unsigned long long *v)

@@ -10,7 +10,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
 
 /* Bytes >= 0x80 become \u00XX so the output is valid JSON whatever the data. */
 static void json_str(struct trace_seq *s, const char *p, size_t max)

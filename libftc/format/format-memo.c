@@ -16,7 +16,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
 
 #define MEMO_SLOTS	2048	/* direct-mapped; a power of two */
 #define MEMO_KEY_MAX	64	/* payload bytes a slot can hold */

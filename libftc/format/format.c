@@ -12,7 +12,8 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
+#include "merge.h"
 
 /* Output is gathered in f->outbuf and written in large blocks. */
 #define OUT_CAP		(256 * 1024)

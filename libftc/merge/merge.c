@@ -12,6 +12,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
+#include "merge.h"
 #include "reader.h"
 
 struct ftc_merge {

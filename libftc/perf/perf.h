@@ -78,15 +78,6 @@ struct ftc_perf_pager {
 	uint64_t events, pages;
 };
 
-struct ftc_workload {
-	pid_t pid;		/* 0 once reaped */
-	int go_fd, err_fd;
-	int pidfd;		/* readable when it exits; -1 on kernels without pidfd */
-	const char *argv0;
-	int status;
-	struct rusage ru;
-};
-
 struct ftc_perf_ring {
 	int fd;
 	struct perf_event_mmap_page *meta;

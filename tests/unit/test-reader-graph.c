@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "ftc.h"
-#include "reader.h"
+#include "format.h"
 
 #define FMT_DIR "/sys/kernel/tracing/events/ftrace/"
 
