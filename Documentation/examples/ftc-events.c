@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc-events: how many of each event a trace.dat holds, read with libftc's
- * public reader API (libftc-reader(3)): every CPU of every buffer merged in
- * timestamp order, one count per event name, most frequent first. It gives
+ * public API: the file opened by the reader (libftc-reader(3)), every CPU of
+ * every buffer merged in timestamp order (libftc-merge(3)), one count per
+ * event name (ftc_record_event_name(), libftc-format(3)), most frequent
+ * first. <ftc.h> brings in those headers, and ftc_strerror(). It gives
  * the reader no parse guard (struct ftc_reader_opts), so a damaged event
  * format of a shape the reader does not know can still crash libtraceevent.
  *
