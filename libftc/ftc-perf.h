@@ -77,7 +77,7 @@ FTC_API int ftc_perf_evlist_add(struct ftc_perf_evlist *l, const char *spec);
 FTC_API void ftc_perf_evlist_free(struct ftc_perf_evlist *l);
 /* The number of events added so far. */
 FTC_API int ftc_perf_evlist_count(const struct ftc_perf_evlist *l);
-/* Event i, or NULL when i is out of range; it lives as long as the list. */
+/* Event i, or NULL when i is out of range; valid until the list is freed or grows. */
 FTC_API const struct ftc_perf_event *ftc_perf_evlist_event(const struct ftc_perf_evlist *l, int i);
 /*
  * The CPU slots of the target (ftc_perf_evlist_target): how many, and the

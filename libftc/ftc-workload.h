@@ -21,7 +21,8 @@ extern "C" {
  * (workload.c). spawn forks and returns it; start releases it to exec
  * (fails with the exec's errno); reap waits and keeps its status and
  * rusage; free lets go of it without waiting. A NULL workload stands for
- * no command: reap, kill and free do nothing, its pid is 0, its pidfd -1.
+ * no command: reap, kill and free do nothing, exited is true, its pid is 0,
+ * its pidfd -1 (start, exit_code and rusage need a real one).
  */
 struct ftc_workload;
 FTC_API struct ftc_workload *ftc_workload_spawn(char **argv);
