@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The reader's fuzz target against the one before the work on its speed
-# (FTC_FUZZ_BASE, default 2783afe): both built from git, both fed the
-# current seeds for the same number of executions with libFuzzer's fixed
-# seed, alternating; executions per CPU second (medians) and their ratio.
+# (FTC_FUZZ_BASE, default 2783afe): both built from git. First per
+# execution: the same inputs (what today's target keeps from a fixed-seed
+# run, less any that stop either side) executed once each by both. Then
+# fuzzing: both fed the current seeds for the same number of executions
+# with libFuzzer's fixed seed. Alternating; executions per CPU second
+# (medians) and their ratio.
 # Each side runs with its own tests/fuzz/run settings (the base checked
 # leaks on every input, with full ASan malloc stacks, built at -O1); the
 # base is also run with today's settings and -O2, which splits the gain
@@ -41,13 +44,68 @@ build "$B/base" "$B/base-fuzz" -O1 && build "$B/base" "$B/base-fuzz-O2" -O2 &&
 	build "$TOP" "$B/new-fuzz" -O2 ||
 	{ git -C "$TOP" worktree remove -f "$B/base"; echo "fuzz bench: build failed"; exit 0; }
 
+LSAN="suppressions=$B/base/tests/fuzz/lsan.supp:print_suppressions=0"
+
+# Per execution on identical inputs: what today's target keeps from its own
+# fixed-seed run is replayed once through each (libFuzzer -runs=0 runs every
+# input of the corpus once and stops; no mutation, no corpus writes). Inputs
+# that stop a side (a crash or leak the base still had) are set aside for
+# both sides first. Prints the number of inputs kept.
+R=$B/replay
+make_replay_set() {
+	local bin art i
+	rm -rf "$R"; mkdir -p "$R"; cp "$SEEDS"/s*.dat "$R/"
+	ASAN_OPTIONS=$NEW_ASAN "$B/new-fuzz" -runs="$((EXECS * 5))" -seed=1 -detect_leaks=0 \
+		-max_len=262144 "$R" >/dev/null 2>&1
+	for i in "$R"/*; do mv -f "$i" "$R/$(sha1sum <"$i" | cut -d' ' -f1)" 2>/dev/null; done
+	for bin in "base-fuzz  1" "base-fuzz-O2 0" "new-fuzz 0"; do
+		set -- $bin
+		for i in $(seq 200); do
+			rm -f "$B"/crash-* "$B"/leak-* "$B"/oom-* "$B"/timeout-*
+			ASAN_OPTIONS=$([ "$2" = 1 ] || echo "$NEW_ASAN") LSAN_OPTIONS=$LSAN \
+				"$B/$1" -runs=0 -detect_leaks="$2" -max_len=262144 -timeout=10 \
+				-rss_limit_mb=2048 -artifact_prefix="$B/" "$R" >"$B/replay.log" 2>&1 && break
+			art=$(ls "$B"/crash-* "$B"/leak-* "$B"/oom-* "$B"/timeout-* 2>/dev/null | head -1)
+			[ -n "$art" ] || break
+			# libFuzzer names corpus files by the SHA-1 of their content.
+			rm -f "$R/$(sha1sum <"$art" | cut -d' ' -f1)"
+		done
+	done
+	ls "$R" | wc -l
+}
+
+# replay BINARY ASAN_OPTIONS LEAKS: executions per CPU second over the set,
+# replayed 5 times (time(1) counts in hundredths of a second).
+replay() {
+	local t=$B/time n
+	n=$(( $(ls "$R" | wc -l) * 5 ))
+	# shellcheck disable=SC2016
+	ASAN_OPTIONS=$2 LSAN_OPTIONS=$LSAN /usr/bin/time -o "$t" -f '%U %S' sh -c \
+		'for i in 1 2 3 4 5; do "$0" -runs=0 -detect_leaks="$1" -max_len=262144 "$2"; done' \
+		"$1" "$3" "$R" >"$B/log" 2>&1
+	tail -1 "$t" | awk -v n="$n" '{ printf "%.0f\n", n / ($1 + $2) }'
+}
+
+kept=$(make_replay_set)
+: >"$B/r-old"; : >"$B/r-mid"; : >"$B/r-new"
+for _ in $(seq "$RUNS"); do
+	replay "$B/base-fuzz" "" 1 >>"$B/r-old"
+	replay "$B/base-fuzz-O2" "$NEW_ASAN" 0 >>"$B/r-mid"
+	replay "$B/new-fuzz" "$NEW_ASAN" 0 >>"$B/r-new"
+done
+old=$(median <"$B/r-old"); mid=$(median <"$B/r-mid"); new=$(median <"$B/r-new")
+echo "fuzz target, the same $kept inputs executed once each, exec per CPU second (median of $RUNS):"
+printf '  %-44s %8s\n' "base $BASE, its own settings" "$old" \
+	"base $BASE, today's settings" "$mid" "today's target and settings" "$new"
+echo "  per execution, today / base: $(ratio "$new" "$old")x (settings alone: $(ratio "$mid" "$old")x," \
+	"code: $(ratio "$new" "$mid")x)"
+
 # run BINARY ASAN_OPTIONS LEAKS: prints executions per CPU second. The
 # base stops at the first crash it still had: the executions are counted.
 run() {
 	local c=$B/corpus t=$B/time l=$B/log n
 	rm -rf "$c"; mkdir -p "$c"; cp "$SEEDS"/s*.dat "$c/"
-	ASAN_OPTIONS=$2 LSAN_OPTIONS="suppressions=$B/base/tests/fuzz/lsan.supp:print_suppressions=0" \
-		/usr/bin/time -o "$t" -f '%U %S' "$1" -runs="$EXECS" -seed=1 -detect_leaks="$3" \
+	ASAN_OPTIONS=$2 LSAN_OPTIONS=$LSAN /usr/bin/time -o "$t" -f '%U %S' "$1" -runs="$EXECS" -seed=1 -detect_leaks="$3" \
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$B/" "$c" >"$l" 2>&1
 	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$l")
 	[ -n "$n" ] || n=$(grep -oE '^#[0-9]+' "$l" | tail -1 | tr -d '#')
@@ -62,7 +120,8 @@ for _ in $(seq "$RUNS"); do
 	run "$B/new-fuzz" "$NEW_ASAN" 0 >>"$B/new"
 done
 old=$(median <"$B/old"); mid=$(median <"$B/old-new-settings"); new=$(median <"$B/new")
-echo "fuzz target, $EXECS executions from the seeds, exec per CPU second (median of $RUNS):"
+echo "fuzzing, $EXECS executions from the seeds (mutation and corpus included; a side that"
+echo "stops at a crash is counted to there), exec per CPU second (median of $RUNS):"
 printf '  %-44s %8s\n' "base $BASE, its own settings" "$old" \
 	"base $BASE, today's settings" "$mid" "today's target and settings" "$new"
 echo "  today / base: $(ratio "$new" "$old")x (settings alone: $(ratio "$mid" "$old")x," \
