@@ -86,19 +86,23 @@ replay() {
 	tail -1 "$t" | awk -v n="$n" '{ printf "%.0f\n", n / ($1 + $2) }'
 }
 
-kept=$(make_replay_set)
-: >"$B/r-old"; : >"$B/r-mid"; : >"$B/r-new"
-for _ in $(seq "$RUNS"); do
-	replay "$B/base-fuzz" "" 1 >>"$B/r-old"
-	replay "$B/base-fuzz-O2" "$NEW_ASAN" 0 >>"$B/r-mid"
-	replay "$B/new-fuzz" "$NEW_ASAN" 0 >>"$B/r-new"
-done
-old=$(median <"$B/r-old"); mid=$(median <"$B/r-mid"); new=$(median <"$B/r-new")
-echo "fuzz target, the same $kept inputs executed once each, exec per CPU second (median of $RUNS):"
-printf '  %-44s %8s\n' "base $BASE, its own settings" "$old" \
-	"base $BASE, today's settings" "$mid" "today's target and settings" "$new"
-echo "  per execution, today / base: $(ratio "$new" "$old")x (settings alone: $(ratio "$mid" "$old")x," \
-	"code: $(ratio "$new" "$mid")x)"
+# compare FN PREFIX TITLE: FN (replay or run) for the three sides, RUNS
+# times alternating, then the medians and ratios under TITLE.
+compare() {
+	local fn=$1 p=$B/$2 old mid new
+	: >"$p-old"; : >"$p-mid"; : >"$p-new"
+	for _ in $(seq "$RUNS"); do
+		$fn "$B/base-fuzz" "" 1 >>"$p-old"
+		$fn "$B/base-fuzz-O2" "$NEW_ASAN" 0 >>"$p-mid"
+		$fn "$B/new-fuzz" "$NEW_ASAN" 0 >>"$p-new"
+	done
+	old=$(median <"$p-old"); mid=$(median <"$p-mid"); new=$(median <"$p-new")
+	echo "$3, exec per CPU second (median of $RUNS):"
+	printf '  %-44s %8s\n' "base $BASE, its own settings" "$old" \
+		"base $BASE, today's settings" "$mid" "today's target and settings" "$new"
+	echo "  today / base: $(ratio "$new" "$old")x (settings alone: $(ratio "$mid" "$old")x," \
+		"code: $(ratio "$new" "$mid")x)"
+}
 
 # run BINARY ASAN_OPTIONS LEAKS: prints executions per CPU second. The
 # base stops at the first crash it still had: the executions are counted.
@@ -113,17 +117,7 @@ run() {
 	tail -1 "$t" | awk -v n="${n:-0}" '{ printf "%.0f\n", n / ($1 + $2) }'
 }
 
-: >"$B/old"; : >"$B/old-new-settings"; : >"$B/new"
-for _ in $(seq "$RUNS"); do
-	run "$B/base-fuzz" "" 1 >>"$B/old"
-	run "$B/base-fuzz-O2" "$NEW_ASAN" 0 >>"$B/old-new-settings"
-	run "$B/new-fuzz" "$NEW_ASAN" 0 >>"$B/new"
-done
-old=$(median <"$B/old"); mid=$(median <"$B/old-new-settings"); new=$(median <"$B/new")
-echo "fuzzing, $EXECS executions from the seeds (mutation and corpus included; a side that"
-echo "stops at a crash is counted to there), exec per CPU second (median of $RUNS):"
-printf '  %-44s %8s\n' "base $BASE, its own settings" "$old" \
-	"base $BASE, today's settings" "$mid" "today's target and settings" "$new"
-echo "  today / base: $(ratio "$new" "$old")x (settings alone: $(ratio "$mid" "$old")x," \
-	"code: $(ratio "$new" "$mid")x)"
+compare replay replay "per execution: the same $(make_replay_set) inputs executed once each"
+compare run fuzz "fuzzing: $EXECS executions from the seeds (mutation and corpus included; a side
+that stops at a crash is counted to there)"
 git -C "$TOP" worktree remove -f "$B/base" >/dev/null 2>&1

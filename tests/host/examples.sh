@@ -21,51 +21,7 @@ mkdir -p "$dir"
 # per function, "name<TAB>declaration", the declaration with its blanks
 # normalized so that line breaks and alignment do not count.
 prototypes() {
-	awk '
-	function norm(s) {
-		gsub(/[ \t\n]+/, " ", s)
-		gsub(/ *\* */, "*", s); gsub(/ *\( */, "(", s); gsub(/ *\) */, ")", s)
-		gsub(/ *, */, ",", s); sub(/^ /, "", s); sub(/ $/, "", s)
-		return s
-	}
-	{ text = text $0 "\n" }
-	END {
-		while ((i = index(text, "/*")) > 0) {
-			rest = substr(text, i + 2)
-			j = index(rest, "*/")
-			text = substr(text, 1, i - 1) " " (j ? substr(rest, j + 2) : "")
-		}
-		gsub(/\/\/[^\n]*/, "", text)
-		n = split(text, lines, "\n")
-		code = ""; cont = 0
-		for (k = 1; k <= n; k++) {
-			l = lines[k]
-			skip = cont || l ~ /^[ \t]*#/
-			cont = skip && l ~ /\\$/
-			if (!skip)
-				code = code " " l
-		}
-		ns = split(code, stmts, ";")
-		for (k = 1; k <= ns; k++) {
-			s = stmts[k]
-			sub(/^.*[{}]/, "", s)
-			gsub(/__attribute__[ \t]*\(\(.*\)\)/, "", s)
-			gsub(/FTC_API[ \t]+/, "", s)
-			if (s ~ /(^|[^A-Za-z0-9_])typedef[^A-Za-z0-9_]/)
-				continue
-			rest = s
-			while (match(rest, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
-				name = substr(rest, RSTART, RLENGTH)
-				after = substr(rest, RSTART + RLENGTH)
-				sub(/[ \t]*\($/, "", name)
-				if (after !~ /^[ \t]*\*/) {
-					print name "\t" norm(s)
-					break
-				}
-				rest = after
-			}
-		}
-	}' "$@" | sort -u
+	awk -v mode=prototypes -f "$TOP/tests/c-decls.awk" "$@" | sort -u
 }
 
 # The SYNOPSIS of man pages as C text: requests and comments dropped, font

@@ -16,68 +16,13 @@ SO=${LIBFTC_SO:-$TOP/build/default/libftc.so}
 # lines, attributes, typedefs and struct members left out; the first
 # "name(" of each declaration is the function it declares.
 declared_functions() {
-	awk '
-	{ text = text $0 "\n" }
-	END {
-		while ((i = index(text, "/*")) > 0) {
-			rest = substr(text, i + 2)
-			j = index(rest, "*/")
-			text = substr(text, 1, i - 1) " " (j ? substr(rest, j + 2) : "")
-		}
-		gsub(/\/\/[^\n]*/, "", text)
-		n = split(text, lines, "\n")
-		code = ""; cont = 0
-		for (k = 1; k <= n; k++) {
-			l = lines[k]
-			skip = cont || l ~ /^[ \t]*#/
-			cont = skip && l ~ /\\$/
-			if (!skip)
-				code = code " " l
-		}
-		ns = split(code, stmts, ";")
-		for (k = 1; k <= ns; k++) {
-			s = stmts[k]
-			sub(/^.*[{}]/, "", s)
-			gsub(/__attribute__[ \t]*\(\(.*\)\)/, "", s)
-			if (s ~ /(^|[^A-Za-z0-9_])typedef[^A-Za-z0-9_]/)
-				continue
-			while (match(s, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
-				name = substr(s, RSTART, RLENGTH)
-				after = substr(s, RSTART + RLENGTH)
-				sub(/[ \t]*\($/, "", name)
-				if (after !~ /^[ \t]*\*/) {
-					print name
-					break
-				}
-				s = after
-			}
-		}
-	}' "$@" | sort -u
+	awk -v mode=prototypes -f "$TOP/tests/c-decls.awk" "$@" | cut -f1 | sort -u
 }
 
 # The structures and unions defined, not just declared, in C headers, as
 # "NAME FIRST-MEMBER" (comments left out, blanks squeezed).
 defined_structs() {
-	awk '
-	{ text = text $0 "\n" }
-	END {
-		while ((i = index(text, "/*")) > 0) {
-			rest = substr(text, i + 2)
-			j = index(rest, "*/")
-			text = substr(text, 1, i - 1) " " (j ? substr(rest, j + 2) : "")
-		}
-		gsub(/\/\/[^\n]*/, "", text)
-		gsub(/[ \t\n]+/, " ", text)
-		while (match(text, /(struct|union) [A-Za-z_][A-Za-z0-9_]* ?\{/)) {
-			name = substr(text, RSTART, RLENGTH)
-			text = substr(text, RSTART + RLENGTH)
-			sub(/^(struct|union) /, "", name)
-			sub(/ ?\{$/, "", name)
-			first = substr(text, 1, index(text, ";") - 1)
-			gsub(/^ | $/, "", first)
-			print name, first
-		}
-	}' "$@" | sort -u
+	awk -v mode=structs -f "$TOP/tests/c-decls.awk" "$@" | sort -u
 }
 
 # The structures Documentation/libftc.md lists as options structures and
