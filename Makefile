@@ -3,6 +3,9 @@
 # `make bench`, `make install`, `make asan`.
 
 VERSION   := 0.1.0
+# The library's ABI: bumped with any change to a public structure's layout
+# or to a function's signature (Documentation/libftc.md).
+SOVERSION := 1
 PREFIX    ?= /usr/local
 DESTDIR   ?=
 BINDIR    := $(PREFIX)/bin
@@ -55,7 +58,7 @@ $(B)/libftc.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/libftc.so: $(PIC_OBJ)
-	$(CC) -shared -Wl,-soname,libftc.so.0 -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # libftc keeps everything but its API (FTC_API, libftc/ftc-api.h) to itself:
 # libftc.so exports only that, and a program that links libftc.a into a
@@ -115,8 +118,8 @@ install: all
 	install -m 755 ftc $(DESTDIR)$(BINDIR)/ftc
 	install -m 644 $(B)/libftc.a $(DESTDIR)$(LIBDIR)/libftc.a
 	install -m 755 $(B)/libftc.so $(DESTDIR)$(LIBDIR)/libftc.so.$(VERSION)
-	ln -sf libftc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libftc.so.0
-	ln -sf libftc.so.0 $(DESTDIR)$(LIBDIR)/libftc.so
+	ln -sf libftc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libftc.so.$(SOVERSION)
+	ln -sf libftc.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libftc.so
 	install -m 644 $(PUBLIC_HDR) $(DESTDIR)$(INCDIR)/
 	install -m 644 Documentation/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 Documentation/*.3 $(DESTDIR)$(MAN3DIR)/
