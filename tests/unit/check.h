@@ -33,6 +33,23 @@ static int check_failures;
 	}								\
 } while (0)
 
+/*
+ * Writes text to dir/file, a file of a mock tracefs. A failure is not
+ * checked here: the checks that read the file back fail instead.
+ */
+static inline void check_put_file(const char *dir, const char *file, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 #define SKIP(name, why) printf("SKIP %s: %s\n", name, why)
 
 #define CHECK_DONE() (check_failures ? 1 : 0)

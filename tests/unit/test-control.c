@@ -57,19 +57,6 @@ static void triggers(void)
 	CHECK("regex", ftc_is_regex("^vfs_(read|write)$") && !ftc_is_regex("do_sys_open*"));
 }
 
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static char *get(const char *file)
 {
 	char *v = NULL;
@@ -95,13 +82,13 @@ static void journal(void)
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/events/sched/sched_switch", dir);
 	mkdir(path, 0700);
-	put(dir, "trace_clock", "[local] global counter\n");
-	put(dir, "tracing_on", "1\n");
-	put(dir, "max_graph_depth", "0\n");
-	put(dir, "buffer_size_kb", "7 (expanded: 1410)\n");
-	put(dir, "set_event", "sched:sched_wakeup\nirq:softirq_entry\n");
-	put(dir, "set_event_pid", "");
-	put(dir, "events/sched/sched_switch/filter", "none\n");
+	check_put_file(dir, "trace_clock", "[local] global counter\n");
+	check_put_file(dir, "tracing_on", "1\n");
+	check_put_file(dir, "max_graph_depth", "0\n");
+	check_put_file(dir, "buffer_size_kb", "7 (expanded: 1410)\n");
+	check_put_file(dir, "set_event", "sched:sched_wakeup\nirq:softirq_entry\n");
+	check_put_file(dir, "set_event_pid", "");
+	check_put_file(dir, "events/sched/sched_switch/filter", "none\n");
 	if (tracefs_set_tracing_dir(dir) < 0) {
 		SKIP("journal", "libtracefs cannot use a mock directory");
 		return;

@@ -25,15 +25,7 @@ static char top[] = "/tmp/ftc-unit-tracefs-XXXXXX";
 
 static void put(const char *file, const char *text)
 {
-	char path[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", top, file);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	check_put_file(top, file, text);
 }
 
 static void dir(const char *d)
