@@ -126,27 +126,16 @@ cat >"$dir/make-dat.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture.h"
 #include "ftc.h"
 #include "meta.h"
 
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-#define FORMAT(name, id) "name: " name "\nID: " #id "\nformat:\n" COMMON \
+#define FORMAT(name, id) "name: " name "\nID: " #id "\nformat:\n" FIXTURE_COMMON \
 	"\tfield:unsigned long value;\toffset:8;\tsize:8;\tsigned:0;\n\n" \
 	"print fmt: \"value=%lu\", REC->value\n"
 
-static char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
-static char header_event[] =
-	"# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n\ttime_stamp : type == 31\n\tdata max type_len  == 28\n";
+static char header_page[] = FIXTURE_HEADER_PAGE;
+static char header_event[] = FIXTURE_HEADER_EVENT;
 static char *formats[] = { FORMAT("tick", 901), FORMAT("tock", 902), FORMAT("alpha", 903) };
 static char cmdlines[] = "42 ftc-test\n";
 
@@ -224,7 +213,7 @@ int main(int argc, char **argv)
 C
 dat=$dir/events.dat
 setup "build the trace.dat maker" cc -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-I"$TOP/libftc" -I"$TOP/libftc/tracefs" $(pkg-config --cflags libtracefs libtraceevent) -o "$dir/make-dat" \
+	-I"$TOP/libftc" -I"$TOP/libftc/tracefs" -I"$TOP/tests/unit" $(pkg-config --cflags libtracefs libtraceevent) -o "$dir/make-dat" \
 	"$dir/make-dat.c" "$TOP/$B/libftc.a" \
 	$(pkg-config --libs libtracefs libtraceevent libelf libdw zlib libzstd) -lm -lpthread &&
 	setup "write the trace.dat" "$dir/make-dat" "$dat" || finish

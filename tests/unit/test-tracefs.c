@@ -17,6 +17,7 @@
 #include <event-parse.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "ftc.h"
 #include "meta.h"
 #include "tracefs-layer.h"
@@ -57,11 +58,7 @@ static void mock_tree(void)
 		dir(dirs[i]);
 	put("events/enable", "0\n");
 	put("events/sched/enable", "0\n");
-	put("events/header_page",
-	    "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	    "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	    "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	    "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n");
+	put("events/header_page", FIXTURE_HEADER_PAGE);
 	put("events/header_event", "# compressed entry header\n\ttype_len    :    5 bits\n"
 	    "\ttime_delta  :   27 bits\n\tarray       :   32 bits\n");
 	put("events/sched/sched_switch/format", "name: sched_switch\nID: 316\nformat:\n"

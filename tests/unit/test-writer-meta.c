@@ -20,6 +20,7 @@
 #include <event-parse.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "ftc.h"
 #include "meta.h"
 #include "tracedat-format.h"
@@ -28,27 +29,9 @@
 #define TS0		1000000000ULL
 #define IP		0xffffffff81000010ULL
 
-static char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
-
-static char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
-
-#define COMMON \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+static char header_page[] = FIXTURE_HEADER_PAGE;
+static char header_event[] = FIXTURE_HEADER_EVENT;
+#define COMMON FIXTURE_COMMON
 
 static char fmt_tick[] = "name: tick\nID: 901\nformat:\n" COMMON
 	"\tfield:unsigned long value;\toffset:8;\tsize:8;\tsigned:0;\n\n"
