@@ -308,6 +308,8 @@ static struct ftc_reader *reader_parse(struct ftc_reader *r)
 
 	if (read_start(r, &pos) < 0)
 		goto fail;
+	if (r->flags & FTC_READER_HEADER_ONLY)
+		return r;
 	if (!(r->flags & FTC_READER_METADATA) && ftc_tep_init(r) < 0)
 		goto fail;
 	if ((r->version == 7 ? ftc_read_v7(r, pos) : ftc_read_v6(r, pos)) < 0)

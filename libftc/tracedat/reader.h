@@ -17,6 +17,13 @@
 #define FTC_MAX_SECTIONS	4096
 #define FTC_MAX_OPTIONS		65536
 
+/*
+ * Inside the library only: open stops after the file header (magic,
+ * version, byte order, sizes), for a caller that must know the version of
+ * a file whose later parts may be cut off (restore).
+ */
+#define FTC_READER_HEADER_ONLY	(1U << 30)
+
 /* An indexed event format, parsed into tep on first use. */
 struct ftc_fmt_index {
 	int id;

@@ -356,13 +356,8 @@ static int take_strings(struct ftc_writer *w, struct ftc_reader *r)
 /* The writer's view of the file from the reader's parse of it. */
 static int take_index(struct ftc_writer *w, struct ftc_reader *r)
 {
-	int c;
+	int c = ftc_compression_parse(ftc_reader_compression(r));
 
-	if (ftc_reader_version(r) != 7)
-		return ftc_error(ENOTSUP, "%s: version %d file: ftc restore handles version 7 "
-				 "(an unfinished v6 file is already readable as it is)",
-				 w->path, ftc_reader_version(r));
-	c = ftc_compression_parse(ftc_reader_compression(r));
 	if (c < 0)
 		return ftc_error(EINVAL, "%s: unknown compression '%s'", w->path,
 				 ftc_reader_compression(r));
@@ -388,17 +383,23 @@ static int take_index(struct ftc_writer *w, struct ftc_reader *r)
 }
 
 /*
- * The version string follows the magic: a cut v6 file fails the parse
- * long before take_index() could say that v6 needs no restore.
+ * The version from the file header alone: a cut v6 file fails the full
+ * parse long before its version could say that v6 needs no restore.
  */
-static int refuse_v6(struct ftc_writer *w)
+static int check_version(struct ftc_writer *w)
 {
-	char head[16] = "";
+	struct ftc_reader *r = ftc_reader_open(w->path,
+					       FTC_READER_METADATA | FTC_READER_HEADER_ONLY);
+	int version;
 
-	if (pread(w->fd, head, sizeof(head) - 1, 0) >= 12 && !memcmp(head + 3, "tracing", 7) &&
-	    !strcmp(head + 10, "6"))
-		return ftc_error(ENOTSUP, "%s: version 6 file: ftc restore handles version 7 "
-				 "(an unfinished v6 file is already readable as it is)", w->path);
+	if (!r)
+		return -1;
+	version = ftc_reader_version(r);
+	ftc_reader_close(r);
+	if (version != 7)
+		return ftc_error(ENOTSUP, "%s: version %d file: ftc restore handles version 7 "
+				 "(an unfinished v6 file is already readable as it is)",
+				 w->path, version);
 	return 0;
 }
 
@@ -408,7 +409,7 @@ static int take_file(struct ftc_writer *w, uint64_t blksize, int *changed)
 	struct ftc_reader *r = NULL;
 	int ret = -1;
 
-	if (refuse_v6(w) < 0)
+	if (check_version(w) < 0)
 		return -1;
 	r = ftc_reader_open(w->path, FTC_READER_METADATA);
 	if (!r || take_index(w, r) < 0)
