@@ -93,8 +93,8 @@ int main(int argc, char **argv)
 			argv[1]);
 		return FTC_EXIT_USAGE;
 	}
-	if (argc > 2 && !strcmp(argv[2], "--list-opts")) {
-		cmd_options_list(cmd);
+	if (argc > 2 && (!strcmp(argv[2], "--list-opts") || !strcmp(argv[2], "--list-opts=table"))) {
+		cmd_options_list(cmd, argv[2][11] == '=');
 		return FTC_EXIT_OK;
 	}
 	if (set_journal_dirs() < 0) {

@@ -506,8 +506,27 @@ static void list_table(const struct cmd_option *o)
 	}
 }
 
-void cmd_options_list(const struct command *cmd)
+/* SHORT<TAB>LONG<TAB>ARG, "-" for what an option lacks: the letter-rule
+ * test and context-aware completion read it. */
+static void list_rows(const struct cmd_option *o)
 {
+	for (; o && (o->short_name || o->long_name); o++) {
+		if (o->short_name)
+			printf("-%c\t", o->short_name);
+		else
+			printf("-\t");
+		printf("%s%s\t%s\n", o->long_name ? "--" : "-",
+		       o->long_name ? o->long_name : "", o->arg ? o->arg : "-");
+	}
+}
+
+void cmd_options_list(const struct command *cmd, bool table)
+{
+	if (table) {
+		list_rows(cmd->options);
+		list_rows(cmd->shared_options);
+		return;
+	}
 	list_table(cmd->options);
 	list_table(cmd->shared_options);
 }

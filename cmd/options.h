@@ -51,7 +51,9 @@ typedef int (*cmd_option_fn)(int id, const char *arg, void *ctx);
 int cmd_options_parse(const struct command *cmd, int argc, char **argv,
 		      cmd_option_fn fn, void *ctx);
 void cmd_usage(const struct command *cmd, bool to_stderr);
-void cmd_options_list(const struct command *cmd);
+/* Prints the options for completion: one word per line, or with table
+ * "SHORT<TAB>LONG<TAB>ARG" rows ("-" where there is none). */
+void cmd_options_list(const struct command *cmd, bool table);
 
 /* Maps cmd_options_parse's -1/-2 to an exit status; other values to -1. */
 int cmd_options_exit(int ret);
