@@ -31,12 +31,12 @@ enum {
 };
 
 static const struct cmd_option boot_options[] = {
-	{ 'p', "plugin", "TRACER", "the tracer to start at boot (ftrace=)", 'p' },
+	{ 'p', "tracer", "TRACER", "the tracer to start at boot (ftrace=)", 'p' },
 	{ 'e', "event", "EVENT", "an event, system or glob to enable (trace_event=); "
 	  "repeatable", 'e' },
 	{ 'R', "trigger", "TRIGGER", "a trigger on the last -e event, e.g. 'stacktrace "
 	  "if prev_state == 2' (trace_trigger=)", 'R' },
-	{ 'l', "limit-func", "FUNC", "trace only this function or glob (ftrace_filter=); "
+	{ 'l', "func", "FUNC", "trace only this function or glob (ftrace_filter=); "
 	  "repeatable", 'l' },
 	{ 'n', "notrace", "FUNC", "never trace this function (ftrace_notrace=); "
 	  "repeatable", 'n' },

@@ -17,15 +17,15 @@ struct check_args {
 	bool quiet;
 	bool json;
 	bool only[FTC_CAP_COUNT];
-	bool some;	/* -c was given */
+	bool some;	/* capabilities were named */
 };
 
 enum { OPT_JSON = 0x100 };
 
 static const struct cmd_option check_options[] = {
 	{ 'B', "instance", "NAME", "probe this instance instead of the top level", 'B' },
-	{ 'c', "capability", "NAME", "probe only this capability (repeatable); exit 3 "
-	  "unless all given are ok", 'c' },
+	{ 0, "capability", "NAME", "probe only this capability (repeatable, or as arguments); "
+	  "exit 3 unless all are ok", 'c' },
 	{ 'q', "quiet", NULL, "print nothing; the exit status tells", 'q' },
 	{ 0, "json", NULL, "print a JSON array of {name, state, errno, why}", OPT_JSON },
 	FTC_HELP_OPTION,
@@ -37,7 +37,7 @@ static int check_run(int argc, char **argv);
 const struct command cmd_check = {
 	.name = "check",
 	.summary = "report what this kernel and this user allow, one line per capability",
-	.synopsis = "[-B NAME] [-c CAPABILITY]... [-q | --json]",
+	.synopsis = "[-B NAME] [-q | --json] [CAPABILITY...]",
 	.options = check_options,
 	.run = check_run,
 };
@@ -56,6 +56,16 @@ static int check_opt(int id, const char *arg, void *ctx)
 		if (cap < 0)
 			return cmd_bad_value("no such capability; 'ftc check' prints their "
 					     "names in its first column");
+		a->only[cap] = true;
+		a->some = true;
+		break;
+	case 0:	/* an argument: a capability as --capability takes it */
+		cap = ftc_cap_lookup(arg);
+		if (cap < 0) {
+			cmd_error(&cmd_check, "'%s': no such capability; 'ftc check' prints "
+				  "their names in its first column", arg);
+			return -1;
+		}
 		a->only[cap] = true;
 		a->some = true;
 		break;
@@ -151,11 +161,9 @@ static int check_run(int argc, char **argv)
 
 	if (ret < 0)
 		return cmd_options_exit(ret);
-	if (ret < argc) {
-		cmd_error(&cmd_check, "unexpected argument '%s' (see 'ftc check --help')",
-			  argv[ret]);
-		return FTC_EXIT_USAGE;
-	}
+	for (; ret < argc; ret++)
+		if (check_opt(0, argv[ret], &a) < 0)
+			return FTC_EXIT_USAGE;
 	if (a.instance && ftc_tracefs_dir() && !tracefs_instance_exists(a.instance)) {
 		cmd_error(&cmd_check, "no instance '%s' in %s/instances; 'ftc list -B' "
 			  "lists them", a.instance, ftc_tracefs_dir());

@@ -9,8 +9,8 @@ static int clear_run(int argc, char **argv);
 const struct command cmd_clear = {
 	.name = "clear",
 	.summary = "empty the ring buffer; the configuration stays",
-	.synopsis = "[-B NAME | -a]",
-	.options = instance_options,
+	.synopsis = "[-B NAME]... [-a] [-t]",
+	.options = clear_options,
 	.run = clear_run,
 };
 

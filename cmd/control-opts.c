@@ -32,14 +32,13 @@ const struct cmd_option control_options[] = {
 	  "options after each -B apply to its instance", 'B' },
 	{ 'M', "cpumask", "MASK", "trace only the CPUs of this hex mask (tracing_cpumask)", 'M' },
 	{ 'P', "pid", "PID", "trace only PID (set_event_pid; set_ftrace_pid for function tracers)", 'P' },
+	{ 'c', "children", NULL, "with -P or -F: trace their children too (options/event-fork)", 'c' },
 	{ 0, "max-graph-depth", "N", "function_graph depth limit (max_graph_depth)",
 	  FTC_OPT_MAX_GRAPH_DEPTH },
 	{ 0, "func-trigger", "FUNC:CMD[:N]", "function trigger (e.g. vfs_read:traceoff:5); !FUNC:CMD[:0] removes one",
 	  FTC_OPT_FUNC_TRIGGER },
 	{ 0, "subbuf-size", "KB", "ring buffer sub-buffer size (buffer_subbuf_size_kb)",
 	  FTC_OPT_SUBBUF_SIZE },
-	{ 0, "event-fork", NULL, "children of -P PIDs are traced too (options/event-fork)",
-	  FTC_OPT_EVENT_FORK },
 	{ 0, "graph-notrace", "FUNC", "do not graph FUNC (set_graph_notrace)", FTC_OPT_GRAPH_NOTRACE },
 	{ 0, "no-tracing-on", NULL, "configure but leave tracing_on 0 (a traceon trigger starts it)",
 	  FTC_OPT_NO_TRACING_ON },
@@ -296,7 +295,7 @@ static int section_opt(struct section *s, int id, const char *arg)
 			return bad("use FUNC:COMMAND[:COUNT], or !FUNC:COMMAND to remove one");
 		return add(&s->func_triggers, arg);
 	case FTC_OPT_SUBBUF_SIZE: return set_size(&s->subbuf_kb, arg);
-	case FTC_OPT_EVENT_FORK: s->event_fork = true; return 1;
+	case 'c': s->event_fork = true; return 1;
 	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
 	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
 	default: return 0;
@@ -338,12 +337,16 @@ static bool section_traces(const struct section *s)
 	return s->nevents || (s->tracer && strcmp(s->tracer, "nop"));
 }
 
-int control_spec_follow(struct control_spec *spec, const char *pid, bool children)
+int control_spec_follow(struct control_spec *spec, const char *pid)
 {
 	size_t tracing = 0;
+	bool children = false;
 
-	for (size_t i = 0; i < spec->n; i++)
+	/* -c anywhere means the followed command's children, in every buffer */
+	for (size_t i = 0; i < spec->n; i++) {
 		tracing += section_traces(spec->secs[i]);
+		children |= spec->secs[i]->event_fork;
+	}
 	for (size_t i = 0; i < spec->n; i++) {
 		struct section *s = spec->secs[i];
 
@@ -524,72 +527,115 @@ int control_spec_apply(struct control_spec *spec, struct ftc_state *st)
 	return control_spec_tracing_on(spec, st);
 }
 
-int control_each_instance(const char *instance, int all,
-			  int (*fn)(const char *instance, void *ctx), void *ctx)
+int buffer_choice_opt(struct buffer_choice *c, int id, const char *arg)
 {
-	char **names;
-	int ret;
+	const char **names;
 
+	switch (id) {
+	case 'B':
+		names = realloc(c->names, (c->n + 1) * sizeof(*names));
+		if (!names)
+			return cmd_bad_value("out of memory");
+		c->names = names;
+		c->names[c->n++] = arg;
+		return 1;
+	case 'a': c->all = true; return 1;
+	case 't': c->top = true; return 1;
+	default: return 0;
+	}
+}
+
+void buffer_choice_free(struct buffer_choice *c)
+{
+	free(c->names);
+	c->names = NULL;
+	c->n = 0;
+}
+
+int buffer_choice_check(const struct buffer_choice *c)
+{
 	if (!ftc_tracefs_dir())
 		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
-	if (!all) {
-		if (instance && !tracefs_instance_exists(instance))
-			return ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)",
-					 instance);
-		return fn(instance, ctx);
-	}
-	ret = fn(NULL, ctx);
-	names = tracefs_instances(NULL);
+	for (size_t i = 0; i < c->n; i++)
+		if (!tracefs_instance_exists(c->names[i]))
+			return ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list -B`)",
+					 c->names[i]);
+	return 0;
+}
+
+int buffer_choice_each(const struct buffer_choice *c, bool all_has_top,
+		       int (*fn)(const char *instance, void *ctx), void *ctx)
+{
+	bool top = c->top || (!c->n && !c->all) || (c->all && all_has_top);
+	char **names = NULL;
+	int ret = 0;
+
+	if (top && fn(NULL, ctx) < 0)
+		ret = -1;
+	if (c->all)
+		names = tracefs_instances(NULL);
 	for (int i = 0; names && names[i]; i++)
 		if (fn(names[i], ctx) < 0)
 			ret = -1;
 	tracefs_list_free(names);
+	for (size_t i = 0; !c->all && i < c->n; i++)
+		if (fn(c->names[i], ctx) < 0)
+			ret = -1;
 	return ret;
 }
 
+#define BUFFER_B_HELP "this instance instead of the top level (repeatable)"
+
 const struct cmd_option instance_options[] = {
 	FTC_HELP_OPTION,
-	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
-	{ 'a', "all", NULL, "the top-level buffer and every instance", 'a' },
+	{ 'B', "instance", "NAME", BUFFER_B_HELP, 'B' },
+	{ 'a', "all", NULL, "every instance (the top level too with -t)", 'a' },
+	{ 't', "top", NULL, "the top level too, with -B or -a", 't' },
 	{ 0 }
 };
 
-struct instance_choice {
-	const char *instance;
-	bool all;
+/* trace-cmd clear's -a takes the top level too. */
+const struct cmd_option clear_options[] = {
+	FTC_HELP_OPTION,
+	{ 'B', "instance", "NAME", BUFFER_B_HELP, 'B' },
+	{ 'a', "all", NULL, "every instance and the top level", 'a' },
+	{ 't', "top", NULL, "the top level too, with -B", 't' },
+	{ 0 }
 };
 
 static int instance_opt(int id, const char *arg, void *ctx)
 {
-	struct instance_choice *c = ctx;
-
-	if (id == 'B')
-		c->instance = arg;
-	else if (id == 'a')
-		c->all = true;
-	return 0;
+	return buffer_choice_opt(ctx, id, arg) < 0 ? -1 : 0;
 }
 
 int instance_command_run(const struct command *cmd, int argc, char **argv,
 			 int (*fn)(const char *instance, void *ctx))
 {
-	struct instance_choice c = { NULL, false };
+	struct buffer_choice c = { 0 };
 	int ret = cmd_options_parse(cmd, argc, argv, instance_opt, &c);
 
-	if (ret < 0)
-		return cmd_options_exit(ret);
+	if (ret < 0) {
+		ret = cmd_options_exit(ret);
+		goto out;
+	}
 	if (ret < argc) {
 		cmd_error(cmd, "unexpected argument '%s' (see 'ftc %s --help')",
 			  argv[ret], cmd->name);
-		return FTC_EXIT_USAGE;
+		ret = FTC_EXIT_USAGE;
+		goto out;
 	}
-	if (c.all && c.instance) {
+	if (c.all && c.n) {
 		cmd_error(cmd, "-a and -B exclude each other");
-		return FTC_EXIT_USAGE;
+		ret = FTC_EXIT_USAGE;
+		goto out;
 	}
-	if (control_each_instance(c.instance, c.all, fn, NULL) < 0) {
+	ret = FTC_EXIT_OK;
+	if (buffer_choice_check(&c) < 0 ||
+	    buffer_choice_each(&c, cmd->options == clear_options, fn, NULL) < 0) {
 		cmd_error(cmd, "%s", ftc_strerror());
-		return control_exit_status(errno);
+		ret = control_exit_status(errno);
 	}
-	return FTC_EXIT_OK;
+out:
+	buffer_choice_free(&c);
+	return ret;
 }

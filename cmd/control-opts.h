@@ -19,7 +19,6 @@ enum {
 	FTC_OPT_MAX_GRAPH_DEPTH = 1000,
 	FTC_OPT_FUNC_TRIGGER,
 	FTC_OPT_SUBBUF_SIZE,
-	FTC_OPT_EVENT_FORK,
 	FTC_OPT_GRAPH_NOTRACE,
 	FTC_OPT_NO_TRACING_ON,
 	FTC_OPT_CMDLINES_SIZE,
@@ -52,9 +51,9 @@ int control_spec_tracing_on(struct control_spec *spec, struct ftc_state *st);
 size_t control_spec_count(const struct control_spec *spec);
 const char *control_spec_instance_at(const struct control_spec *spec, size_t i);
 const char *control_spec_instance(const struct control_spec *spec); /* the first */
-/* Traces only PID (and, with children, its children) in every section
- * that has events or a tracer, or in all of them when none has. */
-int control_spec_follow(struct control_spec *spec, const char *pid, bool children);
+/* Traces only PID (and, after a -c, its children) in every section that
+ * has events or a tracer, or in all of them when none has. */
+int control_spec_follow(struct control_spec *spec, const char *pid);
 void control_spec_free(struct control_spec *spec);
 
 /* True when the spec asks for nothing at all. */
@@ -63,14 +62,34 @@ int control_spec_empty(const struct control_spec *spec);
  * or lacks what was asked for, 130 when interrupted, else 1. */
 int control_exit_status(int err);
 
-/* Calls fn for one instance (NULL: top level) or, with all, for the top
- * level and every instance. An instance that does not exist is an error.
- * Returns the first failure (-1) after trying them all. */
-int control_each_instance(const char *instance, int all,
-			  int (*fn)(const char *instance, void *ctx), void *ctx);
+/*
+ * The buffers a command acts on, as trace-cmd chooses them: -B NAME
+ * (repeatable), -a every instance, -t the top level as well; nothing
+ * given means the top level.
+ */
+struct buffer_choice {
+	const char **names;
+	size_t n;
+	bool all, top;
+};
 
-/* The options of commands that act on one buffer or all (-B NAME | -a). */
+/* 1 when id is -B, -a or -t (taken), 0 when not ours, -1 when out of memory. */
+int buffer_choice_opt(struct buffer_choice *c, int id, const char *arg);
+void buffer_choice_free(struct buffer_choice *c);
+/* tracefs is there and every -B instance exists: checked before anything
+ * is done, so that a typo does not leave half the buffers changed. */
+int buffer_choice_check(const struct buffer_choice *c);
+/*
+ * Calls fn for each chosen buffer (NULL: the top level), the top level
+ * first; all_has_top: -a takes the top level too (trace-cmd clear).
+ * Returns -1 after trying them all when one failed.
+ */
+int buffer_choice_each(const struct buffer_choice *c, bool all_has_top,
+		       int (*fn)(const char *instance, void *ctx), void *ctx);
+
+/* The options of stop and restart (-B NAME... | -a, -t), and of clear. */
 extern const struct cmd_option instance_options[];
+extern const struct cmd_option clear_options[];
 
 /*
  * The whole run of such a command (stop, restart, clear): parses

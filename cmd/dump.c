@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-reader.h"
@@ -139,6 +140,7 @@ static int dump_run(int argc, char **argv)
 	int ret = cmd_options_parse(&cmd_dump, argc, argv, dump_opt, &o);
 	const char *path = "trace.dat", *warn;
 	struct ftc_reader *r;
+	char stdin_path[64];
 
 	if (ret < 0)
 		return cmd_options_exit(ret);
@@ -148,6 +150,9 @@ static int dump_run(int argc, char **argv)
 		cmd_error(&cmd_dump, "unexpected argument '%s'", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
+	path = cmd_input_path("dump", path, stdin_path, sizeof(stdin_path));
+	if (!path)
+		return FTC_EXIT_FAIL;
 	r = ftc_reader_open(path, FTC_READER_METADATA);
 	if (!r) {
 		cmd_error(&cmd_dump, "%s", ftc_strerror());

@@ -26,8 +26,12 @@ enum {
 static const struct cmd_option extract_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write to FILE (default trace.dat)", 'o' },
-	{ 'B', "instance", "NAME", "extract the buffer of instance NAME; several -B: one buffer "
-	  "per instance in the file", 'B' },
+	{ 'B', "instance", "NAME", "this instance's buffer instead of the top level (repeatable)",
+	  'B' },
+	{ 'a', "all", NULL, "every instance's buffer (the top level too with -t)", 'a' },
+	{ 't', "top", NULL, "the top level's buffer too, with -B or -a", 't' },
+	{ 'p', "tracer", "TRACER", "trace-cmd's latency-tracer text extract: refused, see ftc-extract(1)",
+	  'p' },
 	{ 's', "snapshot", NULL, "extract the snapshot buffer instead of the live one", 's' },
 	{ 'q', "quiet", NULL, "no summary", 'q' },
 	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
@@ -40,9 +44,10 @@ static const struct cmd_option extract_options[] = {
 
 struct extract {
 	const char *output;
-	const char *instances[EXTRACT_MAX_BUFS];	/* { NULL } with n 1: top level */
+	const char *instances[EXTRACT_MAX_BUFS + 1];	/* and the top level (NULL) */
 	int n;
-	bool snapshot, quiet;
+	bool snapshot, quiet, all, top;
+	char **all_names;	/* -a: tracefs_instances(), freed at the end */
 	int compression, version;
 };
 
@@ -70,6 +75,12 @@ static int extract_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'o': x->output = arg; break;
 	case 'B': return add_instance(x, arg);
+	case 'a': x->all = true; break;
+	case 't': x->top = true; break;
+	case 'p':
+		return cmd_bad_value("ftc stores the ring buffers' binary pages, not a latency "
+				     "tracer's text: read that with `ftc show`, or `ftc extract -s` "
+				     "for the max-latency (snapshot) buffer");
 	case 's': x->snapshot = true; break;
 	case 'q': x->quiet = true; break;
 	case OPT_COMPRESSION:
@@ -91,7 +102,7 @@ static int extract_run(int argc, char **argv);
 const struct command cmd_extract = {
 	.name = "extract",
 	.summary = "write what the ring buffers hold now into a trace.dat file",
-	.synopsis = "[-s] [-B INSTANCE]... [-o FILE]",
+	.synopsis = "[-s] [-B NAME]... [-a] [-t] [-o FILE]",
 	.options = extract_options,
 	.run = extract_run,
 };
@@ -195,6 +206,31 @@ out_quiet:
 	return ret;
 }
 
+/* Buffer 0 is the top level (instances[0] NULL) when it is taken: nothing
+ * named, or -t; then the -B instances in order, or with -a every one. */
+static int choose_buffers(struct extract *x)
+{
+	int named = x->n;
+
+	if (x->all) {
+		x->all_names = tracefs_instances(NULL);
+		for (int i = 0; x->all_names && x->all_names[i]; i++)
+			if (add_instance(x, x->all_names[i]) < 0)
+				return -1;
+		if (!x->n && !x->top) {
+			cmd_error(&cmd_extract, "-a: there is no instance (see `ftc list -B`); "
+				  "add -t for the top level");
+			return -1;
+		}
+	}
+	if (x->top || (!named && !x->all)) {
+		memmove(x->instances + 1, x->instances, (size_t)x->n * sizeof(x->instances[0]));
+		x->instances[0] = NULL;
+		x->n++;
+	}
+	return 0;
+}
+
 static int extract_run(int argc, char **argv)
 {
 	struct extract x = { .output = "trace.dat", .version = 7,
@@ -209,7 +245,14 @@ static int extract_run(int argc, char **argv)
 	}
 	if (x.version == 6)
 		x.compression = FTC_COMPRESS_NONE;
-	if (!x.n)
-		x.n = 1;	/* instances[0] NULL: the top level */
-	return extract(&x);
+	if (x.all && x.n) {
+		cmd_error(&cmd_extract, "-a and -B exclude each other");
+		return FTC_EXIT_USAGE;
+	}
+	if (choose_buffers(&x) < 0)
+		ret = FTC_EXIT_FAIL;
+	else
+		ret = extract(&x);
+	tracefs_list_free(x.all_names);
+	return ret;
 }

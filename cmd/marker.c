@@ -30,6 +30,7 @@ const struct command cmd_marker = {
 	.synopsis = "[-B NAME] TEXT...",
 	.options = marker_options,
 	.run = marker_run,
+	.stop_at_operand = true,
 };
 
 /* The words joined by spaces, as echo would write them. */

@@ -32,12 +32,13 @@ static int option_id(const struct cmd_option *o)
 	return o->id ? o->id : o->short_name;
 }
 
-static void build_tables(const struct cmd_option *opts, int n,
+static void build_tables(const struct cmd_option *opts, int n, bool stop,
 			 struct option *longs, char *shorts)
 {
 	int nl = 0, ns = 0;
 
-	shorts[ns++] = '+';	/* stop at the first non-option */
+	if (stop)
+		shorts[ns++] = '+';	/* stop at the first non-option */
 	shorts[ns++] = ':';	/* report a missing argument distinctly */
 	for (int i = 0; i < n; i++) {
 		const struct cmd_option *o = &opts[i];
@@ -418,8 +419,8 @@ int cmd_options_parse(const struct command *cmd, int argc, char **argv,
 
 	if (!opts || !longs || !shorts)
 		goto out;
-	build_tables(opts, n, longs, shorts);
-	optind = 1;
+	build_tables(opts, n, cmd->stop_at_operand, longs, shorts);
+	optind = 0;	/* glibc: a full restart, also of the permutation state */
 	opterr = 0;
 	for (;;) {
 		int li = -1;

@@ -38,14 +38,20 @@ struct command {
 	 * start and record); may be NULL. Also ends with an all-zero entry. */
 	const struct cmd_option *shared_options;
 	int (*run)(int argc, char **argv);
+	/* Options end at the first operand, which starts a command line to
+	 * run (record, stat, profile) or free text (marker). Elsewhere options
+	 * may follow operands, as in `ftc report t.dat --stat`. */
+	bool stop_at_operand;
 };
 
 typedef int (*cmd_option_fn)(int id, const char *arg, void *ctx);
 
 /*
- * Parses argv[1..] against cmd->options, calling fn for each option.
- * Stops at the first non-option (so `-- COMMAND args` survive) and returns
- * its index. On a bad option it prints the error and returns -1; --help
+ * Parses argv[1..] against cmd->options, calling fn for each option, and
+ * returns the index of the first operand: with cmd->stop_at_operand the
+ * first non-option (so `COMMAND args` survive), otherwise options and
+ * operands may be mixed and the operands are moved to the end; `--`
+ * ends the options either way. On a bad option it prints the error and returns -1; --help
  * prints usage and returns -2 (the caller exits 0).
  */
 int cmd_options_parse(const struct command *cmd, int argc, char **argv,

@@ -53,6 +53,7 @@ const struct command cmd_profile = {
 		    "[--flamegraph FILE.svg] [-- COMMAND]",
 	.options = profile_options,
 	.run = profile_run,
+	.stop_at_operand = true,
 };
 
 

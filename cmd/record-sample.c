@@ -70,11 +70,11 @@ int record_sample_check(struct record_sample *rs)
 	const char *err = NULL;
 
 	if (rs->freq_set && rs->o.period)
-		err = "--freq and --period exclude each other: give one";
+		err = "--freq and --count exclude each other: give one";
 	else if (!rs->o.sample && (rs->freq_set || rs->o.period || rs->o.callchain))
-		err = "--freq, --period and --call-graph need --sample EVENT";
+		err = "--freq, --count and --call-graph need --sample EVENT";
 	else if (!rs->o.count && rs->o.interval_ms)
-		err = "--interval needs --count EVENTS";
+		err = "--interval-print needs --counters EVENTS";
 	if (err)
 		cmd_error(&cmd_record, "%s", err);
 	return err ? -1 : 0;

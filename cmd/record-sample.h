@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ftc record's perf options (--sample, --count and friends): samples and
+ * ftc record's perf options (--sample, --counters and friends): samples and
  * counter readings into an extra instance of the same trace.dat.
  */
 #ifndef FTC_RECORD_SAMPLE_H
@@ -27,13 +27,13 @@ enum {
 	  "instance ftc_perf of the file", OPT_RS_SAMPLE }, \
 	{ 0, "freq", "HZ", "with --sample: samples per second (default 4000; perf -F)", \
 	  OPT_RS_FREQ }, \
-	{ 0, "period", "N", "with --sample: one sample every N events (perf -c)", \
+	{ 0, "count", "N", "with --sample: one sample every N events (perf -c, --count)", \
 	  OPT_RS_PERIOD }, \
 	{ 0, "call-graph", NULL, "with --sample: record call chains (perf -g)", \
 	  OPT_RS_CALLGRAPH }, \
-	{ 0, "count", "EVENTS", "also count EVENTS with perf, read every --interval", \
+	{ 0, "counters", "EVENTS", "also count EVENTS with perf, read every --interval-print", \
 	  OPT_RS_COUNT }, \
-	{ 0, "interval", "MS", "with --count: milliseconds between readings (default 1000)", \
+	{ 0, "interval-print", "MS", "with --counters: ms between readings (default 1000; perf -I)", \
 	  OPT_RS_INTERVAL }
 
 struct record_sample {

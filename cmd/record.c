@@ -42,11 +42,10 @@ static const struct cmd_option record_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write the trace to FILE (default trace.dat)", 'o' },
 	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
-	{ 'c', "children", NULL, "with -F: trace the command's children too (event-fork)", 'c' },
 	{ 'm', "max-kb", "KB", "keep at most KB of trace per CPU in the file (the newest)", 'm' },
 	{ 's', "sleep", "USECS", "longest reader sleep between kernel wake-ups (default 1000000)", 's' },
-	{ 'a', "all", NULL, "trace the whole system until Ctrl-C or --duration (the default "
-	  "without a command)", 'a' },
+	{ 'a', "all-formats", NULL, "save every event's format (ftc always does; as trace-cmd -a)",
+	  'a' },
 	{ 'q', "quiet", NULL, "no status line and no summary", 'q' },
 	{ 0, "duration", "SECS", "stop after SECS seconds", OPT_DURATION },
 	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
@@ -66,7 +65,7 @@ struct rec_buf {
 struct record {
 	struct control_spec *spec;
 	const char *output;
-	bool follow, children, all, quiet;
+	bool follow, quiet;
 	unsigned long long max_kb, sleep_us;
 	double duration;
 	int compression, version;
@@ -96,8 +95,7 @@ static int record_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'o': r->output = arg; return 0;
 	case 'F': r->follow = true; return 0;
-	case 'c': r->children = true; r->follow = true; return 0;
-	case 'a': r->all = true; return 0;
+	case 'a': return 0;
 	case 'q': r->quiet = true; return 0;
 	case 'm':
 		if (cmd_parse_u64(arg, &r->max_kb) < 0 || !r->max_kb)
@@ -132,10 +130,11 @@ static int record_run(int argc, char **argv);
 const struct command cmd_record = {
 	.name = "record",
 	.summary = "trace a command or the system into a trace.dat file",
-	.synopsis = "[options] [-o FILE] [-- COMMAND [ARGS] | -P PID | -a]",
+	.synopsis = "[options] [-o FILE] [[--] COMMAND [ARGS] | -P PID]",
 	.options = record_options,
 	.shared_options = control_options,
 	.run = record_run,
+	.stop_at_operand = true,
 };
 
 static double elapsed(const struct record *r)
@@ -151,7 +150,7 @@ static int add_follow(struct record *r)
 	char pid[32];
 
 	snprintf(pid, sizeof(pid), "%d", (int)ftc_workload_pid(r->cmd));
-	return control_spec_follow(r->spec, pid, r->children);
+	return control_spec_follow(r->spec, pid);
 }
 
 static int bufs_init(struct record *r)
@@ -540,6 +539,8 @@ static int capture(struct record *r)
 		ret = FTC_EXIT_FAIL;
 	else if (stop > 0 && r->argv)
 		ret = FTC_EXIT_INTERRUPTED;
+	else if (r->argv && ftc_workload_exited(r->cmd))
+		ret = child_status;	/* as stat does: the command's own status */
 	if (stop) {	/* interrupted: do not wait for the command */
 		ftc_workload_free(r->cmd);
 		r->cmd = NULL;
@@ -590,13 +591,7 @@ static int record_run(int argc, char **argv)
 		goto out;
 	}
 	if (r.follow && !r.argv) {
-		cmd_error(&cmd_record, "-F and -c follow a command: give one after --");
-		ret = FTC_EXIT_USAGE;
-		goto out;
-	}
-	if (r.all && r.argv) {
-		cmd_error(&cmd_record, "-a records until Ctrl-C or --duration; "
-			  "it takes no command");
+		cmd_error(&cmd_record, "-F follows a command: give one after --");
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}

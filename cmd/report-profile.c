@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ftc report --profile, --folded, --flamegraph: the samples that ftc
+ * ftc report --sample-profile, --folded, --flamegraph: the samples that ftc
  * record --sample stored (ftc_perf events) become the same profile that
  * ftc profile builds live, and print through the same functions. Kernel
  * frames take their names from the kallsyms stored in the file, user
@@ -22,6 +22,12 @@ int report_profile_opt(struct report_profile *o, int id, const char *arg)
 {
 	switch (id) {
 	case OPT_RP_PROFILE: o->table = true; break;
+	case OPT_RP_TC_PROFILE:
+		/* the name is trace-cmd's: say what it is here rather than guess */
+		cmd_error(&cmd_report, "--profile is trace-cmd's latency profile, which ftc "
+			  "does not compute; --sample-profile prints the stored perf samples' "
+			  "profile");
+		return -1;
 	case OPT_RP_FOLDED: o->folded = true; break;
 	case OPT_RP_FLAME: o->flame = arg; break;
 	case OPT_RP_LIMIT:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ftc report --profile / --folded / --flamegraph: the profile of the
+ * ftc report --sample-profile / --folded / --flamegraph: the profile of the
  * samples that ftc record --sample stored, printed as ftc profile prints.
  */
 #ifndef FTC_REPORT_PROFILE_H
@@ -10,15 +10,17 @@
 
 #include "ftc-reader.h"
 
-enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT };
+enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT, OPT_RP_TC_PROFILE };
 
 #define REPORT_PROFILE_OPTIONS \
-	{ 0, "profile", NULL, "print the stored samples' profile (self/children by symbol)", \
-	  OPT_RP_PROFILE }, \
+	{ 0, "sample-profile", NULL, "print the stored samples' profile (self/children by " \
+	  "symbol)", OPT_RP_PROFILE }, \
 	{ 0, "folded", NULL, "print the stored samples as folded stacks", OPT_RP_FOLDED }, \
 	{ 0, "flamegraph", "FILE.svg", "draw the stored samples as an SVG flame graph", \
 	  OPT_RP_FLAME }, \
-	{ 0, "limit", "N", "with --profile, print at most N rows", OPT_RP_LIMIT }
+	{ 0, "limit", "N", "with --sample-profile, print at most N rows", OPT_RP_LIMIT }, \
+	{ 0, "profile", NULL, "trace-cmd's latency profile: not in ftc (see ftc-report(1))", \
+	  OPT_RP_TC_PROFILE }
 
 struct report_profile {
 	bool table, folded;

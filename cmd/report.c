@@ -14,6 +14,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "input.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-reader.h"
@@ -23,14 +24,16 @@
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
 	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
-	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME,
+	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT,
 };
 
 static const struct cmd_option report_options[] = {
 	{ 'i', "input", "FILE", "the trace.dat to read (default: trace.dat, or the argument)", 0 },
 	{ 'F', "filter", "FILTER", "libtraceevent filter, e.g. 'sched_switch: prev_pid != 0' "
 	  "(repeatable)", 0 },
-	{ 'e', "event", "EVENT", "only EVENT (name or system:name, globs allowed; repeatable)", 0 },
+	{ 0, "event", "EVENT", "only EVENT (name or system:name, globs allowed; repeatable)",
+	  OPT_EVENT },
+	{ 'e', "endian", NULL, "print the file's and this host's byte order and exit", 0 },
 	{ 0, "cpu", "CPUS", "only these CPUs, e.g. 0-1,3", OPT_CPU },
 	{ 0, "pid", "PIDS", "only these pids, comma-separated", OPT_PID },
 	{ 0, "comm", "COMM", "only tasks with this command name (glob; repeatable)", OPT_COMM },
@@ -73,7 +76,7 @@ struct report {
 	bool no_plugins;
 	const char *instance;
 	unsigned long long from, to, first, last;
-	bool have_first, have_last;
+	bool have_first, have_last, endian;
 
 	struct report_profile prof;
 
@@ -179,7 +182,8 @@ static int report_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'i': rp->input = arg; return 0;
 	case 'F': return push(&rp->filters, &rp->nfilters, arg);
-	case 'e': return push(&rp->events, &rp->nevents, arg);
+	case OPT_EVENT: return push(&rp->events, &rp->nevents, arg);
+	case 'e': rp->endian = true; return 0;
 	case OPT_COMM: return push(&rp->comms, &rp->ncomms, arg);
 	case OPT_CPU: return parse_cpus(rp, arg);
 	case OPT_PID: return parse_pids(rp, arg);
@@ -200,6 +204,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 		rp->graph_kernel = !rp->graph_events;	/* asked for: whatever the guess */
 		return 0;
 	case OPT_RP_PROFILE:
+	case OPT_RP_TC_PROFILE:
 	case OPT_RP_FOLDED:
 	case OPT_RP_FLAME:
 	case OPT_RP_LIMIT: return report_profile_opt(&rp->prof, id, arg);
@@ -226,20 +231,46 @@ static int report_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-static bool event_selected(struct report *rp, struct tep_event *ev)
+static bool event_matches(const char *want, const struct tep_event *ev)
 {
 	char full[512];
 
+	snprintf(full, sizeof(full), "%s:%s", ev->system, ev->name);
+	return !fnmatch(want, ev->name, 0) || !fnmatch(want, full, 0) ||
+	       !strcmp(want, ev->system);
+}
+
+static bool event_selected(struct report *rp, struct tep_event *ev)
+{
 	if (!rp->nevents)
 		return true;
 	if (!ev)
 		return false;
-	snprintf(full, sizeof(full), "%s:%s", ev->system, ev->name);
 	for (int i = 0; i < rp->nevents; i++)
-		if (!fnmatch(rp->events[i], ev->name, 0) || !fnmatch(rp->events[i], full, 0) ||
-		    !strcmp(rp->events[i], ev->system))
+		if (event_matches(rp->events[i], ev))
 			return true;
 	return false;
+}
+
+/* An --event that names no event of the file is a slip, not an empty report. */
+static int check_events(struct report *rp)
+{
+	struct tep_handle *tep = ftc_reader_tep(rp->r);
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; i < rp->nevents; i++) {
+		int k = 0;
+
+		while (all && all[k] && !event_matches(rp->events[i], all[k]))
+			k++;
+		if (!all || !all[k]) {
+			cmd_error(&cmd_report, "--event '%s': %s has no such event (`ftc report "
+				  "--stat %s` counts those it holds)", rp->events[i], rp->input,
+				  rp->input);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The task and filter selections: --pid, --comm, -F. */
@@ -345,8 +376,8 @@ static int find_instance(struct report *rp)
 	for (int i = 0; i < ftc_reader_nbuffers(rp->r); i++)
 		if (!strcmp(ftc_reader_buffer(rp->r, i)->name, want))
 			return rp->buffer_sel = i, 0;
-	cmd_error(&cmd_report, "%s has no instance '%s' ('ftc dump' lists them)",
-		  rp->input, rp->instance);
+	cmd_error(&cmd_report, "--instance '%s': %s has no such instance ('ftc dump "
+		  "--buffers %s' lists them)", rp->instance, rp->input, rp->input);
 	return -1;
 }
 
@@ -592,6 +623,25 @@ static const char *plugin_dir(char *dir, size_t size)
 	return access(dir, R_OK) == 0 ? dir : NULL;
 }
 
+/* Options that ask for two things at once; a message and -1, or 0. */
+static int check_combination(const struct report *rp)
+{
+	const char *a = NULL, *b = NULL;
+
+	if (rp->json && rp->stat)
+		a = "--json", b = "--stat";
+	else if (rp->have_first && rp->have_last)
+		a = "--first", b = "--last";
+	else if (rp->endian && (rp->stat || rp->json || report_profile_wanted(&rp->prof)))
+		a = "-e", b = rp->stat ? "--stat" : rp->json ? "--json" : "a sample profile";
+	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->json))
+		a = rp->stat ? "--stat" : "--json", b = "a sample profile";
+	if (!a)
+		return 0;
+	cmd_error(&cmd_report, "%s and %s ask for different outputs: give one", a, b);
+	return -1;
+}
+
 static int report_run(int argc, char **argv)
 {
 	struct report rp = { .input = NULL };
@@ -599,7 +649,7 @@ static int report_run(int argc, char **argv)
 	const char *warn;
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL;
-	char dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16], stdin_path[64];
 	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard);
 
 	if (ret < 0) {
@@ -615,8 +665,12 @@ static int report_run(int argc, char **argv)
 	}
 	if (!rp.input)
 		rp.input = "trace.dat";
-	if (rp.json && rp.stat) {
-		cmd_error(&cmd_report, "--json and --stat do not go together");
+	rp.input = cmd_input_path("report", rp.input, stdin_path, sizeof(stdin_path));
+	if (!rp.input) {
+		free_report(&rp);
+		return FTC_EXIT_FAIL;
+	}
+	if (check_combination(&rp) < 0) {
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
 	}
@@ -631,8 +685,20 @@ static int report_run(int argc, char **argv)
 		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
 	}
-	if (setup_filter(&rp) < 0 || find_instance(&rp) < 0) {
+	if (rp.endian) {
+		printf("file is %s endian and host is %s endian\n",
+		       ftc_reader_big_endian(rp.r) ? "big" : "little",
+		       __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "big" : "little");
+		status = FTC_EXIT_OK;
+		goto out;
+	}
+	if (setup_filter(&rp) < 0) {
 		status = FTC_EXIT_USAGE;
+		goto out;
+	}
+	/* as a missing instance or event in tracefs: a name that is not there */
+	if (find_instance(&rp) < 0 || check_events(&rp) < 0) {
+		status = FTC_EXIT_REFUSED;
 		goto out;
 	}
 	if (report_profile_wanted(&rp.prof)) {

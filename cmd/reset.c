@@ -17,8 +17,11 @@
 
 static const struct cmd_option reset_options[] = {
 	FTC_HELP_OPTION,
-	{ 'B', "instance", "NAME", "reset the instance NAME instead of the top-level buffer", 'B' },
-	{ 'd', "delete", NULL, "with -B: remove the instance afterwards", 'd' },
+	{ 'B', "instance", "NAME", "reset this instance instead of the top level (repeatable)", 'B' },
+	{ 'a', "all", NULL, "reset every instance (the top level too with -t)", 'a' },
+	{ 't', "top", NULL, "reset the top level too, with -B or -a", 't' },
+	{ 'd', "delete", NULL, "with -B: remove the instances afterwards", 'd' },
+	{ 'b', "buffer-size", "KB", "then set each reset buffer's per-CPU size to KB", 'b' },
 	{ 'q', "quiet", NULL, "do not list the knobs that were reset", 'q' },
 	{ 'j', "journal", NULL, "instead: restore what killed ftc processes changed, from their "
 	  "journals (all whose owner is gone, or the FILEs given)", 'j' },
@@ -26,17 +29,22 @@ static const struct cmd_option reset_options[] = {
 };
 
 struct reset_cmd {
-	const char *instance;
+	struct buffer_choice buffers;
+	const char *instance;	/* the one being reset */
+	const char *buffer_kb;
 	bool delete, quiet, journal;
-	int refused;
 };
 
 static int reset_opt(int id, const char *arg, void *arg_ctx)
 {
 	struct reset_cmd *c = arg_ctx;
 
-	if (id == 'B')
-		c->instance = arg;
+	int ret = buffer_choice_opt(&c->buffers, id, arg);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	if (id == 'b')
+		c->buffer_kb = arg;
 	else if (id == 'd')
 		c->delete = true;
 	else if (id == 'q')
@@ -50,8 +58,8 @@ static int reset_run(int argc, char **argv);
 
 const struct command cmd_reset = {
 	.name = "reset",
-	.summary = "return tracefs (or one instance) to the kernel's defaults",
-	.synopsis = "[-B NAME [-d]] [-q] | --journal [FILE...]",
+	.summary = "return tracefs (or instances) to the kernel's defaults",
+	.synopsis = "[-B NAME [-d]]... [-a] [-t] [-b KB] [-q] | --journal [FILE...]",
 	.options = reset_options,
 	.run = reset_run,
 };
@@ -144,36 +152,75 @@ static void name_orphans(void)
 	ftc_journals_free(list, n);
 }
 
+static int reset_one(const char *instance, void *ctx)
+{
+	struct reset_cmd *c = ctx;
+	int ret;
+
+	c->instance = instance;
+	ret = ftc_reset(instance, report, c);
+	if (ret >= 0 && c->buffer_kb)
+		ret = ftc_knob_set(instance, "buffer_size_kb", c->buffer_kb, false);
+	if (ret < 0) {
+		cmd_error(&cmd_reset, "%s", ftc_strerror());
+		return -1;
+	}
+	if (c->delete && instance && delete_instance(instance) != FTC_EXIT_OK)
+		return -1;
+	return 0;
+}
+
+/* The combinations that cannot mean anything; a message and 2, or 0. */
+static int check_combination(struct reset_cmd *c, int argc, char **argv, int first)
+{
+	const char *why = NULL;
+
+	if (c->journal && (c->buffers.n || c->buffers.all || c->buffers.top || c->delete ||
+			   c->buffer_kb))
+		why = "--journal restores what killed ftc processes changed and resets "
+		      "nothing: give it without -B, -a, -t, -d and -b";
+	else if (!c->journal && first < argc)
+		why = "unexpected argument (see 'ftc reset --help')";
+	else if (c->delete && !c->buffers.n)
+		why = "-d removes the instances given with -B NAME: give them";
+	else if (c->buffers.all && c->buffers.n)
+		why = "-a and -B exclude each other";
+	if (!why)
+		return 0;
+	if (!c->journal && first < argc)
+		cmd_error(&cmd_reset, "'%s': %s", argv[first], why);
+	else
+		cmd_error(&cmd_reset, "%s", why);
+	return FTC_EXIT_USAGE;
+}
+
 static int reset_run(int argc, char **argv)
 {
 	struct reset_cmd c = { 0 };
 	int ret = cmd_options_parse(&cmd_reset, argc, argv, reset_opt, &c);
 
-	if (ret < 0)
-		return cmd_options_exit(ret);
-	if (c.journal && (c.instance || c.delete)) {
-		cmd_error(&cmd_reset, "--journal restores what killed ftc processes "
-			  "changed and resets nothing: give it without -B and -d");
-		return FTC_EXIT_USAGE;
+	if (ret < 0) {
+		ret = cmd_options_exit(ret);
+		goto out;
 	}
-	if (c.journal)
-		return restore_journals(&c, argc, argv, ret);
-	if (ret < argc) {
-		cmd_error(&cmd_reset, "unexpected argument '%s' (see 'ftc reset --help')",
-			  argv[ret]);
-		return FTC_EXIT_USAGE;
+	if (check_combination(&c, argc, argv, ret)) {
+		ret = FTC_EXIT_USAGE;
+		goto out;
 	}
-	if (c.delete && !c.instance) {
-		cmd_error(&cmd_reset, "-d removes an instance: give it with -B NAME");
-		return FTC_EXIT_USAGE;
+	if (c.journal) {
+		ret = restore_journals(&c, argc, argv, ret);
+		goto out;
+	}
+	if (buffer_choice_check(&c.buffers) < 0) {
+		cmd_error(&cmd_reset, "%s", ftc_strerror());
+		ret = control_exit_status(errno);
+		goto out;
 	}
 	name_orphans();
-	ret = ftc_reset(c.instance, report, &c);
-	if (ret < 0) {
-		cmd_error(&cmd_reset, "%s", ftc_strerror());
-		return control_exit_status(errno);
-	}
-	if (c.delete)
-		return delete_instance(c.instance);
-	return FTC_EXIT_OK;
+	ret = FTC_EXIT_OK;
+	if (buffer_choice_each(&c.buffers, false, reset_one, &c) < 0)
+		ret = control_exit_status(errno);
+out:
+	buffer_choice_free(&c.buffers);
+	return ret;
 }

@@ -9,7 +9,7 @@ static int restart_run(int argc, char **argv);
 const struct command cmd_restart = {
 	.name = "restart",
 	.summary = "resume writing into the ring buffer (tracing_on 1)",
-	.synopsis = "[-B NAME | -a]",
+	.synopsis = "[-B NAME]... [-a] [-t]",
 	.options = instance_options,
 	.run = restart_run,
 };

@@ -17,20 +17,19 @@
 #include "ftc-control.h"
 #include "tracefs-layer.h"
 
-enum { SHOW_OPT_PIPE = 5000 };
-
 static const struct cmd_option show_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
 	{ 's', "snapshot", NULL, "show the snapshot buffer instead of trace", 's' },
-	{ 0, "pipe", NULL, "stream trace_pipe (consuming) until interrupted", SHOW_OPT_PIPE },
-	{ 'c', "cpu", "CPU", "only this CPU's buffer (per_cpu/cpuN/trace)", 'c' },
+	{ 'p', "pipe", NULL, "stream trace_pipe (consuming) until Ctrl-C", 'p' },
+	{ 'c', "cpu", "CPU", "only this CPU's file (per_cpu/cpuN/trace, with -s or -p theirs)", 'c' },
+	{ 'f', "file", NULL, "print the path of the file shown first", 'f' },
 	{ 0 }
 };
 
 struct show_ctx {
 	const char *instance;
-	bool snapshot, pipe;
+	bool snapshot, pipe, print_path;
 	long cpu;
 };
 
@@ -42,7 +41,8 @@ static int show_opt(int id, const char *arg, void *arg_ctx)
 	switch (id) {
 	case 'B': c->instance = arg; break;
 	case 's': c->snapshot = true; break;
-	case SHOW_OPT_PIPE: c->pipe = true; break;
+	case 'p': c->pipe = true; break;
+	case 'f': c->print_path = true; break;
 	case 'c':
 		c->cpu = strtol(arg, &end, 10);
 		if (*end || c->cpu < 0 || c->cpu >= 8192)
@@ -57,7 +57,7 @@ static int show_run(int argc, char **argv);
 const struct command cmd_show = {
 	.name = "show",
 	.summary = "print the trace buffer, the snapshot, trace_pipe or one tracefs setting",
-	.synopsis = "[-B NAME] [-s | --pipe | -c CPU | FILE]",
+	.synopsis = "[-B NAME] [-f] [-s | -p] [-c CPU] | [-B NAME] [-f] FILE",
 	.options = show_options,
 	.run = show_run,
 };
@@ -90,8 +90,10 @@ static int copy_out(int fd)
 	}
 }
 
-static int show_file(const char *instance, const char *file, bool snapshot)
+static int show_file(const struct show_ctx *c, const char *file)
 {
+	const char *instance = c->instance;
+	bool snapshot = c->snapshot;
 	char *path = ftc_tracefs_path(instance, file);
 	int fd, ret, err;
 
@@ -109,12 +111,15 @@ static int show_file(const char *instance, const char *file, bool snapshot)
 		free(path);
 		return control_exit_status(err);
 	}
+	if (c->print_path)
+		printf("%s\n", path);
 	ret = copy_out(fd);
 	err = errno;
 	close(fd);
 	if (ret < 0 && ftc_state_interrupted()) {
 		free(path);
-		return FTC_EXIT_INTERRUPTED;
+		/* Ctrl-C is how a pipe is meant to end (ftc(1), EXIT STATUS) */
+		return c->pipe ? FTC_EXIT_OK : FTC_EXIT_INTERRUPTED;
 	}
 	if (ret < 0) {
 		cmd_error(&cmd_show, "%s: %s", path, strerror(err));
@@ -127,10 +132,12 @@ static int show_file(const char *instance, const char *file, bool snapshot)
 
 static int check_args(struct show_ctx *c, int argc, char **argv, int first)
 {
-	int modes = c->snapshot + c->pipe + (c->cpu >= 0) + (first < argc);
-
-	if (modes > 1) {
-		cmd_error(&cmd_show, "give one of -s, --pipe, -c CPU or FILE");
+	if (c->snapshot && c->pipe) {
+		cmd_error(&cmd_show, "-s and -p exclude each other (as in trace-cmd show): give one");
+		return -1;
+	}
+	if (first < argc && (c->snapshot || c->pipe || c->cpu >= 0)) {
+		cmd_error(&cmd_show, "FILE '%s' excludes -s, -p and -c: give one", argv[first]);
 		return -1;
 	}
 	if (argc - first > 1) {
@@ -150,6 +157,7 @@ static int show_run(int argc, char **argv)
 	struct show_ctx c = { .cpu = -1 };
 	int first = cmd_options_parse(&cmd_show, argc, argv, show_opt, &c);
 	char file[64];
+	const char *name;
 
 	if (first < 0)
 		return cmd_options_exit(first);
@@ -162,14 +170,11 @@ static int show_run(int argc, char **argv)
 	}
 	ftc_state_catch_signals();
 	if (first < argc)
-		return show_file(c.instance, argv[first], false);
-	if (c.snapshot)
-		return show_file(c.instance, "snapshot", true);
-	if (c.pipe)
-		return show_file(c.instance, "trace_pipe", false);
+		return show_file(&c, argv[first]);
+	name = c.snapshot ? "snapshot" : c.pipe ? "trace_pipe" : "trace";
 	if (c.cpu >= 0) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/trace", c.cpu);
-		return show_file(c.instance, file, false);
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/%s", c.cpu, name);
+		name = file;
 	}
-	return show_file(c.instance, "trace", false);
+	return show_file(&c, name);
 }

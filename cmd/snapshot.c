@@ -15,16 +15,16 @@
 #include "ftc.h"
 #include "ftc-control.h"
 
-enum { SNAP_OPT_ALLOC = 5100, SNAP_OPT_CPU };
+enum { SNAP_OPT_ALLOC = 5100 };
 
 static const struct cmd_option snapshot_options[] = {
 	FTC_HELP_OPTION,
 	{ 'B', "instance", "NAME", "the instance NAME instead of the top-level buffer", 'B' },
 	{ 's', "take", NULL, "take a snapshot (allocating the buffer if needed)", 's' },
-	{ 'c', "clear", NULL, "empty the snapshot buffer, keep it allocated", 'c' },
+	{ 'r', "clear", NULL, "empty the snapshot buffer, keep it allocated (trace-cmd: reset)", 'r' },
 	{ 'f', "free", NULL, "free the snapshot buffer", 'f' },
 	{ 0, "alloc", NULL, "allocate an empty snapshot buffer", SNAP_OPT_ALLOC },
-	{ 0, "cpu", "CPU", "only this CPU's snapshot (per_cpu/cpuN/snapshot)", SNAP_OPT_CPU },
+	{ 'c', "cpu", "CPU", "only this CPU's snapshot (per_cpu/cpuN/snapshot)", 'c' },
 	{ 0 }
 };
 
@@ -43,10 +43,10 @@ static int snapshot_opt(int id, const char *arg, void *arg_ctx)
 	switch (id) {
 	case 'B': c->instance = arg; return 0;
 	case 's': c->op = FTC_SNAPSHOT_TAKE; break;
-	case 'c': c->op = FTC_SNAPSHOT_CLEAR; break;
+	case 'r': c->op = FTC_SNAPSHOT_CLEAR; break;
 	case 'f': c->op = FTC_SNAPSHOT_FREE; break;
 	case SNAP_OPT_ALLOC: c->op = FTC_SNAPSHOT_ALLOC; break;
-	case SNAP_OPT_CPU:
+	case 'c':
 		c->cpu = strtol(arg, &end, 10);
 		if (*end || c->cpu < 0 || c->cpu >= 8192)
 			return cmd_bad_value("not a CPU number");
@@ -62,7 +62,7 @@ static int snapshot_run(int argc, char **argv);
 const struct command cmd_snapshot = {
 	.name = "snapshot",
 	.summary = "take, clear, free, allocate or print the snapshot buffer",
-	.synopsis = "[-B NAME] [--cpu CPU] [-s | -c | -f | --alloc]",
+	.synopsis = "[-B NAME] [-c CPU] [-s | -r | -f | --alloc]",
 	.options = snapshot_options,
 	.run = snapshot_run,
 };
@@ -94,7 +94,7 @@ static int snapshot_run(int argc, char **argv)
 	if (ret < 0)
 		return cmd_options_exit(ret);
 	if (ret < argc || c.nops > 1) {
-		cmd_error(&cmd_snapshot, "give at most one of -s, -c, -f, --alloc%s%s",
+		cmd_error(&cmd_snapshot, "give at most one of -s, -r, -f, --alloc%s%s",
 			  ret < argc ? "; unexpected " : "", ret < argc ? argv[ret] : "");
 		return FTC_EXIT_USAGE;
 	}

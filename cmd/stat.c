@@ -59,6 +59,7 @@ const struct command cmd_stat = {
 	.synopsis = "[-e EVENTS] [-a] [-A] [-C CPUS] [-p PID] [-I MS] [-x SEP] [-r N] [-- COMMAND]",
 	.options = stat_options,
 	.run = stat_run,
+	.stop_at_operand = true,
 };
 
 static int append_events(struct stat_opts *o, const char *arg)

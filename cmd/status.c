@@ -11,20 +11,17 @@
 #include <string.h>
 #include <tracefs.h>
 
+#include "control-opts.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-tracefs-info.h"
 #include "tracefs-layer.h"
 
-struct status_args {
-	const char *instance;
-	bool all;
-};
-
 static const struct cmd_option status_options[] = {
-	{ 'B', "instance", "NAME", "show this instance only", 'B' },
+	{ 'B', "instance", "NAME", "show this instance instead of the top level (repeatable)", 'B' },
 	{ 'a', "all", NULL, "show the top level and every instance", 'a' },
+	{ 't', "top", NULL, "show the top level too, with -B", 't' },
 	FTC_HELP_OPTION,
 	{ 0 }
 };
@@ -35,20 +32,14 @@ const struct command cmd_status = {
 	.name = "status",
 	.summary = "show the live tracing state: tracer, events, filters, triggers, buffers, "
 		   "clock, options, instances",
-	.synopsis = "[-B NAME | -a]",
+	.synopsis = "[-B NAME]... [-t] | -a",
 	.options = status_options,
 	.run = status_run,
 };
 
 static int status_opt(int id, const char *arg, void *ctx)
 {
-	struct status_args *a = ctx;
-
-	if (id == 'B')
-		a->instance = arg;
-	else if (id == 'a')
-		a->all = true;
-	return 0;
+	return buffer_choice_opt(ctx, id, arg) < 0 ? -1 : 0;
 }
 
 enum {
@@ -267,40 +258,41 @@ static void show_journals(void)
 	ftc_journals_free(list, n);
 }
 
+static int show_one(const char *instance, void *ctx)
+{
+	show_state(instance);
+	return 0;
+}
+
 static int status_run(int argc, char **argv)
 {
-	struct status_args a = { 0 };
+	struct buffer_choice a = { 0 };
 	int ret = cmd_options_parse(&cmd_status, argc, argv, status_opt, &a);
-	char **list;
 
-	if (ret < 0)
-		return cmd_options_exit(ret);
+	if (ret < 0) {
+		ret = cmd_options_exit(ret);
+		goto out;
+	}
 	if (ret < argc) {
 		cmd_error(&cmd_status, "unexpected argument '%s' (see 'ftc status "
 			  "--help')", argv[ret]);
-		return FTC_EXIT_USAGE;
+		ret = FTC_EXIT_USAGE;
+		goto out;
 	}
-	if (!ftc_tracefs_dir()) {
-		cmd_error(&cmd_status, "tracefs is not mounted: mount -t tracefs nodev "
-			  "/sys/kernel/tracing");
-		return FTC_EXIT_FAIL;
+	if (a.all && a.n) {
+		cmd_error(&cmd_status, "-a and -B exclude each other");
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	if (buffer_choice_check(&a) < 0) {
+		cmd_error(&cmd_status, "%s", ftc_strerror());
+		ret = errno == ENODEV ? FTC_EXIT_FAIL : FTC_EXIT_REFUSED;
+		goto out;
 	}
 	show_journals();
-	if (a.instance) {
-		if (!tracefs_instance_exists(a.instance)) {
-			cmd_error(&cmd_status, "no instance '%s'; 'ftc list -B' lists "
-				  "them", a.instance);
-			return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
-		}
-		show_state(a.instance);
-		return FTC_EXIT_OK;
-	}
-	show_state(NULL);
-	if (!a.all)
-		return FTC_EXIT_OK;
-	list = ftc_info_instances();
-	for (int i = 0; list && list[i]; i++)
-		show_state(list[i]);
-	ftc_list_free(list);
-	return FTC_EXIT_OK;
+	buffer_choice_each(&a, true, show_one, NULL);
+	ret = FTC_EXIT_OK;
+out:
+	buffer_choice_free(&a);
+	return ret;
 }

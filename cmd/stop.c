@@ -9,7 +9,7 @@ static int stop_run(int argc, char **argv);
 const struct command cmd_stop = {
 	.name = "stop",
 	.summary = "stop writing into the ring buffer (tracing_on 0); the configuration stays",
-	.synopsis = "[-B NAME | -a]",
+	.synopsis = "[-B NAME]... [-a] [-t]",
 	.options = instance_options,
 	.run = stop_run,
 };
