@@ -37,7 +37,7 @@ static const struct cmd_option list_options[] = {
 	{ 't', "tracers", NULL, "list the tracers", 't' },
 	{ 'e', "events", NULL, "list the events (system:event) matching the GLOB argument, "
 	  "all without one", 'e' },
-	{ 'F', "fields", NULL, "with -e: show each event's fields from its format file", 'F' },
+	{ 'F', "format", NULL, "with -e: show each event's fields from its format file", 'F' },
 	{ 'o', "options", NULL, "list the trace options as trace_options takes them "
 	  "(name or noname)", 'o' },
 	{ 'C', "clocks", NULL, "list the trace clocks, the current one in brackets", 'C' },

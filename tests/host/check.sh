@@ -135,12 +135,12 @@ expect_status "-q exits 0" 0 "$FTC" check -q
 [ -s "$OUT/last.out" ] && fail "-q prints nothing" "$(head -2 "$OUT/last.out")" || pass "-q prints nothing"
 state() { line "$1" | awk '{print $2}'; }
 want=0; [ "$(state events)" = ok ] || want=3
-expect_status "-c events exits $want" $want "$FTC" check -c events
+expect_status "check events exits $want" $want "$FTC" check events
 expect_match "-c prints only that capability" "^events " "$(cat "$OUT/last.out")"
 want=0; [ "$(state function)" = ok ] || want=3
 expect_status "-c function -c events exits $want (function is $(state function))" $want \
-	"$FTC" check -c function -c events
-expect_status "-c with an unknown name exits 2" 2 "$FTC" check -c no-such-cap
+	"$FTC" check function --capability events
+expect_status "an unknown capability exits 2" 2 "$FTC" check no-such-cap
 expect_match "the unknown name is named" "no-such-cap" "$(cat "$OUT/last.err")"
 expect_status "an extra argument exits 2" 2 "$FTC" check extra
 expect_status "--json exits 0" 0 "$FTC" check --json

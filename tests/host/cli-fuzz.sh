@@ -152,7 +152,7 @@ allowed() {
 	esac
 	[ "$i" -ge 3 ] || { echo "2|opt"; return; }
 	case "$c $o" in
-	"boot-args --plugin"|"boot-args --event"|"boot-args --trigger"|"boot-args --limit-func"|\
+	"boot-args --tracer"|"boot-args --event"|"boot-args --trigger"|"boot-args --func"|\
 	"boot-args --notrace"|"boot-args --graph-func"|"boot-args --clock"|"boot-args --option")
 		echo "0|none"; return ;;	# printed as a boot parameter, judged at boot
 	"start --filter"|"start --trigger"|"record --filter"|"record --trigger")

@@ -59,14 +59,14 @@ expect_match "sched_switch was recorded" 'prev_comm=sleep ' "$sw"
 expect_nomatch "sched_switch lines all have prev_comm=sleep" 'prev_comm=([^s]|s[^l])' "$sw"
 expect_nomatch "only CPU 0 was traced" '\[00[1-9]\]' "$sw"
 
-# PIDs: set_event_pid, and --event-fork, in a second instance
+# PIDs: set_event_pid, and -c (children: options/event-fork), in a second instance
 P=$(test_instance pids)
-expect_status "start with -P and --event-fork" 0 "$FTC" start -B "$P" -e sched:sched_process_fork \
-	-P $$ -P 1 --event-fork
+expect_status "start with -P and -c" 0 "$FTC" start -B "$P" -e sched:sched_process_fork \
+	-P $$ -P 1 -c
 pids=$(cat "$TRACEFS/instances/$P/set_event_pid")
 expect_match "set_event_pid has our PID" "^$$\$" "$pids"
 expect_match "set_event_pid has PID 1" '^1$' "$pids"
-expect_match "--event-fork set options/event-fork" '^1$' "$(cat "$TRACEFS/instances/$P/options/event-fork")"
+expect_match "-c set options/event-fork" '^1$' "$(cat "$TRACEFS/instances/$P/options/event-fork")"
 expect_nomatch "set_ftrace_pid is not written without a function tracer" 'set_ftrace_pid' "$(cat "$OUT/last.out")"
 sh -c 'sleep 0.01'
 expect_match "a child of ours was added by event-fork" "^$$\$" "$(cat "$TRACEFS/instances/$P/set_event_pid")"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A user records a trace and perf samples of a CPU-bound program in one
-# go (ftc record --sample ... --count ...): the samples land in instance
+# go (ftc record --sample ... --counters ...): the samples land in instance
 # ftc_perf of the same trace.dat, on the trace's clock; trace-cmd reads
 # the file, ftc report interleaves samples with the trace and names the
 # hot function; a tracepoint counted with perf equals the trace's count.
@@ -16,10 +16,10 @@ knobs_save
 inst=$(test_instance rsample)
 dat="$OUT/sample.dat"
 
-expect_status "record --sample --count exits 0" 0 "$FTC" record -B "$inst" \
+expect_status "record --sample --counters exits 0" 0 "$FTC" record -B "$inst" \
 	-e sched:sched_switch -e sched:sched_process_exec -e sched:sched_process_exit \
-	--sample cpu-clock --freq 999 --call-graph --count task-clock,page-faults \
-	--interval 100 -o "$dat" -- "$OUT/hot" 1 0 kernel
+	--sample cpu-clock --freq 999 --call-graph --counters task-clock,page-faults \
+	--interval-print 100 -o "$dat" -- "$OUT/hot" 1 0 kernel
 cp "$OUT/last.err" "$OUT/rec.err"
 expect_match "summary names the samples and the shared clock" \
 	"[0-9]+ samples of cpu-clock, 0 lost, [0-9]+ counter readings in instance ftc_perf, on trace clock 'local'" \

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A user records perf samples of a CPU-bound program with one hot function
 # (ftc record --sample --call-graph) and later reads the profile back from
-# the file: ftc report --profile puts the hot function on top, --folded
+# the file: ftc report --sample-profile puts the hot function on top, --folded
 # accounts for every stored sample, --flamegraph draws a valid SVG; a file
 # without samples says so and exits 1.
 . "$(dirname "$0")/../lib.sh"
@@ -9,7 +9,7 @@ OUT="$OUT/report-profile.$$"
 mkdir -p "$OUT"
 trap '[ "$T_FAILED" = 0 ] && rm -rf "$OUT"' EXIT
 
-command -v cc >/dev/null || { skip "report --profile" "no C compiler to build the hot program"; finish; }
+command -v cc >/dev/null || { skip "report --sample-profile" "no C compiler to build the hot program"; finish; }
 build_hot "$OUT/hot" || { fail "build hot" "cc failed"; finish; }
 knobs_save
 inst=$(test_instance rprofile)
@@ -21,7 +21,7 @@ expect_status "record --sample --call-graph exits 0" 0 "$FTC" record -B "$inst" 
 nstored=$("$FTC" report "$dat" | grep -c '^ftc_perf: .* sample: ')
 
 # The table: hot_function first, [.], >= 90% self.
-expect_status "report --profile exits 0" 0 "$FTC" report --profile "$dat"
+expect_status "report --sample-profile exits 0" 0 "$FTC" report --sample-profile "$dat"
 cp "$OUT/last.out" "$OUT/table.txt"
 expect_match "table header" '^# +Children +Self +Command +Shared Object +Symbol' "$(cat "$OUT/table.txt")"
 top=$(awk '!/^#/ && NF { self = $2; sub(/%/, "", self); if (self + 0 > best) { best = self + 0; line = $0 } }
@@ -56,7 +56,7 @@ hotpid=$("$FTC" report "$dat" | awk '/sched_process_exec:/ { sub(/.* pid=/, "");
 n=$(folded_total --pid "$hotpid")
 [ -n "$hotpid" ] && [ "$n" = "$nstored" ] && pass "--pid of the command keeps all its $n samples" ||
 	fail "--pid of the command keeps all its samples" "pid '$hotpid': $n of $nstored"
-expect_status "--pid of another task: no samples, exit 1" 1 "$FTC" report --profile --pid 1 "$dat"
+expect_status "--pid of another task: no samples, exit 1" 1 "$FTC" report --sample-profile --pid 1 "$dat"
 expect_match "... and says the selection matched none" 'no sample of .* matches the selection' \
 	"$(cat "$OUT/last.err")"
 mid=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); print $i } }' \
@@ -86,12 +86,12 @@ grep -q 'hot_function' "$OUT/f.svg" && pass "the flame graph names hot_function"
 # A trace without samples: a clear message, exit 1.
 expect_status "record without --sample exits 0" 0 "$FTC" record -B "$inst" \
 	-e sched:sched_process_exec -o "$OUT/plain.dat" -- true
-expect_status "report --profile of a file without samples exits 1" 1 \
-	"$FTC" report --profile "$OUT/plain.dat"
+expect_status "report --sample-profile of a file without samples exits 1" 1 \
+	"$FTC" report --sample-profile "$OUT/plain.dat"
 expect_match "... and says there are no samples" 'holds no samples .*ftc record --sample' \
 	"$(cat "$OUT/last.err")"
 expect_status "--limit with a bad value is a usage error" 2 \
-	"$FTC" report --profile --limit x "$dat"
+	"$FTC" report --sample-profile --limit x "$dat"
 
-knobs_unchanged "report --profile"
+knobs_unchanged "report --sample-profile"
 finish

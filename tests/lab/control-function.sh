@@ -24,7 +24,7 @@ ftc start -q -l '^vfs_(read|write)$'; echo "status=$?"
 cat $T/set_ftrace_filter
 echo "== pids"
 echo "shell=$$"
-ftc start -q -p function -P $$ --event-fork; echo "status=$?"
+ftc start -q -p function -P $$ -c; echo "status=$?"
 echo "ftrace pids: $(cat $T/set_ftrace_pid | tr '\n' ' ')"
 echo "event pids: $(cat $T/set_event_pid | tr '\n' ' ')"
 echo "function-fork=$(cat $T/options/function-fork)"
@@ -68,8 +68,8 @@ echo "traceoff triggers left=$(grep -c ':traceoff' $T/set_ftrace_filter)"
 echo "== snapshot"
 ftc snapshot -s; echo "take status=$?"
 ftc snapshot | head -3
-ftc snapshot -c; echo "clear status=$?"
-ftc snapshot --cpu 1 -f; echo "cpu free status=$?"
+ftc snapshot -r; echo "clear status=$?"
+ftc snapshot -c 1 -f; echo "cpu free status=$?"
 ftc snapshot -f; echo "free status=$?"
 ftc show -s | grep -i 'snapshot is freed'
 echo "== reset"
@@ -99,7 +99,7 @@ sh=$(printf '%s\n' "$s" | sed -n 's/^shell=//p')
 expect_match "lab control: -P with a function tracer exits 0" '^status=0$' "$s"
 expect_match "lab control: -P wrote set_ftrace_pid" "^ftrace pids: $sh( |\$)" "$s"
 expect_match "lab control: -P wrote set_event_pid" "^event pids: $sh( |\$)" "$s"
-expect_match "lab control: --event-fork set function-fork too" '^function-fork=1$' "$s"
+expect_match "lab control: -c set function-fork too" '^function-fork=1$' "$s"
 
 s=$(lab_section restore)
 expect_match "lab control: a function that does not exist exits 1" '^status=1$' "$s"
@@ -148,7 +148,7 @@ expect_match "lab control: ... and it is gone" '^traceoff triggers left=0$' "$s"
 s=$(lab_section snapshot)
 expect_match "lab control: snapshot -s exits 0" '^take status=0$' "$s"
 expect_match "lab control: the snapshot prints a trace" '^# tracer: ' "$s"
-expect_match "lab control: snapshot -c exits 0" '^clear status=0$' "$s"
+expect_match "lab control: snapshot -r exits 0" '^clear status=0$' "$s"
 expect_match "lab control: freeing one CPU is refused with 1" '^cpu free status=1$' "$s"
 expect_match "lab control: snapshot -f exits 0" '^free status=0$' "$s"
 expect_match "lab control: show -s after free says freed" 'Snapshot is freed' "$s"
