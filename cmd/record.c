@@ -507,6 +507,7 @@ static int check_readers(struct record *r)
 static int capture(struct record *r)
 {
 	int child_status = 0, stop, ret = FTC_EXIT_OK;
+	bool exec_failed = false;
 
 	if (r->argv && !(r->cmd = ftc_workload_spawn(r->argv)))
 		goto fail;
@@ -527,8 +528,10 @@ static int capture(struct record *r)
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	if (control_spec_tracing_on(r->spec, r->st) < 0)
 		goto fail_started;
-	if (r->argv && ftc_workload_start(r->cmd) < 0)
+	if (r->argv && ftc_workload_start(r->cmd) < 0) {
+		exec_failed = true;
 		goto fail_started;
+	}
 	if (r->argv)
 		record_sample_command_started(&r->sample);
 	stop = wait_loop(r, &child_status);
@@ -553,7 +556,9 @@ fail_started:
 	ftc_capture_stop(r->cap);
 	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
-	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
+	if (ftc_state_interrupted())
+		return FTC_EXIT_INTERRUPTED;
+	return exec_failed ? 127 : FTC_EXIT_FAIL;	/* as a shell, and ftc stat */
 fail:
 	cmd_error(&cmd_record, "%s", ftc_strerror());
 	ftc_workload_reap(r->cmd);
