@@ -556,11 +556,22 @@ int buffer_choice_check(const struct buffer_choice *c)
 {
 	if (!ftc_tracefs_dir())
 		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
-	for (size_t i = 0; i < c->n; i++)
-		if (!tracefs_instance_exists(c->names[i]))
-			return ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list -B`)",
-					 c->names[i]);
-	return 0;
+	char missing[512] = "";
+	size_t len = 0, n = 0;
+
+	/* name every missing one: fixing them one run at a time is tedious */
+	for (size_t i = 0; i < c->n; i++) {
+		if (tracefs_instance_exists(c->names[i]))
+			continue;
+		if (len < sizeof(missing))
+			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s'%s'",
+						n ? ", " : "", c->names[i]);
+		n++;
+	}
+	if (!n)
+		return 0;
+	return ftc_error(ENOENT, "instance%s %s do%s not exist (see `ftc list -B`)",
+			 n > 1 ? "s" : "", missing, n > 1 ? "" : "es");
 }
 
 int buffer_choice_each(const struct buffer_choice *c, bool all_has_top,
