@@ -674,7 +674,8 @@ static int report_run(int argc, char **argv)
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
 	}
-	if (rp.nfilters)
+	/* a filter or --event names events that may have no record */
+	if (rp.nfilters || rp.nevents)
 		ro.flags |= FTC_READER_ALL_EVENTS;
 	if (rp.no_plugins)
 		ro.flags |= FTC_READER_NO_PLUGINS;

@@ -32,9 +32,9 @@ grep -F ' [001] ' "$D/full" >"$D/want"; sel "--cpu 1" "$D/want" --cpu 1
 pid=$(grep ': print: ' "$D/full" | head -1 | sed -E 's/^.*-([0-9]+) +\[.*$/\1/')
 grep -E -- "-$pid +\[" "$D/full" >"$D/want"; sel "--pid $pid" "$D/want" --pid "$pid"
 grep -E '^ +bash-[0-9]+ ' "$D/full" >"$D/want"; sel "--comm bash" "$D/want" --comm bash
-grep -F ': sched_switch: ' "$D/full" >"$D/want"; sel "-e sched_switch" "$D/want" -e sched_switch
-grep -E ': (sched_switch|sched_wakeup): ' "$D/full" >"$D/want"; sel "-e sched" "$D/want" -e sched
-grep -F ': print: ' "$D/full" >"$D/want"; sel "-e ftrace:print" "$D/want" -e 'ftrace:pri*'
+grep -F ': sched_switch: ' "$D/full" >"$D/want"; sel "--event sched_switch" "$D/want" --event sched_switch
+grep -E ': (sched_switch|sched_wakeup): ' "$D/full" >"$D/want"; sel "--event sched" "$D/want" --event sched
+grep -F ': print: ' "$D/full" >"$D/want"; sel "--event ftrace:print" "$D/want" --event 'ftrace:pri*'
 head -25 "$D/full" >"$D/want"; sel "--first 25" "$D/want" --first 25
 tail -25 "$D/full" >"$D/want"; sel "--last 25" "$D/want" --last 25
 from=$(sed -n 100p "$D/full" | sed -E 's/^.* ([0-9]+\.[0-9]+): .*$/\1/')
