@@ -31,7 +31,7 @@ static const struct cmd_option reset_options[] = {
 struct reset_cmd {
 	struct buffer_choice buffers;
 	const char *instance;	/* the one being reset */
-	const char *buffer_kb;
+	char buffer_kb[24];	/* -b, in KB as buffer_size_kb takes it; "" when not given */
 	bool delete, quiet, journal;
 };
 
@@ -43,8 +43,14 @@ static int reset_opt(int id, const char *arg, void *arg_ctx)
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	if (id == 'b')
-		c->buffer_kb = arg;
+	if (id == 'b') {
+		unsigned long long kb;
+
+		/* the size type takes K/M/G; buffer_size_kb takes plain KB */
+		if (cmd_parse_u64(arg, &kb) < 0 || !kb || kb > (1ULL << 40))
+			return cmd_bad_value("not a size (use a number of KB from 1, e.g. 4096)");
+		snprintf(c->buffer_kb, sizeof(c->buffer_kb), "%llu", kb);
+	}
 	else if (id == 'd')
 		c->delete = true;
 	else if (id == 'q')
@@ -159,7 +165,7 @@ static int reset_one(const char *instance, void *ctx)
 
 	c->instance = instance;
 	ret = ftc_reset(instance, report, c);
-	if (ret >= 0 && c->buffer_kb)
+	if (ret >= 0 && *c->buffer_kb)
 		ret = ftc_knob_set(instance, "buffer_size_kb", c->buffer_kb, false);
 	if (ret < 0) {
 		cmd_error(&cmd_reset, "%s", ftc_strerror());
@@ -176,7 +182,7 @@ static int check_combination(struct reset_cmd *c, int argc, char **argv, int fir
 	const char *why = NULL;
 
 	if (c->journal && (c->buffers.n || c->buffers.all || c->buffers.top || c->delete ||
-			   c->buffer_kb))
+			   *c->buffer_kb))
 		why = "--journal restores what killed ftc processes changed and resets "
 		      "nothing: give it without -B, -a, -t, -d and -b";
 	else if (!c->journal && first < argc)

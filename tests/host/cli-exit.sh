@@ -57,6 +57,9 @@ for c in "record -q -B $I -e sched:sched_switch -o $D/j.dat" "stat -e task-clock
 done
 [ -s "$D/i.dat" ] && "$FTC" report "$D/i.dat" >/dev/null && pass "the file of a Ctrl-C'd record reads back" ||
 	fail "the file of a Ctrl-C'd record reads back" "$(ls -l "$D/i.dat" 2>&1)"
+# reset -b takes the size as every -b does (K multiplies) and writes it in KB
+expect_status "reset -B -b 2K exits 0" 0 "$FTC" reset -q -B "$I" -b 2K
+expect_match "reset -b 2K left buffer_size_kb 2048" '^2048' "$(cat "$TRACEFS/instances/$I/buffer_size_kb")"
 "$FTC" reset -q -B "$I" -d >/dev/null 2>&1
 [ -d "$TRACEFS/instances/$I" ] && fail "the test's instance is gone" "still there" || pass "the test's instance is gone"
 finish
