@@ -59,7 +59,9 @@ done
 	fail "the file of a Ctrl-C'd record reads back" "$(ls -l "$D/i.dat" 2>&1)"
 # reset -b takes the size as every -b does (K multiplies) and writes it in KB
 expect_status "reset -B -b 2K exits 0" 0 "$FTC" reset -q -B "$I" -b 2K
-expect_match "reset -b 2K left buffer_size_kb 2048" '^2048' "$(cat "$TRACEFS/instances/$I/buffer_size_kb")"
+kb=$(sed 's/ .*//' "$TRACEFS/instances/$I/buffer_size_kb")	# the kernel rounds up to whole pages
+[ "$kb" -ge 2048 ] && [ "$kb" -lt 2048 + 64 ] && pass "reset -b 2K left buffer_size_kb at 2048 (+ rounding): $kb" ||
+	fail "reset -b 2K left buffer_size_kb at 2048 (+ rounding)" "buffer_size_kb $kb"
 "$FTC" reset -q -B "$I" -d >/dev/null 2>&1
 [ -d "$TRACEFS/instances/$I" ] && fail "the test's instance is gone" "still there" || pass "the test's instance is gone"
 finish
