@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A user presses TAB: bash completion offers ftc's commands, each command's
-# own options, and live tracefs values (events, clocks, instances).
+# own options, and for an option's value what its type calls for (pids,
+# tracers, events, clocks, CPUs, files...), read from wherever tracefs is
+# mounted.
 . "$(dirname "$0")/../lib.sh"
 
 PATH=$(dirname "$FTC"):$PATH
@@ -23,12 +25,132 @@ for c in $cmds; do
 	got=$(complete_words ftc "$c" --he)
 	expect_match "TAB on 'ftc $c --he' offers --help" '^--help$' "$got"
 done
+
+# The same letter, two types: stat -p is a PID, start -p a tracer.
+got=$(complete_words ftc stat -p "")
+expect_match "TAB after 'ftc stat -p' offers this shell's pid" "^$$\$" "$got"
+expect_nomatch "TAB after 'ftc stat -p' offers no tracer" '^nop$' "$got"
+got=$(complete_words ftc stat --pid="")
+expect_match "TAB after 'ftc stat --pid=' offers --pid=PID" "^--pid=$$\$" "$got"
+ncpu=$(ls -d /sys/devices/system/cpu/cpu[0-9]* | wc -l)
+got=$(complete_words ftc stat --cpu=)
+expect_match "TAB after 'ftc stat --cpu=' offers --cpu=0" '^--cpu=0$' "$got"
+[ "$(echo "$got" | wc -l)" = "$ncpu" ] && pass "TAB after 'ftc stat --cpu=' offers $ncpu CPUs" ||
+	fail "TAB after 'ftc stat --cpu=' offers $ncpu CPUs" "got: $(echo $got)"
+got=$(complete_words ftc stat -C 0,)
+expect_match "TAB after 'ftc stat -C 0,' completes the list's next CPU" '^0,0$' "$got"
+got=$(complete_words ftc record --compression "")
+[ "$(echo $got)" = "zstd zlib none" ] && pass "TAB after --compression offers zstd zlib none" ||
+	fail "TAB after --compression offers zstd zlib none" "got: $(echo $got)"
+got=$(complete_words ftc record -o "$TOP/READ")
+expect_match "TAB after 'ftc record -o' completes a file name" '/README.md$' "$got"
+got=$(complete_words ftc record -q "")
+expect_nomatch "TAB after a flag does not complete a value" '^nop$' "$got"
+got=$(complete_words ftc stat -e cpu-cl)
+expect_match "TAB after 'ftc stat -e' offers perf's symbolic events" '^cpu-clock$' "$got"
+
+# bash splits words at = and : (COMP_WORDBREAKS), and replaces only the
+# text after the last one: the reply must be cut the same way.
+got=$(complete_words ftc stat --cpu = "")
+expect_match "TAB after 'ftc stat --cpu=' split by bash offers 0" '^0$' "$got"
+
 if [ -r "$TRACEFS/trace_clock" ]; then
-	got=$(complete_words ftc "$(echo "$cmds" | head -1)" -C gl)
-	expect_match "TAB after -C offers the kernel's clocks" '^global$' "$got"
-	got=$(complete_words ftc "$(echo "$cmds" | head -1)" -e sched:sched_sw)
-	expect_match "TAB after -e offers events" '^sched:sched_switch$' "$got"
+	got=$(complete_words ftc start -C gl)
+	expect_match "TAB after 'ftc start -C' offers the kernel's clocks" '^global$' "$got"
+	got=$(complete_words ftc start -p "")
+	expect_match "TAB after 'ftc start -p' offers tracers" '^nop$' "$got"
+	expect_nomatch "TAB after 'ftc start -p' offers no pid" "^$$\$" "$got"
+	got=$(complete_words ftc record -p n)
+	expect_match "TAB after 'ftc record -p' offers tracers" '^nop$' "$got"
+	got=$(complete_words ftc record -e sched:sched_sw)
+	expect_match "TAB after 'ftc record -e' offers events" '^sched:sched_switch$' "$got"
+	got=$(complete_words ftc record -e sched : sched_sw)
+	expect_match "TAB after 'ftc record -e sched:' split by bash offers the event part" \
+		'^sched_switch$' "$got"
+	got=$(complete_words ftc record --event=sched:sched_sw)
+	expect_match "TAB after 'ftc record --event=' offers events" '^--event=sched:sched_switch$' "$got"
+	got=$(complete_words ftc stat -e cycles,sched:sched_sw)
+	expect_match "TAB after 'ftc stat -e' offers tracepoints in a list" \
+		'^cycles,sched:sched_switch$' "$got"
+	opt=$(ls "$TRACEFS/options" | head -1)
+	got=$(complete_words ftc start -O "")
+	expect_match "TAB after 'ftc start -O' offers option $opt" "^$opt\$" "$got"
+	expect_match "TAB after 'ftc start -O' offers no$opt" "^no$opt\$" "$got"
+	inst=$(test_instance compl)
+	if setup "mkdir instance $inst" mkdir "$TRACEFS/instances/$inst"; then
+		got=$(complete_words ftc stop -B ftc-test-$$-c)
+		expect_match "TAB after 'ftc stop -B' offers instances" "^$inst\$" "$got"
+		rmdir "$TRACEFS/instances/$inst"
+	fi
 else
 	skip "completion of tracefs values" "tracefs is not mounted"
+fi
+
+# tracefs elsewhere: found through /proc/mounts, in a private mount
+# namespace where /sys/kernel/tracing and debugfs are hidden under tmpfs.
+moved() {	# moved SETUP: runs SETUP then prints _ftc_tracefs and a clock completion
+	unshare -m bash -c "
+		set -e
+		mount -t tmpfs none /sys/kernel/tracing
+		mount -t tmpfs none /sys/kernel/debug
+		$1
+		set +e
+		PATH=$PATH
+		. '$TOP/bash-completion/ftc'
+		echo \"tracefs=\$(_ftc_tracefs)\"
+		COMP_WORDS=(ftc start -C gl); COMP_CWORD=3; _ftc
+		printf '%s\n' \"\${COMPREPLY[@]}\"" 2>&1
+}
+if [ "$(id -u)" = 0 ] && [ -r "$TRACEFS/trace_clock" ] && unshare -m true 2>/dev/null; then
+	dir=$OUT/completion-tracefs
+	mkdir -p "$dir"
+	got=$(moved "mount -t tracefs nodev '$dir'")
+	expect_match "completion finds tracefs mounted at $dir" "^tracefs=$dir\$" "$got"
+	expect_match "completion reads clocks from tracefs at $dir" '^global$' "$got"
+	got=$(moved "mount -t debugfs nodev '$dir'")
+	expect_match "completion falls back to debugfs's tracing directory" \
+		"^tracefs=$dir/tracing\$" "$got"
+	expect_match "completion reads clocks from debugfs's tracing" '^global$' "$got"
+	rmdir "$dir"
+else
+	skip "completion with tracefs mounted elsewhere" "needs root, tracefs and unshare -m"
+fi
+
+# One real interactive bash: TAB must turn the line into the completed one.
+if command -v python3 >/dev/null && [ -r "$TRACEFS/available_events" ]; then
+	got=$(python3 - "$TOP/bash-completion/ftc" "$(dirname "$FTC")" <<'PY'
+import os, pty, re, select, sys, time
+comp, bindir = sys.argv[1], sys.argv[2]
+pid, fd = pty.fork()
+if pid == 0:
+	os.environ.update(PS1='$ ', TERM='dumb', PATH=bindir + ':' + os.environ['PATH'])
+	os.execvp('bash', ['bash', '--norc', '--noprofile', '-i'])
+def read(secs):
+	out, end = b'', time.time() + secs
+	while time.time() < end:
+		if select.select([fd], [], [], 0.1)[0]:
+			try:
+				out += os.read(fd, 4096)
+			except OSError:
+				break
+	return out
+def send(s, secs=1.0):
+	os.write(fd, s.encode())
+	return read(secs)
+send('. ' + comp + '\n')
+for line in ('ftc record -e sched:sched_swit', 'ftc record --compression=zs'):
+	send(line + '\t')
+	out = send("\x01echo 'LINE:\x05'\n")
+	out = re.sub(r'\x1b\[[?0-9;]*[A-Za-z@]', '', out.decode(errors='replace'))
+	sys.stdout.write(out.replace('\r', ''))
+send('exit\n', 0.3)
+PY
+)
+	expect_match "interactive TAB completes 'ftc record -e sched:sched_swit'" \
+		'^LINE:ftc record -e sched:sched_switch $' "$got"
+	expect_match "interactive TAB completes 'ftc record --compression=zs'" \
+		'^LINE:ftc record --compression=zstd $' "$got"
+else
+	skip "interactive completion" "needs python3 and tracefs events"
 fi
 finish
