@@ -34,8 +34,8 @@ static const struct cmd_option boot_options[] = {
 	{ 'p', "tracer", "TRACER", "the tracer to start at boot (ftrace=)", 'p' },
 	{ 'e', "event", "EVENT", "an event, system or glob to enable (trace_event=); "
 	  "repeatable", 'e' },
-	{ 'R', "trigger", "TRIGGER", "a trigger on the last -e event, e.g. 'stacktrace "
-	  "if prev_state == 2' (trace_trigger=)", 'R' },
+	{ 'R', "trigger", "TRIGGER", "trace_trigger= on the last -e, e.g. 'stacktrace "
+	  "if prev_state == 2'", 'R' },
 	{ 'l', "func", "FUNC", "trace only this function or glob (ftrace_filter=); "
 	  "repeatable", 'l' },
 	{ 'n', "notrace", "FUNC", "never trace this function (ftrace_notrace=); "
@@ -47,9 +47,9 @@ static const struct cmd_option boot_options[] = {
 	{ 'C', "clock", "CLOCK", "the trace clock (trace_clock=)", 'C' },
 	{ 'O', "option", "OPTION", "a trace option, 'name' or 'noname' (trace_options=); "
 	  "repeatable", 'O' },
-	{ 0, "dump-on-oops", NULL, "dump every CPU's buffer to the console on an oops "
+	{ 0, "dump-on-oops", NULL, "dump every CPU's buffer to the console on oops "
 	  "(ftrace_dump_on_oops)", OPT_DUMP },
-	{ 0, "dump-orig-cpu", NULL, "on an oops, dump only the oopsing CPU's buffer "
+	{ 0, "dump-orig-cpu", NULL, "dump only the oopsing CPU's buffer "
 	  "(ftrace_dump_on_oops=orig_cpu)", OPT_DUMP_ORIG },
 	{ 0, "traceoff-on-warning", NULL, "stop tracing at the first WARN "
 	  "(traceoff_on_warning)", OPT_TRACEOFF_WARN },

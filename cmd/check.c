@@ -24,8 +24,8 @@ enum { OPT_JSON = 0x100 };
 
 static const struct cmd_option check_options[] = {
 	{ 'B', "instance", "NAME", "probe this instance instead of the top level", 'B' },
-	{ 0, "capability", "NAME", "probe only this capability (repeatable, or as arguments); "
-	  "exit 3 unless all are ok", 'c' },
+	{ 0, "capability", "NAME", "probe only NAME (repeatable, or as arguments); "
+	  "exit 3 unless all ok", 'c' },
 	{ 'q', "quiet", NULL, "print nothing; the exit status tells", 'q' },
 	{ 0, "json", NULL, "print a JSON array of {name, state, errno, why}", OPT_JSON },
 	FTC_HELP_OPTION,

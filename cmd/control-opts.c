@@ -18,9 +18,9 @@
 
 const struct cmd_option control_options[] = {
 	{ 'p', "tracer", "TRACER", "current_tracer (function, function_graph, nop, ...)", 'p' },
-	{ 'e', "event", "EVENT", "enable SYSTEM, SYSTEM:EVENT or EVENT; globs such as 'sched:*', '*:sched_switch'; 'all'", 'e' },
+	{ 'e', "event", "EVENT", "enable SYSTEM, SYSTEM:EVENT, EVENT or all; globs: 'sched:*', '*:irq*'", 'e' },
 	{ 'f', "filter", "FILTER", "filter for the preceding -e (e.g. 'prev_pid == 1')", 'f' },
-	{ 'R', "trigger", "TRIGGER", "trigger for the preceding -e (traceoff:3, stacktrace if prev_pid == 1, ...)", 'R' },
+	{ 'R', "trigger", "TRIGGER", "trigger for the last -e (traceoff:3, 'stacktrace if prev_pid == 1')", 'R' },
 	{ 'T', "stacktrace", NULL, "record a stack trace with every event (option stacktrace)", 'T' },
 	{ 'l', "func", "FUNC", "trace only FUNC (set_ftrace_filter): glob, regex or FUNC:mod:MODULE", 'l' },
 	{ 'n', "notrace", "FUNC", "never trace FUNC (set_ftrace_notrace)", 'n' },
@@ -28,14 +28,14 @@ const struct cmd_option control_options[] = {
 	{ 'O', "option", "OPTION", "set a trace option; noOPTION clears it", 'O' },
 	{ 'C', "clock", "CLOCK", "trace_clock (local, global, mono, ...)", 'C' },
 	{ 'b', "buffer-size", "KB", "per-CPU ring buffer size in KB (buffer_size_kb)", 'b' },
-	{ 'B', "instance", "NAME", "work in instance NAME, created if missing; repeatable: the "
-	  "options after each -B apply to its instance", 'B' },
+	{ 'B', "instance", "NAME", "use instance NAME (created if missing) for the "
+	  "options after this -B", 'B' },
 	{ 'M', "cpumask", "MASK", "trace only the CPUs of this hex mask (tracing_cpumask)", 'M' },
 	{ 'P', "pid", "PID", "trace only PID (set_event_pid; set_ftrace_pid for function tracers)", 'P' },
 	{ 'c', "children", NULL, "with -P or -F: trace their children too (options/event-fork)", 'c' },
 	{ 0, "max-graph-depth", "N", "function_graph depth limit (max_graph_depth)",
 	  FTC_OPT_MAX_GRAPH_DEPTH },
-	{ 0, "func-trigger", "FUNC:CMD[:N]", "function trigger (e.g. vfs_read:traceoff:5); !FUNC:CMD[:0] removes one",
+	{ 0, "func-trigger", "FUNC:CMD[:N]", "function trigger (vfs_read:traceoff:5); !FUNC:CMD[:0] removes one",
 	  FTC_OPT_FUNC_TRIGGER },
 	{ 0, "subbuf-size", "KB", "ring buffer sub-buffer size (buffer_subbuf_size_kb)",
 	  FTC_OPT_SUBBUF_SIZE },

@@ -35,15 +35,15 @@ struct list_args {
 
 static const struct cmd_option list_options[] = {
 	{ 't', "tracers", NULL, "list the tracers", 't' },
-	{ 'e', "events", NULL, "list the events (system:event) matching the GLOB argument, "
-	  "all without one", 'e' },
+	{ 'e', "events", NULL, "list the events (system:event) matching GLOB, "
+	  "or all of them", 'e' },
 	{ 'F', "format", NULL, "with -e: show each event's fields from its format file", 'F' },
 	{ 'o', "options", NULL, "list the trace options as trace_options takes them "
 	  "(name or noname)", 'o' },
 	{ 'C', "clocks", NULL, "list the trace clocks, the current one in brackets", 'C' },
 	{ 'B', "instances", NULL, "list the instances", 'B' },
 	{ 'f', "functions", NULL, "list the functions set_ftrace_filter accepts that "
-	  "match the GLOB argument", 'f' },
+	  "match GLOB", 'f' },
 	{ 0, "instance", "NAME", "read options, clocks and tracers of this instance",
 	  OPT_INSTANCE },
 	FTC_HELP_OPTION,
@@ -54,7 +54,7 @@ static int list_run(int argc, char **argv);
 
 const struct command cmd_list = {
 	.name = "list",
-	.summary = "list tracers, events and their fields, options, clocks, instances, "
+	.summary = "list tracers, events and fields, options, clocks, instances, "
 		   "filterable functions",
 	.synopsis = "[-t] [-e [-F]] [-o] [-C] [-B] [-f] [--instance NAME] [GLOB]",
 	.options = list_options,

@@ -49,8 +49,8 @@ static int profile_run(int argc, char **argv);
 const struct command cmd_profile = {
 	.name = "profile",
 	.summary = "sample a command with perf_event_open: profile table, folded stacks, flame graph",
-	.synopsis = "[-e EVENT] [-F HZ | -c PERIOD] [-g] [-a | -C CPUS | -p PID] [--folded] "
-		    "[--flamegraph FILE.svg] [-- COMMAND]",
+	.synopsis = "[-e EVENT] [-F HZ | -c PERIOD] [-g] [-a | -C CPUS | -p PID]\n"
+		    "                   [--folded] [--flamegraph FILE.svg] [-- COMMAND]",
 	.options = profile_options,
 	.run = profile_run,
 	.stop_at_operand = true,

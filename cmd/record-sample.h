@@ -23,8 +23,8 @@ enum {
 
 /* Entries for record's option table. */
 #define FTC_RECORD_SAMPLE_OPTIONS \
-	{ 0, "sample", "EVENT", "also sample EVENT with perf (cpu-clock, cycles, ...) into " \
-	  "instance ftc_perf of the file", OPT_RS_SAMPLE }, \
+	{ 0, "sample", "EVENT", "also sample EVENT with perf (cpu-clock, ...) into " \
+	  "instance ftc_perf", OPT_RS_SAMPLE }, \
 	{ 0, "freq", "HZ", "with --sample: samples per second (default 4000; perf -F)", \
 	  OPT_RS_FREQ }, \
 	{ 0, "count", "N", "with --sample: one sample every N events (perf -c, --count)", \

@@ -45,14 +45,13 @@ static const struct cmd_option report_options[] = {
 	{ 0, "last", "N", "print only the last N selected records", OPT_LAST },
 	{ 'R', "raw", NULL, "print raw fields (name=value) instead of the print format", 0 },
 	{ 't', "ns", NULL, "print timestamps in nanoseconds", 0 },
-	{ 0, "stat", NULL, "print counts per CPU and per event, lost events, overruns, clock, "
+	{ 0, "stat", NULL, "counts per CPU and per event, lost events, overruns, clock, "
 	  "instances", OPT_STAT },
 	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
-	{ 0, "graph-layout", "LAYOUT", "function_graph as 'kernel' (the trace file's columns, "
-	  "the default; asked for, even when the first records are not funcgraph ones) or "
-	  "'events' (folded, with each record's prefix)", OPT_GRAPH_LAYOUT },
+	{ 0, "graph-layout", "LAYOUT", "function_graph layout: 'kernel' (default) or "
+	  "'events' (with prefixes)", OPT_GRAPH_LAYOUT },
 	{ 0, "graph-proc", NULL, "kernel layout: add the TASK/PID column (funcgraph-proc)",
 	  OPT_GRAPH_PROC },
 	{ 0, "graph-abstime", NULL, "kernel layout: add the TIME column (funcgraph-abstime)",

@@ -23,8 +23,8 @@ static const struct cmd_option reset_options[] = {
 	{ 'd', "delete", NULL, "with -B: remove the instances afterwards", 'd' },
 	{ 'b', "buffer-size", "KB", "then set each reset buffer's per-CPU size to KB", 'b' },
 	{ 'q', "quiet", NULL, "do not list the knobs that were reset", 'q' },
-	{ 'j', "journal", NULL, "instead: restore what killed ftc processes changed, from their "
-	  "journals (all whose owner is gone, or the FILEs given)", 'j' },
+	{ 'j', "journal", NULL, "restore the journals left by killed ftc processes "
+	  "(or only the FILEs)", 'j' },
 	{ 0 }
 };
 

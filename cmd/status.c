@@ -30,8 +30,7 @@ static int status_run(int argc, char **argv);
 
 const struct command cmd_status = {
 	.name = "status",
-	.summary = "show the live tracing state: tracer, events, filters, triggers, buffers, "
-		   "clock, options, instances",
+	.summary = "show the live tracing state (tracer, events, filters, triggers, buffers, ...)",
 	.synopsis = "[-B NAME]... [-t] | -a",
 	.options = status_options,
 	.run = status_run,
