@@ -71,7 +71,13 @@ int main(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && (cmd = find_command(argv[2]))) {
+		if (argc > 2) {
+			cmd = find_command(argv[2]);
+			if (!cmd) {
+				fprintf(stderr, "ftc help: '%s' is not an ftc command; "
+					"'ftc --help' lists them\n", argv[2]);
+				return FTC_EXIT_USAGE;
+			}
 			cmd_usage(cmd, false);
 			return FTC_EXIT_OK;
 		}

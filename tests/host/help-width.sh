@@ -27,4 +27,9 @@ for c in $("$FTC" --list-cmds); do
 	cmp -s "$OUT/help.own" "$OUT/help.out" && pass "ftc help $c prints ftc $c --help" ||
 		fail "ftc help $c prints ftc $c --help" "$(diff "$OUT/help.own" "$OUT/help.out" | head -3)"
 done
+expect_status "ftc help with an unknown command exits 2" 2 "$FTC" help frobnicate
+expect_match "ftc help names the unknown command" "'frobnicate' is not an ftc command" \
+	"$(cat "$OUT/last.err")"
+expect_status "ftc help alone lists the commands" 0 "$FTC" help
+expect_match "ftc help alone prints ftc --help" '^commands:$' "$(cat "$OUT/last.out")"
 finish
