@@ -80,13 +80,19 @@ $(B)/tests/%: tests/unit/%.c $(B)/libftc.a
 
 # A fully static ftc for boards and the lab initramfs. libtraceevent's
 # plugin loader uses dlopen, so glibc warns: static builds load no plugins.
+# ftc-static is stripped; its debug information is kept beside it in
+# ftc-static.debug, which gdb finds through the .gnu_debuglink and the
+# build-id they share.
 static: ftc-static
 ftc-static: $(CMD_OBJ) $(B)/libftc.a
-	rm -f $@
-	$(CC) $(ALL_CFLAGS) -static -o $@ $(CMD_OBJ) $(B)/libftc.a \
+	rm -f $@ $@.debug $@.full
+	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(B)/libftc.a \
 		$(PKG_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
 		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
-	@test -x $@
+	@test -x $@.full
+	objcopy --only-keep-debug $@.full $@.debug
+	objcopy --strip-all --add-gnu-debuglink=$@.debug $@.full $@.tmp
+	rm -f $@.full && mv -f $@.tmp $@
 
 asan:
 	$(MAKE) B=build/asan EXTRA_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -O1' \
@@ -134,6 +140,6 @@ lib-dirs:
 	@printf '%s\n' $(LIB_DIRS)
 
 clean:
-	rm -rf build ftc ftc-static ftc-asan tests/out
+	rm -rf build ftc ftc-static ftc-static.debug ftc-asan tests/out
 
 -include $(shell find build -name '*.d' 2>/dev/null)
