@@ -228,7 +228,7 @@ static const struct {
 	{ "PID", ARG_PID }, { "PIDS", ARG_PIDS }, { "CPUS", ARG_CPUS },
 	{ "SECS", ARG_SECS }, { "SECONDS", ARG_SECS }, { "MASK", ARG_MASK },
 	{ "NAME", ARG_NAME }, { "TRACER", ARG_NAME }, { "CLOCK", ARG_NAME },
-	{ "OPTION", ARG_NAME }, { "ALG", ARG_NAME }, { "LAYOUT", ARG_NAME },
+	{ "OPTION", ARG_NAME }, { "ALG", ARG_NAME }, { "LAYOUT", ARG_NAME }, { "MODE", ARG_NAME },
 	{ "EVENT", ARG_GLOB }, { "FUNC", ARG_GLOB }, { "EVENTS", ARG_EVENTS },
 	{ "FILE", ARG_FILE }, { "FILE.svg", ARG_FILE },
 };

@@ -13,17 +13,20 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "call-graph.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-perf.h"
 
-enum { OPT_FOLDED = 0x100, OPT_FLAME, OPT_LIMIT };
+enum { OPT_FOLDED = 0x100, OPT_FLAME, OPT_LIMIT, OPT_CALL_GRAPH };
 
 static const struct cmd_option profile_options[] = {
 	{ 'e', "event", "EVENT", "event to sample (default cpu-clock)", 0 },
 	{ 'F', "freq", "HZ", "samples per second (default 4000)", 0 },
 	{ 'c', "count", "PERIOD", "one sample every PERIOD events, instead of -F", 0 },
-	{ 'g', "call-graph", NULL, "record call chains: children column, stacks", 0 },
+	{ 'g', NULL, NULL, "record call chains by frame pointers (--call-graph fp)", 0 },
+	{ 0, "call-graph", "MODE", "record call chains: fp, dwarf or dwarf,SIZE (stack bytes, 8192)",
+	  OPT_CALL_GRAPH },
 	{ 'a', "all-cpus", NULL, "sample every CPU, every task", 0 },
 	{ 'C', "cpu", "CPUS", "sample these CPUs only (implies -a)", 0 },
 	{ 'p', "pid", "PID", "sample a running process (every thread) until it ends or Ctrl-C", 0 },
@@ -49,7 +52,7 @@ static int profile_run(int argc, char **argv);
 const struct command cmd_profile = {
 	.name = "profile",
 	.summary = "sample a command with perf_event_open: profile table, folded stacks, flame graph",
-	.synopsis = "[-e EVENT] [-F HZ | -c PERIOD] [-g] [-a | -C CPUS | -p PID]\n"
+	.synopsis = "[-e EVENT] [-F HZ | -c PERIOD] [-g | --call-graph MODE] [-a | -C CPUS | -p PID]\n"
 		    "                   [--folded] [--flamegraph FILE.svg] [-- COMMAND]",
 	.options = profile_options,
 	.run = profile_run,
@@ -72,7 +75,13 @@ static int profile_opt(int id, const char *arg, void *ctx)
 		if (cmd_parse_u64(arg, &o->s.period) < 0 || !o->s.period)
 			return cmd_bad_value("not a period (events per sample from 1)");
 		break;
-	case 'g': o->s.callchain = true; break;
+	case 'g':
+		o->s.callchain = true;
+		o->s.dwarf_stack = 0;
+		break;
+	case OPT_CALL_GRAPH:
+		o->s.callchain = true;
+		return cmd_parse_call_graph(arg, &o->s.dwarf_stack);
 	case 'a': o->all_cpus = true; break;
 	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
 	case 'p':

@@ -14,6 +14,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "call-graph.h"
 #include "options.h"
 #include "record-sample.h"
 
@@ -43,7 +44,9 @@ int record_sample_opt(struct record_sample *rs, int id, const char *arg)
 		else
 			rs->o.count = arg;
 		return 1;
-	case OPT_RS_CALLGRAPH: rs->o.callchain = true; return 1;
+	case OPT_RS_CALLGRAPH:
+		rs->o.callchain = true;
+		return cmd_parse_call_graph(arg, &rs->o.dwarf_stack) < 0 ? -1 : 1;
 	case OPT_RS_FREQ:
 	case OPT_RS_PERIOD:
 	case OPT_RS_INTERVAL:

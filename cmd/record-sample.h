@@ -29,7 +29,7 @@ enum {
 	  OPT_RS_FREQ }, \
 	{ 0, "count", "N", "with --sample: one sample every N events (perf -c, --count)", \
 	  OPT_RS_PERIOD }, \
-	{ 0, "call-graph", NULL, "with --sample: record call chains (perf -g)", \
+	{ 0, "call-graph", "MODE", "with --sample: call chains: fp, dwarf or dwarf,SIZE (stack bytes)", \
 	  OPT_RS_CALLGRAPH }, \
 	{ 0, "counters", "EVENTS", "also count EVENTS with perf, read every --interval-print", \
 	  OPT_RS_COUNT }, \

@@ -35,6 +35,10 @@ struct ftc_capture_perf_opts {
 	const char *instance;		/* the traced instance (NULL: top level) */
 	pid_t pid;			/* > 0: only this command (from its exec, with
 					 * children); otherwise every task */
+	/* > 0 with sample: call chains whose user part is unwound with DWARF
+	 * as samples are drained, from this many bytes of user stack copied
+	 * per sample (a multiple of 8 up to 65528; perf's default is 8192) */
+	unsigned int dwarf_stack;
 };
 
 struct ftc_capture_perf;

@@ -221,6 +221,10 @@ struct ftc_perf_sample_opts {
 	bool callchain;
 	size_t pages;			/* data pages per ring, a power of two (64) */
 	unsigned int flags;		/* FTC_PERF_ENABLE_ON_EXEC, FTC_PERF_INHERIT */
+	/* > 0: call chains whose user part is unwound with DWARF from this
+	 * many bytes of user stack copied per sample (perf --call-graph
+	 * dwarf; a multiple of 8 up to 65528, perf's default is 8192) */
+	unsigned int dwarf_stack;
 };
 
 struct ftc_perf_sampler;

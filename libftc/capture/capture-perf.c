@@ -42,6 +42,8 @@ struct ftc_capture_perf {
 	int cpu0;
 	char *instance;
 	struct ftc_perf_evlist *samp, *cnt;
+	/* --call-graph dwarf: the processes' mappings, which unwinding reads */
+	struct ftc_perf_profile *procs;
 	bool sampling, counting, system_wide;
 	struct ftc_perf_ring **rings;
 	struct ring_ctx *ctx;
@@ -59,11 +61,16 @@ struct ftc_capture_perf {
 	uint64_t samples, lost, readings, records;
 };
 
-/* The samples carry their time on every record, so they sort among the trace's. */
+/*
+ * The samples carry their time on every record, so they sort among the
+ * trace's. Unwinding a forked child's stack needs the fork to tell its
+ * mappings.
+ */
 static void sample_attr(struct perf_event_attr *a, const struct ftc_capture_perf_opts *o)
 {
-	ftc_perf_sampling_attr(a, o->freq, o->period, o->callchain);
+	ftc_perf_sampling_attr(a, o->freq, o->period, o->callchain, o->dwarf_stack);
 	a->sample_id_all = 1;
+	a->task = o->dwarf_stack ? 1 : 0;
 }
 
 static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist **lp, const char *spec,
@@ -91,6 +98,20 @@ static int open_list(struct ftc_capture_perf *cp, struct ftc_perf_evlist **lp, c
 	return ftc_perf_evlist_open(l, flags);
 }
 
+/* With DWARF call chains, what the processes mapped is followed for the unwinding. */
+static int track_procs(struct ftc_capture_perf *cp, const struct ftc_capture_perf_opts *o)
+{
+	const struct perf_event_attr *a = &cp->samp->ev[0].attr;
+
+	if (!o->dwarf_stack)
+		return 0;
+	cp->procs = ftc_perf_profile_new(a->sample_type);
+	if (!cp->procs)
+		return -1;
+	cp->procs->regs_user = a->sample_regs_user;
+	return 0;
+}
+
 /* A hardware event this machine cannot sample falls back to cpu-clock. */
 static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_perf_opts *o,
 			 const int *cpus)
@@ -99,8 +120,10 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 	struct ftc_perf_event *e;
 	int err;
 
-	if (ret != 0)
-		return ret < 0 ? -1 : 0;
+	if (ret > 0)
+		return track_procs(cp, o);
+	if (ret < 0)
+		return -1;
 	e = &cp->samp->ev[0];
 	err = e->open_errno;
 	if (e->kind == FTC_PERF_TRACEPOINT || e->kind == FTC_PERF_SOFTWARE || !ftc_perf_refused_by_pmu(err))
@@ -111,7 +134,7 @@ static int open_sampling(struct ftc_capture_perf *cp, const struct ftc_capture_p
 	if (ret == 0)
 		return ftc_error(cp->samp->ev[0].open_errno, "cannot sample cpu-clock either: %s",
 				 strerror(cp->samp->ev[0].open_errno));
-	return ret < 0 ? -1 : 0;
+	return ret < 0 ? -1 : track_procs(cp, o);
 }
 
 static int map_rings(struct ftc_capture_perf *cp)
@@ -120,10 +143,11 @@ static int map_rings(struct ftc_capture_perf *cp)
 	cp->ctx = calloc((size_t)cp->ncpus, sizeof(*cp->ctx));
 	if (!cp->rings || !cp->ctx)
 		return ftc_error(ENOMEM, "out of memory");
-	/* One pid slot: ring i is the ring of CPU slot i. */
+	/* One pid slot: ring i is the ring of CPU slot i. DWARF samples are
+	 * 8 KiB or more: 64 pages would hold 30 of them. */
 	for (int i = 0; i < cp->ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		cp->rings[i] = ftc_perf_ring_map(cp->samp->ev[0].fds[i], 64);
+		cp->rings[i] = ftc_perf_ring_map(cp->samp->ev[0].fds[i], cp->procs ? 256 : 64);
 		if (!cp->rings[i])
 			return -1;
 	}
@@ -282,7 +306,8 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 	struct ftc_capture_perf *cp;
 	int base;
 
-	if (FTC_OPTS_COPY(&opts, user, ftc_capture_perf_opts, pid) < 0)
+	if (FTC_OPTS_COPY(&opts, user, ftc_capture_perf_opts, dwarf_stack) < 0 ||
+	    (opts.sample && opts.dwarf_stack && ftc_perf_dwarf_check(opts.dwarf_stack) < 0))
 		return NULL;
 	cp = calloc(1, sizeof(*cp));
 	if (!cp) {
@@ -403,9 +428,14 @@ static int on_record(const struct perf_event_header *h, void *ctx)
 	uint64_t lost;
 
 	cp->records++;
+	/* What the processes are and map, for unwinding their stacks. */
+	if (cp->procs && h->type != PERF_RECORD_SAMPLE && ftc_perf_profile_add(h, cp->procs) < 0)
+		return -1;
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (ftc_perf_sample_parse(h, cp->samp->ev[0].attr.sample_type, &s) < 0)
+		/* The chain stored is the unwound one: the stack copy is dropped. */
+		if (cp->procs ? ftc_perf_profile_unwind(cp->procs, h, &s) < 0 :
+		    ftc_perf_sample_parse(h, cp->samp->ev[0].attr.sample_type, &s) < 0)
 			return -1;
 		cp->samples++;
 		s.time -= (uint64_t)cp->perf_shift;
@@ -541,7 +571,8 @@ static void *thread_main(void *arg)
  */
 static int synthesize(struct ftc_capture_perf *cp)
 {
-	struct ftc_perf_profile *prof = ftc_perf_profile_new(0);
+	/* Unwinding needs them too: they go where the mappings are followed. */
+	struct ftc_perf_profile *prof = cp->procs ? cp->procs : ftc_perf_profile_new(0);
 	uint64_t ts = now_ns(cp);
 	int ret = prof ? ftc_perf_profile_synthesize(prof) : -1;
 
@@ -552,7 +583,8 @@ static int synthesize(struct ftc_capture_perf *cp)
 		for (size_t j = 0; ret == 0 && j < pr->nmaps; j++)
 			ret = ftc_perf_pager_add_mmap(cp->pagers[0], ts, pr->pid, &pr->maps[j]);
 	}
-	ftc_perf_profile_free(prof);
+	if (prof != cp->procs)
+		ftc_perf_profile_free(prof);
 	return ret;
 }
 
@@ -637,6 +669,7 @@ void ftc_capture_perf_free(struct ftc_capture_perf *cp)
 	free(cp->ctx);
 	ftc_perf_evlist_free(cp->samp);
 	ftc_perf_evlist_free(cp->cnt);
+	ftc_perf_profile_free(cp->procs);
 	if (cp->wake[0] >= 0)
 		close(cp->wake[0]);
 	if (cp->wake[1] >= 0)

@@ -15,6 +15,7 @@
 #include "ftc.h"
 #include "ftc-perf.h"
 #include "perf.h"
+#include "unwind.h"
 
 struct rec_comm {
 	uint32_t pid, tid;
@@ -63,6 +64,11 @@ static struct ftc_perf_proc *find_proc(struct ftc_perf_profile *p, uint32_t pid,
 	np->pid = pid;
 	snprintf(np->comm, sizeof(np->comm), "%u", pid);
 	return np;
+}
+
+struct ftc_perf_proc *ftc_perf_proc_find(struct ftc_perf_profile *p, uint32_t pid)
+{
+	return find_proc(p, pid, false);
 }
 
 static void clear_maps(struct ftc_perf_proc *pr)
@@ -144,7 +150,7 @@ static int on_sample(struct ftc_perf_profile *p, const struct perf_event_header 
 	struct ftc_perf_profile_sample *ns;
 	uint64_t n;
 
-	if (ftc_perf_sample_parse(h, p->sample_type, &s) < 0)
+	if (ftc_perf_profile_unwind(p, h, &s) < 0)
 		return -1;
 	n = s.ips ? s.nr : 1;
 	if (p->nsamples == p->cap_samples) {
@@ -250,6 +256,8 @@ void ftc_perf_profile_free(struct ftc_perf_profile *p)
 	for (size_t i = 0; i < p->nprocs; i++)
 		clear_maps(&p->procs[i]);
 	free(p->procs);
+	ftc_unwinder_free(p->unwinder);
+	free(p->chain);
 	free(p->samples);
 	free(p->ips);
 	free(p);

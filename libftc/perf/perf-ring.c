@@ -108,16 +108,20 @@ int ftc_perf_ring_drain(struct ftc_perf_ring *r, ftc_perf_record_fn fn, void *ct
 	return ret < 0 ? -1 : n;
 }
 
-/* Field order of PERF_RECORD_SAMPLE is fixed by the ABI (perf_event.h). */
-int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t type,
-			  struct ftc_perf_sample *s)
+/*
+ * Field order of PERF_RECORD_SAMPLE is fixed by the ABI (perf_event.h).
+ * Sets *rest to the first field after the callchain (the user registers
+ * and stack come there, which only ftc_perf_sample_parse_user reads).
+ */
+static int parse(const struct perf_event_header *h, uint64_t type, struct ftc_perf_sample *s,
+		 const uint64_t **rest)
 {
 	const uint64_t *p = (const void *)(h + 1);
 	const uint64_t *end = (const void *)((const char *)h + h->size);
 	uint64_t known = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 		PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
 		PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-		PERF_SAMPLE_CALLCHAIN;
+		PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
 	memset(s, 0, sizeof(*s));
 	if (type & ~known)
@@ -156,10 +160,65 @@ int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t type,
 		if (s->nr > (uint64_t)(end - p))
 			goto short_rec;
 		s->ips = p;
+		p += s->nr;
 	}
 #undef TAKE
+	*rest = p;
 	return 0;
 short_rec:
 	return ftc_error(EPROTO, "perf sample record of %u bytes is shorter than its fields",
 			 h->size);
+}
+
+int ftc_perf_sample_parse(const struct perf_event_header *h, uint64_t type,
+			  struct ftc_perf_sample *s)
+{
+	const uint64_t *rest;
+
+	return parse(h, type, s, &rest);
+}
+
+int ftc_perf_sample_parse_user(const struct perf_event_header *h, uint64_t type,
+			       uint64_t regs_mask, struct ftc_perf_sample *s,
+			       struct ftc_perf_user *u)
+{
+	const uint64_t *p, *end = (const void *)((const char *)h + h->size);
+	uint64_t nregs = (uint64_t)__builtin_popcountll(regs_mask), size;
+
+	memset(u, 0, sizeof(*u));
+	if (parse(h, type, s, &p) < 0)
+		return -1;
+	if (type & PERF_SAMPLE_REGS_USER) {
+		if (p >= end)
+			goto short_rec;
+		u->abi = *p++;
+		if (u->abi != PERF_SAMPLE_REGS_ABI_NONE) {
+			if (nregs > (uint64_t)(end - p))
+				goto short_rec;
+			u->regs = p;
+			p += nregs;
+		}
+	}
+	if (type & PERF_SAMPLE_STACK_USER) {
+		if (p >= end)
+			goto short_rec;
+		size = *p++;
+		/* The bytes, then how many of them the kernel could copy. */
+		if (size) {
+			if (size % 8 || size / 8 + 1 > (uint64_t)(end - p))
+				goto short_rec;
+			u->stack = (const unsigned char *)p;
+			u->size = p[size / 8];
+			if (u->size > size)
+				u->size = size;
+		}
+	}
+	if (!u->regs || !u->size) {
+		u->stack = NULL;
+		u->size = 0;
+	}
+	return 0;
+short_rec:
+	return ftc_error(EPROTO, "perf sample record of %u bytes is shorter than its user "
+			 "registers and stack", h->size);
 }

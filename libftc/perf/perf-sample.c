@@ -14,6 +14,7 @@
 #include "ftc-perf.h"
 #include "opts.h"
 #include "perf.h"
+#include "unwind.h"
 
 bool ftc_perf_refused_by_pmu(int err)
 {
@@ -21,12 +22,19 @@ bool ftc_perf_refused_by_pmu(int err)
 }
 
 void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
-			    unsigned long long period, bool callchain)
+			    unsigned long long period, bool callchain, unsigned int dwarf_stack)
 {
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (callchain)
+	if (callchain || dwarf_stack)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (dwarf_stack) {
+		/* The kernel's frames from the kernel, the user's unwound from these. */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = ftc_unwind_regs_mask();
+		a->sample_stack_user = dwarf_stack;
+		a->exclude_callchain_user = 1;
+	}
 	if (period) {
 		a->freq = 0;
 		a->sample_period = period;
@@ -46,7 +54,7 @@ void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
 /* ftc profile also follows forks, to name the children's samples. */
 static void set_sampling(struct perf_event_attr *a, const struct ftc_perf_sample_opts *o)
 {
-	ftc_perf_sampling_attr(a, o->freq, o->period, o->callchain);
+	ftc_perf_sampling_attr(a, o->freq, o->period, o->callchain, o->dwarf_stack);
 	a->task = 1;
 }
 
@@ -108,7 +116,9 @@ static int open_sampler(struct ftc_perf_sampler *s, const char *event,
 	s->profile = ftc_perf_profile_new(s->l->ev[0].attr.sample_type);
 	if (!s->profile)
 		return -1;
-	return map_rings(s, o->pages ? o->pages : 64);
+	s->profile->regs_user = s->l->ev[0].attr.sample_regs_user;
+	/* A DWARF sample is 8 KiB or more: rings of 64 pages hold 30 of them. */
+	return map_rings(s, o->pages ? o->pages : o->dwarf_stack ? 256 : 64);
 }
 
 struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
@@ -120,7 +130,8 @@ struct ftc_perf_sampler *ftc_perf_sampler_open(const char *event,
 	struct ftc_perf_sampler *s;
 	int err;
 
-	if (FTC_OPTS_COPY(&o, user, ftc_perf_sample_opts, flags) < 0)
+	if (FTC_OPTS_COPY(&o, user, ftc_perf_sample_opts, dwarf_stack) < 0 ||
+	    (o.dwarf_stack && ftc_perf_dwarf_check(o.dwarf_stack) < 0))
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {

@@ -44,8 +44,14 @@ struct ftc_perf_profile_sample {
 	uint64_t time, period;
 };
 
+struct ftc_unwinder;
+
 struct ftc_perf_profile {
 	uint64_t sample_type;	/* set before adding records */
+	uint64_t regs_user;	/* sample_regs_user, with PERF_SAMPLE_REGS_USER */
+	struct ftc_unwinder *unwinder;	/* made at the first sample to unwind */
+	uint64_t *chain;	/* the chain of the sample being unwound */
+	uint64_t unwound;	/* samples whose user stack gave callers */
 	struct ftc_perf_proc *procs;
 	size_t nprocs;
 	struct ftc_perf_profile_sample *samples;
@@ -92,9 +98,39 @@ struct ftc_perf_ring {
  * Sampling attributes shared by ftc profile and record --sample: ip, tid,
  * time, cpu, period (and the callchain), by frequency (default 4000 Hz) or
  * period, with the side-band records (comm, mmap2) that symbolize samples.
+ * dwarf_stack > 0: the kernel's chain stops at the kernel, the user part
+ * is unwound from the registers and dwarf_stack bytes of stack each sample
+ * copies (perf-unwind.c); ftc_perf_dwarf_check() checks it first.
  */
 void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
-			    unsigned long long period, bool callchain);
+			    unsigned long long period, bool callchain, unsigned int dwarf_stack);
+
+/* DWARF unwinding (perf-unwind.c). The largest stack a sample can copy. */
+#define FTC_PERF_DWARF_STACK_MAX 65528
+/* 0, or -1 with EINVAL when this machine or this size cannot do it. */
+int ftc_perf_dwarf_check(unsigned int dwarf_stack);
+
+/* What a PERF_SAMPLE_REGS_USER / _STACK_USER sample copied of its thread. */
+struct ftc_perf_user {
+	uint64_t abi;		/* PERF_SAMPLE_REGS_ABI_*: NONE for a kernel thread */
+	const uint64_t *regs;	/* one value per bit of regs_mask */
+	const unsigned char *stack;
+	uint64_t size;		/* bytes of stack copied */
+};
+/* The sample's other fields as ftc_perf_sample_parse() gives them, and u. */
+int ftc_perf_sample_parse_user(const struct perf_event_header *h, uint64_t type,
+			       uint64_t regs_mask, struct ftc_perf_sample *s,
+			       struct ftc_perf_user *u);
+/*
+ * Parses sample h of p's type into s. When it copied a user stack, s's
+ * chain becomes the kernel's part of it then a PERF_CONTEXT_USER mark and
+ * the user frames unwound (in memory of p's, until the next call), through
+ * the code mappings p was told of.
+ */
+int ftc_perf_profile_unwind(struct ftc_perf_profile *p, const struct perf_event_header *h,
+			    struct ftc_perf_sample *s);
+/* A process p was told of, or NULL. */
+struct ftc_perf_proc *ftc_perf_proc_find(struct ftc_perf_profile *p, uint32_t pid);
 /* Whether perf_event_open's errno means "this PMU lacks the event". */
 bool ftc_perf_refused_by_pmu(int err);
 

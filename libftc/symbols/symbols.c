@@ -27,6 +27,20 @@ struct load_seg {
 	uint64_t offset, vaddr, filesz;
 };
 
+/*
+ * libdwfl looks a symbol up by scanning the whole symbol table, and a
+ * profile asks for the same few addresses again and again (the leaf and
+ * every return address of every chain): the answers are kept, the latest
+ * per slot of a direct-mapped table.
+ */
+#define HITS 4096
+
+struct hit {
+	uint64_t off;		/* the file offset asked for, plus one (0: empty) */
+	const char *name;	/* NULL: no symbol there */
+	uint64_t sym_off;
+};
+
 struct dso {
 	char *path;
 	Dwfl *dwfl;
@@ -34,6 +48,7 @@ struct dso {
 	GElf_Addr bias;
 	struct load_seg *segs;
 	size_t nsegs;
+	struct hit *hits;	/* HITS of them, made at the first lookup */
 };
 
 struct ftc_symbols {
@@ -71,6 +86,7 @@ void ftc_symbols_free(struct ftc_symbols *s)
 			dwfl_end(s->dsos[i].dwfl);
 		free(s->dsos[i].path);
 		free(s->dsos[i].segs);
+		free(s->dsos[i].hits);
 	}
 	free(s->ksyms);
 	free(s->dsos);
@@ -231,10 +247,21 @@ const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t f
 	GElf_Sym sym;
 	uint64_t vaddr;
 	const char *name;
+	struct hit *h;
 
 	if (!d || !d->mod || !offset_to_vaddr(d, file_off, &vaddr))
 		return NULL;
+	if (!d->hits)
+		d->hits = calloc(HITS, sizeof(*d->hits));
+	h = d->hits ? &d->hits[(file_off * 0x9e3779b97f4a7c15ULL) >> 52] : NULL;
+	if (h && h->off == file_off + 1) {
+		if (h->name && sym_off)
+			*sym_off = h->sym_off;
+		return h->name;
+	}
 	name = dwfl_module_addrinfo(d->mod, vaddr + d->bias, &offset, &sym, NULL, NULL, NULL);
+	if (h)
+		*h = (struct hit){ file_off + 1, name, offset };
 	if (name && sym_off)
 		*sym_off = offset;
 	return name;

@@ -18,7 +18,7 @@ dat="$OUT/sample.dat"
 
 expect_status "record --sample --counters exits 0" 0 "$FTC" record -B "$inst" \
 	-e sched:sched_switch -e sched:sched_process_exec -e sched:sched_process_exit \
-	--sample cpu-clock --freq 999 --call-graph --counters task-clock,page-faults \
+	--sample cpu-clock --freq 999 --call-graph fp --counters task-clock,page-faults \
 	--interval-print 100 -o "$dat" -- "$OUT/hot" 1 0 kernel
 cp "$OUT/last.err" "$OUT/rec.err"
 expect_match "summary names the samples and the shared clock" \

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A user records perf samples of a CPU-bound program with one hot function
-# (ftc record --sample --call-graph) and later reads the profile back from
+# (ftc record --sample --call-graph fp) and later reads the profile back from
 # the file: ftc report --sample-profile puts the hot function on top, --folded
 # accounts for every stored sample, --flamegraph draws a valid SVG; a file
 # without samples says so and exits 1.
@@ -15,8 +15,8 @@ knobs_save
 inst=$(test_instance rprofile)
 dat="$OUT/sample.dat"
 
-expect_status "record --sample --call-graph exits 0" 0 "$FTC" record -B "$inst" \
-	-e sched:sched_process_exec --sample cpu-clock --freq 999 --call-graph \
+expect_status "record --sample --call-graph fp exits 0" 0 "$FTC" record -B "$inst" \
+	-e sched:sched_process_exec --sample cpu-clock --freq 999 --call-graph fp \
 	-o "$dat" -- "$OUT/hot" 1
 nstored=$("$FTC" report "$dat" | grep -c '^ftc_perf: .* sample: ')
 
