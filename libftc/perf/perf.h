@@ -18,6 +18,8 @@ struct ftc_perf_event {
 	int leader;		/* index of its group leader (itself when alone) */
 	int *fds;		/* ncpus * npids, -1 where not open */
 	int open_errno;		/* first refusal, 0 when every slot opened */
+	char *cgroup;		/* counts only in this cgroup (perf stat -G), or NULL */
+	int cgroup_fd;		/* its directory, open while cgroup is set */
 };
 
 struct ftc_perf_evlist {
@@ -95,6 +97,8 @@ struct ftc_perf_ring {
  */
 void ftc_perf_sampling_attr(struct perf_event_attr *a, unsigned long long freq,
 			    unsigned long long period, bool callchain);
+/* Forgets the event's cgroup (perf-cgroup.c), closing its directory. */
+void ftc_perf_event_cgroup_clear(struct ftc_perf_event *e);
 /* Whether perf_event_open's errno means "this PMU lacks the event". */
 bool ftc_perf_refused_by_pmu(int err);
 
