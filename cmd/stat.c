@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc stat: count events with perf_event_open while a command runs, or
- * system wide, or on a process, with perf stat's habits and layout.
+ * system wide, or on processes or threads, with perf stat's options and
+ * layout (the table is stat-print.c's, the ratios stat-metrics.c's).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,43 +15,52 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "options.h"
 #include "ftc.h"
-#include "ftc-perf.h"
+#include "stat.h"
 
 #define DEFAULT_EVENTS "context-switches,cpu-migrations,page-faults," \
 	"cycles,instructions,branches,branch-misses"
 
-enum { OPT_LIST = 0x100 };
+/* perf's -d, -dd and -ddd: each adds these to what was asked for. */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+	"iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+#define PID_LIMIT 4194304	/* the kernel's PID_MAX_LIMIT */
+/* Watching -p/-t targets for their end: how often, in ms. */
+#define WATCH_MS 20
+
+enum { OPT_LIST = 0x100, OPT_NO_BIG_NUM };
 
 static const struct cmd_option stat_options[] = {
 	{ 'e', "event", "EVENTS", "events to count, comma-separated; {a,b} groups, sys:event globs", 0 },
 	{ 'a', "all-cpus", NULL, "count on every CPU (system wide)", 0 },
 	{ 'A', "no-aggr", NULL, "with -a or -C: show each CPU apart", 0 },
 	{ 'C', "cpu", "CPUS", "count on these CPUs only, e.g. 0-1,3 (implies -a)", 0 },
-	{ 'p', "pid", "PID", "count on an existing process (every thread)", 0 },
-	{ 'I', "interval-print", "MS", "print the counts of each MS milliseconds (>= 10)", 0 },
+	{ 'p', "pid", "PIDS", "count on existing processes (every thread), e.g. 42,57", 0 },
+	{ 't', "tid", "TIDS", "count on existing threads, e.g. 4242,4243", 0 },
+	{ 'd', "detailed", NULL, "add cache events to the default set (-dd, -ddd: more)", 0 },
+	{ 'G', "cgroup", "CGROUPS", "with -a/-C: count the events before it in these cgroups", 0 },
+	{ 'M', "metrics", "METRICS", "show these metrics or groups (see --list), e.g. insn_per_cycle",
+	  0 },
+	{ 'n', "null", NULL, "null run: count nothing, show the elapsed time only", 0 },
+	{ 'B', "big-num", NULL, "group thousands in counts as the locale says (the default)", 0 },
+	{ 0, "no-big-num", NULL, "print counts without thousands separators", OPT_NO_BIG_NUM },
+	{ 'I', "interval-print", "MS", "print the counts of each MS milliseconds (0: at the end)", 0 },
 	{ 'x', "field-separator", "SEP", "CSV output with this separator", 0 },
 	{ 'r', "repeat", "N", "run the command N times; show means and their spread", 0 },
 	{ 'o', "output", "FILE", "write the counts to FILE instead of stderr", 0 },
-	{ 0, "list", NULL, "list the symbolic event names and exit", OPT_LIST },
+	{ 0, "list", NULL, "list the symbolic event names and the metrics, and exit", OPT_LIST },
 	FTC_HELP_OPTION,
 	{ 0 }
-};
-
-struct stat_opts {
-	char *events;
-	bool all_cpus, no_aggr, list;
-	const char *cpu_list;
-	pid_t pid;
-	unsigned long long interval_ms, repeat;
-	const char *sep;
-	const char *output;
 };
 
 static int stat_run(int argc, char **argv);
@@ -56,23 +68,64 @@ static int stat_run(int argc, char **argv);
 const struct command cmd_stat = {
 	.name = "stat",
 	.summary = "count events (hardware, software, tracepoints) with perf_event_open",
-	.synopsis = "[-e EVENTS] [-a] [-A] [-C CPUS] [-p PID] [-I MS] [-x SEP] [-r N] [-- COMMAND]",
+	.synopsis = "[-e EVENTS [-G CGROUPS]] [-a] [-A] [-C CPUS] [-p PIDS | -t TIDS] [-d] [-M METRICS]"
+		    "\n               [-n] [-B] [-I MS] [-x SEP] [-r N] [-o FILE] [-- COMMAND]",
 	.options = stat_options,
 	.run = stat_run,
 	.stop_at_operand = true,
 };
 
-static int append_events(struct stat_opts *o, const char *arg)
+static int add_item(struct stat_opts *o, bool cgroup, const char *arg)
 {
-	char *s;
+	struct stat_item *it = realloc(o->items, (size_t)(o->nitems + 1) * sizeof(*it));
 
-	if (asprintf(&s, "%s%s%s", o->events ? o->events : "", o->events ? "," : "", arg) < 0)
-		return -1;
-	free(o->events);
-	o->events = s;
+	if (!it)
+		return cmd_bad_value("out of memory");
+	o->items = it;
+	it[o->nitems++] = (struct stat_item){ .cgroup = cgroup, .arg = arg };
 	return 0;
 }
 
+static int append_metrics(struct stat_opts *o, const char *arg)
+{
+	char *s;
+
+	if (stat_metrics_check(arg) < 0)
+		return -1;
+	if (asprintf(&s, "%s%s%s", o->metrics ? o->metrics : "", o->metrics ? "," : "", arg) < 0)
+		return cmd_bad_value("out of memory");
+	free(o->metrics);
+	o->metrics = s;
+	return 0;
+}
+
+/* "42" or "42,57": process or thread ids, as perf's -p and -t take them. */
+static int parse_ids(struct stat_opts *o, const char *arg, const char *what)
+{
+	int n = 1;
+
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	free(o->ids);
+	o->ids = calloc((size_t)n, sizeof(*o->ids));
+	if (!o->ids)
+		return cmd_bad_value("out of memory");
+	o->nids = 0;
+	for (const char *p = arg; ; ) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+		if (errno || !v || v > PID_LIMIT || (*end && *end != ','))
+			return cmd_bad_value("not a %s id list (ids from 1 to %d, comma-separated, "
+					     "e.g. 42,57)", what, PID_LIMIT);
+		o->ids[o->nids++] = (pid_t)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
 
 static int stat_opt(int id, const char *arg, void *ctx)
 {
@@ -80,25 +133,37 @@ static int stat_opt(int id, const char *arg, void *ctx)
 	unsigned long long v;
 
 	switch (id) {
-	case 'e': return append_events(o, arg);
+	case 'e': o->has_events = true; return add_item(o, false, arg);
+	case 'G':
+		/* perf's rule: a cgroup belongs to an event named before it. */
+		if (!o->has_events)
+			return cmd_bad_value("no events before it: -G names a cgroup for each "
+					     "-e event before it, in order (one cgroup: all of "
+					     "them), e.g. -e task-clock -G NAME");
+		return add_item(o, true, arg);
 	case 'a': o->all_cpus = true; break;
 	case 'A': o->no_aggr = true; break;
 	case 'C': o->cpu_list = arg; o->all_cpus = true; break;
-	case 'p':
-		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 0x7fffffff)
-			return cmd_bad_value("not a process id (1 to 2147483647)");
-		o->pid = (pid_t)v;
-		break;
+	case 'p': o->pid_arg = arg; return parse_ids(o, arg, "process");
+	case 't': o->tid_arg = arg; return parse_ids(o, arg, "thread");
+	case 'd': o->detailed++; break;
+	case 'M': return append_metrics(o, arg);
+	case 'n': o->null_run = true; break;
+	case 'B': o->big_num = 1; break;
+	case OPT_NO_BIG_NUM: o->big_num = 0; break;
 	case 'I':
-		if (cmd_parse_u64(arg, &o->interval_ms) < 0 || o->interval_ms < 10)
-			return cmd_bad_value("not a number of milliseconds from 10");
+		/* perf takes an unsigned int; 0 prints the totals at the end. */
+		if (cmd_parse_u64(arg, &o->interval_ms) < 0 || o->interval_ms > UINT_MAX)
+			return cmd_bad_value("out of range: an interval is 0 to %u milliseconds "
+					     "(0: no intervals, totals at the end)", UINT_MAX);
 		break;
 	case 'x':
 		o->sep = arg;
 		break;
 	case 'r':
-		if (cmd_parse_u64(arg, &o->repeat) < 0 || !o->repeat || o->repeat > 100000)
+		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 100000)
 			return cmd_bad_value("not a repeat count (1 to 100000)");
+		o->repeat = v;
 		break;
 	case 'o': o->output = arg; break;
 	case OPT_LIST: o->list = true; break;
@@ -133,26 +198,118 @@ static int signals_setup(void)
 	return 0;
 }
 
-/* ---- results ---- */
+/* ---- targets ---- */
 
-struct slot_result {
-	struct ftc_perf_count *sum;	/* per event, summed over runs */
-	struct ftc_perf_stats *stats;	/* per event, scaled values over runs */
-};
+/* A process or thread that still runs: /proc/ID/stat, and not a zombie. */
+static bool id_alive(pid_t id)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
 
-struct stat_state {
-	struct stat_opts *o;
-	struct ftc_perf_evlist *l;
-	char **argv;
-	FILE *out;
-	int nslots;			/* CPUs shown apart (-A) or 1 */
-	struct slot_result *res;
-	struct ftc_perf_count *prev;	/* nslots * n, last interval reading */
-	struct ftc_perf_stats elapsed;
-	struct timespec t0;
-	struct ftc_workload *w;		/* this run's command, NULL for none */
-	bool exec_failed;		/* the command could not be run */
-};
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+static bool targets_alive(const struct stat_opts *o)
+{
+	for (int i = 0; i < o->nids; i++)
+		if (id_alive(o->ids[i]))
+			return true;
+	return false;
+}
+
+static int check_targets(const struct stat_opts *o)
+{
+	for (int i = 0; i < o->nids; i++)
+		if (!id_alive(o->ids[i]))
+			return ftc_error(ESRCH, "no %s %d (/proc/%d/stat); %s", o->tid_arg ?
+					 "thread" : "process", (int)o->ids[i], (int)o->ids[i],
+					 o->tid_arg ? "'ps -eLf' lists thread ids" :
+					 "check the pid with ps");
+	return 0;
+}
+
+/* Every thread of every process of -p. */
+static int pid_threads(const struct stat_opts *o, pid_t **out)
+{
+	pid_t *all = NULL;
+	int n = 0;
+
+	for (int i = 0; i < o->nids; i++) {
+		pid_t *t, *more;
+		int k = ftc_perf_pid_threads(o->ids[i], &t);
+
+		if (k < 0)
+			goto fail;
+		more = realloc(all, (size_t)(n + k + 1) * sizeof(*all));
+		if (!more) {
+			free(t);
+			ftc_error(ENOMEM, "out of memory");
+			goto fail;
+		}
+		all = more;
+		memcpy(all + n, t, (size_t)k * sizeof(*t));
+		n += k;
+		free(t);
+	}
+	*out = all;
+	return n;
+fail:
+	free(all);
+	return -1;
+}
+
+static int open_target(struct stat_state *s)
+{
+	pid_t *pids = NULL;
+	int *cpus = NULL, npids = 0, ncpus = 0, ret = -1;
+	unsigned int flags = FTC_PERF_INHERIT;
+
+	if (!ftc_perf_evlist_count(s->l))	/* -n: nothing to count */
+		return 0;
+	if (s->o->all_cpus) {
+		ncpus = ftc_perf_parse_cpus(s->o->cpu_list, &cpus);
+		if (ncpus < 0)
+			return -1;
+		flags = 0;
+	} else if (s->o->tid_arg) {
+		pids = malloc((size_t)s->o->nids * sizeof(*pids));
+		if (!pids)
+			return ftc_error(ENOMEM, "out of memory");
+		memcpy(pids, s->o->ids, (size_t)s->o->nids * sizeof(*pids));
+		npids = s->o->nids;
+	} else if (s->o->pid_arg) {
+		npids = pid_threads(s->o, &pids);
+		if (npids < 0)
+			return -1;
+	} else {
+		pids = malloc(sizeof(*pids));
+		if (!pids)
+			return ftc_error(ENOMEM, "out of memory");
+		pids[0] = ftc_workload_pid(s->w);
+		npids = 1;
+		flags |= FTC_PERF_ENABLE_ON_EXEC;
+	}
+	if (ftc_perf_evlist_target(s->l, pids, npids, cpus, ncpus) < 0)
+		goto out;
+	ret = ftc_perf_evlist_open(s->l, flags);
+out:
+	free(pids);
+	free(cpus);
+	return ret;
+}
+
+/* ---- counting ---- */
 
 static double now_ns(void)
 {
@@ -160,184 +317,6 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int first_ok(const struct stat_state *s, const double *v, const bool *ok,
-		    uint32_t type, uint64_t config, bool any_clock)
-{
-	for (int i = 0; i < ftc_perf_evlist_count(s->l); i++) {
-		const struct ftc_perf_event *e = ftc_perf_evlist_event(s->l, i);
-
-		if (!ok[i])
-			continue;
-		if (any_clock ? ftc_perf_event_is_clock(e) : ftc_perf_event_is(e, type, config))
-			return v[i] > 0 ? i : -1;
-	}
-	return -1;
-}
-
-struct metric {
-	double v;
-	char unit[32];
-	bool has;
-};
-
-static void rate_metric(struct metric *m, double per_sec)
-{
-	static const char *const pfx[] = { "", "K", "M", "G" };
-	int k = 0;
-
-	while (per_sec >= 1000 && k < 3) {
-		per_sec /= 1000;
-		k++;
-	}
-	m->v = per_sec;
-	snprintf(m->unit, sizeof(m->unit), "%s/sec", pfx[k]);
-	m->has = true;
-}
-
-/* perf's derived ratios, from the other events counted at the same place. */
-static void metric_for(const struct stat_state *s, int i, const double *v, const bool *ok,
-		       double wall_ns, struct metric *m)
-{
-	const struct ftc_perf_event *e = ftc_perf_evlist_event(s->l, i);
-	int clk = first_ok(s, v, ok, 0, 0, true);
-	int cyc = first_ok(s, v, ok, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false);
-	int br = first_ok(s, v, ok, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, false);
-
-	memset(m, 0, sizeof(*m));
-	if (!ok[i] || ftc_perf_event_kind(e) == FTC_PERF_TRACEPOINT)
-		return;
-	if (ftc_perf_event_is_clock(e)) {
-		if (wall_ns > 0) {
-			m->v = v[i] / wall_ns;
-			snprintf(m->unit, sizeof(m->unit), "CPUs utilized");
-			m->has = true;
-		}
-	} else if (ftc_perf_event_is(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES) && clk >= 0) {
-		m->v = v[i] / v[clk];
-		snprintf(m->unit, sizeof(m->unit), "GHz");
-		m->has = true;
-	} else if (ftc_perf_event_is(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS) &&
-		   cyc >= 0) {
-		m->v = v[i] / v[cyc];
-		snprintf(m->unit, sizeof(m->unit), "insn per cycle");
-		m->has = true;
-	} else if (ftc_perf_event_is(e, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES) &&
-		   br >= 0) {
-		m->v = 100.0 * v[i] / v[br];
-		snprintf(m->unit, sizeof(m->unit), "%% of all branches");
-		m->has = true;
-	} else if (clk >= 0) {
-		rate_metric(m, v[i] / (v[clk] / 1e9));
-	}
-}
-
-static const char *state_text(enum ftc_perf_state st)
-{
-	return st == FTC_PERF_UNSUPPORTED ? "<not supported>" : "<not counted>";
-}
-
-struct line {
-	const char *prefix;		/* interval time and/or CPU, may be "" */
-	const struct ftc_perf_event *e;
-	enum ftc_perf_state st;
-	double value;
-	double pct;			/* running percentage */
-	uint64_t run;
-	double rel_stddev;		/* < 0 when not repeated */
-	struct metric m;
-};
-
-static void print_human(struct stat_state *s, const struct line *ln)
-{
-	bool clock = ftc_perf_event_is_clock(ln->e);
-	char val[64];
-
-	if (ln->st != FTC_PERF_OK)
-		snprintf(val, sizeof(val), "%s", state_text(ln->st));
-	else if (clock)
-		snprintf(val, sizeof(val), "%.2f", ln->value / 1e6);
-	else
-		snprintf(val, sizeof(val), "%.0f", ln->value);
-	fprintf(s->out, "%s%18s %-4s %-32s", ln->prefix, val, clock ? "msec" : "",
-		ftc_perf_event_name(ln->e));
-	if (ln->m.has)
-		fprintf(s->out, " # %8.3f %-20s", ln->m.v, ln->m.unit);
-	else if (ln->st == FTC_PERF_OK && (ln->rel_stddev > 0 || ln->pct < 100))
-		fprintf(s->out, "   %8s %-20s", "", "");
-	if (ln->st == FTC_PERF_OK && ln->rel_stddev > 0)
-		fprintf(s->out, "  ( +- %5.2f%% )", ln->rel_stddev);
-	if (ln->st == FTC_PERF_OK && ln->pct < 100)
-		fprintf(s->out, "  (%.2f%%)", ln->pct);
-	fputc('\n', s->out);
-}
-
-static void print_csv(struct stat_state *s, const struct line *ln)
-{
-	const char *x = s->o->sep;
-	bool clock = ftc_perf_event_is_clock(ln->e);
-
-	fprintf(s->out, "%s", ln->prefix);
-	if (ln->st != FTC_PERF_OK)
-		fprintf(s->out, "%s", state_text(ln->st));
-	else if (clock)
-		fprintf(s->out, "%.2f", ln->value / 1e6);
-	else
-		fprintf(s->out, "%.0f", ln->value);
-	fprintf(s->out, "%s%s%s%s", x, clock ? "msec" : "", x, ftc_perf_event_name(ln->e));
-	if (ln->rel_stddev >= 0)
-		fprintf(s->out, "%s%.2f%%", x, ln->rel_stddev);
-	fprintf(s->out, "%s%llu%s%.2f%s", x, (unsigned long long)ln->run, x, ln->pct, x);
-	if (ln->m.has)
-		fprintf(s->out, "%.3f%s%s", ln->m.v, x, ln->m.unit);
-	else
-		fprintf(s->out, "%s", x);
-	fputc('\n', s->out);
-}
-
-static void print_line(struct stat_state *s, const struct line *ln)
-{
-	if (s->o->sep)
-		print_csv(s, ln);
-	else
-		print_human(s, ln);
-}
-
-/* Prints event i at one slot, from the counts of every event there. */
-static void print_event(struct stat_state *s, int i, int slot, const struct ftc_perf_count *c,
-			const struct ftc_perf_stats *st, double wall_ns, const char *tprefix)
-{
-	int n = ftc_perf_evlist_count(s->l);
-	double *v = calloc((size_t)n, sizeof(double));
-	bool *ok = calloc((size_t)n, sizeof(bool));
-	char prefix[64] = "";
-	struct line ln = {
-		.prefix = prefix,
-		.e = ftc_perf_evlist_event(s->l, i),
-		.st = ftc_perf_evlist_state(s->l, i, &c[i]),
-		.pct = ftc_perf_count_running_pct(&c[i]),
-		.run = c[i].run,
-		.rel_stddev = st && s->o->repeat > 1 ? ftc_perf_stats_rel_stddev(&st[i]) : -1,
-	};
-
-	if (!v || !ok)
-		goto out;
-	for (int k = 0; k < n; k++) {
-		ok[k] = ftc_perf_evlist_state(s->l, k, &c[k]) == FTC_PERF_OK;
-		v[k] = st ? st[k].mean : ftc_perf_count_scaled(&c[k]);
-	}
-	if (s->nslots > 1)
-		snprintf(prefix, sizeof(prefix), s->o->sep ? "%sCPU%d%s" : "%sCPU%-4d",
-			 tprefix, ftc_perf_evlist_cpu(s->l, slot), s->o->sep ? s->o->sep : "");
-	else
-		snprintf(prefix, sizeof(prefix), "%s", tprefix);
-	ln.value = v[i];
-	metric_for(s, i, v, ok, wall_ns, &ln.m);
-	print_line(s, &ln);
-out:
-	free(v);
-	free(ok);
 }
 
 static int read_slot(struct stat_state *s, int slot, struct ftc_perf_count *c)
@@ -348,20 +327,19 @@ static int read_slot(struct stat_state *s, int slot, struct ftc_perf_count *c)
 	return 0;
 }
 
-static int print_interval(struct stat_state *s, double *last_ns)
+static int interval(struct stat_state *s, double *last_ns)
 {
 	int n = ftc_perf_evlist_count(s->l);
-	struct ftc_perf_count *cur = calloc((size_t)n, sizeof(*cur));
-	struct ftc_perf_count *d = calloc((size_t)(n * s->nslots), sizeof(*d));
+	struct ftc_perf_count *cur = calloc((size_t)n + 1, sizeof(*cur));
+	struct ftc_perf_count *d = calloc((size_t)(n * s->nslots) + 1, sizeof(*d));
 	double t = now_ns();
 	double t0 = (double)s->t0.tv_sec * 1e9 + (double)s->t0.tv_nsec;
-	char tprefix[48];
 	int ret = -1;
 
-	if (!cur || !d)
+	if (!cur || !d) {
+		ftc_error(ENOMEM, "out of memory");
 		goto out;
-	snprintf(tprefix, sizeof(tprefix), s->o->sep ? "%.9f%s" : "%16.9f ", (t - t0) / 1e9,
-		 s->o->sep ? s->o->sep : "");
+	}
 	for (int slot = 0; slot < s->nslots; slot++) {
 		struct ftc_perf_count *prev = &s->prev[slot * n];
 
@@ -371,11 +349,7 @@ static int print_interval(struct stat_state *s, double *last_ns)
 			ftc_perf_count_sub(&d[slot * n + i], &cur[i], &prev[i]);
 		memcpy(prev, cur, (size_t)n * sizeof(*cur));
 	}
-	/* As perf -A: each event on every CPU, then the next event. */
-	for (int i = 0; i < n; i++)
-		for (int slot = 0; slot < s->nslots; slot++)
-			print_event(s, i, slot, &d[slot * n], NULL, t - *last_ns, tprefix);
-	fflush(s->out);
+	stat_print_interval(s, d, t - t0, t - *last_ns);
 	*last_ns = t;
 	ret = 0;
 out:
@@ -384,7 +358,35 @@ out:
 	return ret;
 }
 
-/* Waits for the command (or a signal), printing intervals on the way. */
+/* How long to wait, in ns (-1: until something happens). */
+static double wait_ns(struct stat_state *s, double next, bool watch)
+{
+	double t = -1;
+
+	if (s->o->interval_ms) {
+		t = next - now_ns();
+		t = t > 0 ? t : 0;
+	}
+	/* Without a pidfd the command's end is polled for. */
+	if (ftc_workload_pid(s->w) && ftc_workload_pidfd(s->w) < 0 && (t < 0 || t > 50e6))
+		t = 50e6;
+	if (watch && (t < 0 || t > WATCH_MS * 1e6))
+		t = WATCH_MS * 1e6;
+	return t;
+}
+
+/* ppoll, to the ns: a 1 ms interval (-I 1) cannot wait in whole ms. */
+static int wait_fds(struct pollfd *pfd, nfds_t n, double ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1e9),
+		.tv_nsec = (long)fmod(ns, 1e9),
+	};
+
+	return ppoll(pfd, n, ns < 0 ? NULL : &ts, NULL);
+}
+
+/* Waits for the command, a signal or the targets' end, printing intervals on the way. */
 static int wait_loop(struct stat_state *s)
 {
 	double last = (double)s->t0.tv_sec * 1e9 + (double)s->t0.tv_nsec;
@@ -392,29 +394,25 @@ static int wait_loop(struct stat_state *s)
 	bool forwarded = false;
 	pid_t pid = ftc_workload_pid(s->w);
 	int pidfd = ftc_workload_pidfd(s->w);
+	/* As perf: -p and -t without a command end with their targets. */
+	bool watch = !pid && s->o->nids;
 
 	for (;;) {
 		struct pollfd pfd[2] = {
 			{ .fd = sig_pipe[0], .events = POLLIN },
 			{ .fd = pidfd, .events = POLLIN },
 		};
-		int timeout = -1, r;
+		int r = wait_fds(pfd, 2, wait_ns(s, next, watch));
 
-		if (s->o->interval_ms) {
-			double left = (next - now_ns()) / 1e6;
-
-			timeout = left > 0 ? (int)ceil(left) : 0;
-		}
-		/* Without a pidfd the command's end is polled for. */
-		if (pid && pidfd < 0 && (timeout < 0 || timeout > 50))
-			timeout = 50;
-		r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR)
 			return ftc_error(errno, "poll: %s", strerror(errno));
 		if (s->o->interval_ms && now_ns() >= next) {
-			if (print_interval(s, &last) < 0)
+			if (interval(s, &last) < 0)
 				return -1;
 			next += (double)s->o->interval_ms * 1e6;
+			/* Behind by a whole interval: no burst of empty ones to catch up. */
+			if (next <= now_ns())
+				next = now_ns() + (double)s->o->interval_ms * 1e6;
 		}
 		/* Pass a signal on once: the command decides how it ends. */
 		if (stop_signal && pid && !forwarded) {
@@ -423,7 +421,7 @@ static int wait_loop(struct stat_state *s)
 		}
 		if (pid && (pfd[1].revents & POLLIN || (pidfd < 0 && ftc_workload_exited(s->w))))
 			break;
-		if (!pid && stop_signal)
+		if (!pid && (stop_signal || (watch && !targets_alive(s->o))))
 			break;
 		if (pfd[0].revents & POLLIN) {
 			char buf[16];
@@ -435,47 +433,15 @@ static int wait_loop(struct stat_state *s)
 				break;
 		}
 	}
-	if (s->o->interval_ms && print_interval(s, &last) < 0)
+	if (s->o->interval_ms && interval(s, &last) < 0)
 		return -1;
 	return 0;
-}
-
-static int open_target(struct stat_state *s)
-{
-	pid_t *pids = NULL;
-	int *cpus = NULL, npids = 0, ncpus = 0, ret = -1;
-	unsigned int flags = 0;
-
-	if (s->o->all_cpus) {
-		ncpus = ftc_perf_parse_cpus(s->o->cpu_list, &cpus);
-		if (ncpus < 0)
-			return -1;
-	} else if (s->w) {
-		pids = malloc(sizeof(*pids));
-		if (!pids)
-			return ftc_error(ENOMEM, "out of memory");
-		pids[0] = ftc_workload_pid(s->w);
-		npids = 1;
-		flags = FTC_PERF_ENABLE_ON_EXEC | FTC_PERF_INHERIT;
-	} else {
-		npids = ftc_perf_pid_threads(s->o->pid, &pids);
-		if (npids < 0)
-			return -1;
-		flags = FTC_PERF_INHERIT;
-	}
-	if (ftc_perf_evlist_target(s->l, pids, npids, cpus, ncpus) < 0)
-		goto out;
-	ret = ftc_perf_evlist_open(s->l, flags);
-out:
-	free(pids);
-	free(cpus);
-	return ret;
 }
 
 static int add_run(struct stat_state *s)
 {
 	int n = ftc_perf_evlist_count(s->l);
-	struct ftc_perf_count *c = calloc((size_t)n, sizeof(*c));
+	struct ftc_perf_count *c = calloc((size_t)n + 1, sizeof(*c));
 
 	if (!c)
 		return ftc_error(ENOMEM, "out of memory");
@@ -499,6 +465,8 @@ static int add_run(struct stat_state *s)
 
 static int one_run(struct stat_state *s)
 {
+	/* Counting something else than the command: enabled around it. */
+	bool around = s->o->all_cpus || s->o->nids;
 	double t_start, t_end;
 	int opened;
 
@@ -514,7 +482,7 @@ static int one_run(struct stat_state *s)
 	/* Time starts as the counters do, so the first interval's ratios hold. */
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	t_start = now_ns();
-	if (s->o->all_cpus || s->o->pid)
+	if (around)
 		ftc_perf_evlist_enable(s->l, true);
 	if (s->w && ftc_workload_start(s->w) < 0) {
 		s->exec_failed = true;
@@ -522,7 +490,7 @@ static int one_run(struct stat_state *s)
 	}
 	if (wait_loop(s) < 0)
 		goto fail;
-	if (s->o->all_cpus || s->o->pid)
+	if (around)
 		ftc_perf_evlist_enable(s->l, false);
 	t_end = now_ns();
 	ftc_workload_reap(s->w);
@@ -537,81 +505,19 @@ fail:
 	return -1;
 }
 
-static void print_header(struct stat_state *s)
-{
-	FILE *f = s->out;
-
-	if (s->o->sep)
-		return;
-	if (s->o->interval_ms) {
-		fprintf(f, "#%15s %s%18s %-4s %s\n", "time", s->nslots > 1 ? "CPU    " : "",
-			"counts", "unit", "events");
-		return;
-	}
-	fprintf(f, "\n Performance counter stats for ");
-	if (s->o->cpu_list) {
-		fprintf(f, "'CPU(s) %s'", s->o->cpu_list);
-	} else if (s->o->all_cpus) {
-		fprintf(f, "'system wide'");
-	} else if (s->argv[0]) {
-		fprintf(f, "'");
-		for (char **a = s->argv; *a; a++)
-			fprintf(f, "%s%s", a == s->argv ? "" : " ", *a);
-		fprintf(f, "'");
-	} else {
-		fprintf(f, "process id '%d'", (int)s->o->pid);
-	}
-	if (s->o->repeat > 1)
-		fprintf(f, " (%llu runs)", s->o->repeat);
-	fprintf(f, ":\n\n");
-}
-
-static void print_footer(struct stat_state *s)
-{
-	FILE *f = s->out;
-
-	if (s->o->sep)
-		return;
-	fputc('\n', f);
-	if (s->o->repeat > 1)
-		fprintf(f, "%18.9f +- %.9f seconds time elapsed  ( +- %5.2f%% )\n",
-			s->elapsed.mean / 1e9, ftc_perf_stats_stddev_mean(&s->elapsed) / 1e9,
-			ftc_perf_stats_rel_stddev(&s->elapsed));
-	else
-		fprintf(f, "%18.9f seconds time elapsed\n", s->elapsed.mean / 1e9);
-	if (s->w && s->o->repeat <= 1) {
-		const struct rusage *ru = ftc_workload_rusage(s->w);
-
-		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
-			ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
-			ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
-	}
-	fputc('\n', f);
-}
-
-static void print_totals(struct stat_state *s)
-{
-	if (s->o->interval_ms)
-		return;
-	print_header(s);
-	for (int i = 0; i < ftc_perf_evlist_count(s->l); i++)
-		for (int slot = 0; slot < s->nslots; slot++)
-			print_event(s, i, slot, s->res[slot].sum, s->res[slot].stats,
-				    s->elapsed.mean, "");
-	print_footer(s);
-}
+/* ---- set-up ---- */
 
 static int alloc_results(struct stat_state *s)
 {
-	int n = ftc_perf_evlist_count(s->l);
+	size_t n = (size_t)ftc_perf_evlist_count(s->l) + 1;
 
 	s->res = calloc((size_t)s->nslots, sizeof(*s->res));
-	s->prev = calloc((size_t)s->nslots * (size_t)n, sizeof(*s->prev));
+	s->prev = calloc((size_t)s->nslots * n, sizeof(*s->prev));
 	if (!s->res || !s->prev)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < s->nslots; i++) {
-		s->res[i].sum = calloc((size_t)n, sizeof(*s->res[i].sum));
-		s->res[i].stats = calloc((size_t)n, sizeof(*s->res[i].stats));
+		s->res[i].sum = calloc(n, sizeof(*s->res[i].sum));
+		s->res[i].stats = calloc(n, sizeof(*s->res[i].stats));
 		if (!s->res[i].sum || !s->res[i].stats)
 			return ftc_error(ENOMEM, "out of memory");
 	}
@@ -626,11 +532,14 @@ static void free_state(struct stat_state *s)
 	}
 	free(s->res);
 	free(s->prev);
+	stat_metrics_free(s->metrics);
 	ftc_perf_evlist_free(s->l);
 	ftc_workload_free(s->w);
 	if (s->out && s->out != stderr)
 		fclose(s->out);
-	free(s->o->events);
+	free(s->o->items);
+	free(s->o->ids);
+	free(s->o->metrics);
 }
 
 /* Many tracepoints times many CPUs need many descriptors. */
@@ -647,57 +556,195 @@ static void raise_fd_limit(void)
 static int check_usage(struct stat_opts *o, char **argv)
 {
 	const char *why = NULL;
+	bool cgroups = false;
 
-	if (!argv[0] && !o->all_cpus && !o->pid)
-		why = "give a command after '--', or -a, -C or -p";
+	for (int i = 0; i < o->nitems; i++)
+		cgroups |= o->items[i].cgroup;
+	if (!argv[0] && !o->all_cpus && !o->nids)
+		why = "give a command after '--', or -a, -C, -p or -t";
 	else if (o->repeat > 1 && !argv[0])
 		why = "-r repeats a command: give one after '--'";
 	else if (o->repeat > 1 && o->interval_ms)
 		why = "-r and -I do not mix: choose one";
-	else if (o->pid && o->all_cpus)
-		why = "-p and -a/-C do not mix: count a process or CPUs";
+	else if (o->pid_arg && o->tid_arg)
+		why = "-p and -t do not mix: count processes or threads";
+	else if (o->nids && o->all_cpus)
+		why = o->tid_arg ? "-t and -a/-C do not mix: count threads or CPUs" :
+			"-p and -a/-C do not mix: count processes or CPUs";
 	else if (o->no_aggr && !o->all_cpus)
 		why = "-A shows CPUs apart: use it with -a or -C";
-	else if (o->pid && argv[0])
-		why = "-p and a command do not mix";
+	else if (cgroups && !o->all_cpus)
+		why = "-G counts a cgroup's tasks on CPUs: use it with -a or -C (as perf)";
+	else if (o->big_num == 1 && o->sep)
+		why = "-B and -x do not mix: CSV numbers have no thousands separators (as perf)";
 	if (why)
 		cmd_error(&cmd_stat, "%s (see 'ftc stat --help')", why);
 	return why ? -1 : 0;
 }
 
+/* Puts "-X 'VALUE': " before the library's message. */
+static int prefix_error(const char *opt, const char *value)
+{
+	/* copied: ftc_error() writes the buffer ftc_strerror() returns */
+	char why[1024];
+	int err = errno;
+
+	snprintf(why, sizeof(why), "%s", ftc_strerror());
+	return ftc_error(err, "%s '%s': %s", opt, value, why);
+}
+
+/*
+ * perf's rule for -G: the k-th cgroup named (over every -G so far, empty
+ * names included) is the k-th event's; when only one was named, it is
+ * every event's named before it.
+ */
+static int apply_cgroups(struct stat_state *s, const char *list, int *ncg)
+{
+	int n = ftc_perf_evlist_count(s->l);
+
+	for (const char *p = list; ; ) {
+		size_t len = strcspn(p, ",");
+		char *name = strndup(p, len);
+		int ret = 0;
+
+		if (!name)
+			return ftc_error(ENOMEM, "out of memory");
+		if (len && *ncg >= n)
+			ret = ftc_error(EINVAL, "-G '%s': cgroup '%s' is cgroup %d but only %d "
+					"event%s come%s before it: each cgroup is one event's, in "
+					"order (a lone one is every event's)", list, name,
+					*ncg + 1, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+		else if (len && ftc_perf_evlist_cgroup(s->l, *ncg, name) < 0)
+			ret = prefix_error("-G", list);
+		free(name);
+		if (ret < 0)
+			return -1;
+		(*ncg)++;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (*ncg == 1) {
+		const char *cg = ftc_perf_event_cgroup(ftc_perf_evlist_event(s->l, 0));
+
+		for (int i = 1; cg && i < n; i++)
+			if (ftc_perf_evlist_cgroup(s->l, i, cg) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int add_events(struct stat_state *s)
+{
+	struct stat_opts *o = s->o;
+	int ncg = 0;
+
+	for (int i = 0; i < o->nitems; i++) {
+		if (o->items[i].cgroup ? apply_cgroups(s, o->items[i].arg, &ncg) < 0 :
+		    ftc_perf_evlist_add(s->l, o->items[i].arg) < 0)
+			return -1;
+	}
+	if (o->null_run)
+		return 0;
+	if (!o->has_events && !o->metrics) {
+		if (ftc_perf_evlist_add(s->l, o->all_cpus ? "cpu-clock" : "task-clock") < 0 ||
+		    ftc_perf_evlist_add(s->l, DEFAULT_EVENTS) < 0)
+			return -1;
+	}
+	for (int d = 0; d < o->detailed && d < 3; d++)
+		if (ftc_perf_evlist_add(s->l, detailed_events[d]) < 0)
+			return -1;
+	return 0;
+}
+
 static int setup(struct stat_state *s)
 {
-	const char *spec = s->o->events;
-	char *def = NULL;
-	int ret;
-
-	if (!spec) {
-		if (asprintf(&def, "%s,%s", s->o->all_cpus ? "cpu-clock" : "task-clock",
-			     DEFAULT_EVENTS) < 0)
-			return ftc_error(ENOMEM, "out of memory");
-		spec = def;
-	}
 	s->l = ftc_perf_evlist_new();
-	ret = s->l ? ftc_perf_evlist_add(s->l, spec) : -1;
-	free(def);
-	return ret;
+	if (!s->l || add_events(s) < 0 || stat_metrics_setup(s) < 0)
+		return -1;
+	for (int i = 0; i < ftc_perf_evlist_count(s->l); i++)
+		s->any_cgroup |= ftc_perf_event_cgroup(ftc_perf_evlist_event(s->l, i)) != NULL;
+	return 0;
+}
+
+/* perf groups thousands unless told not to, or writing CSV. */
+static void setup_locale(struct stat_state *s)
+{
+	if (s->o->sep)
+		return;
+	setlocale(LC_NUMERIC, "");
+	s->big = s->o->big_num != 0;
+}
+
+static int count_slots(struct stat_state *s)
+{
+	int *cpus = NULL;
+
+	if (!s->o->all_cpus || !s->o->no_aggr) {
+		s->nslots = 1;
+		return 0;
+	}
+	s->nslots = ftc_perf_parse_cpus(s->o->cpu_list, &cpus);
+	free(cpus);
+	return s->nslots < 0 ? -1 : 0;
+}
+
+static int refused_every_event(struct stat_state *s)
+{
+	const struct ftc_perf_event *e = ftc_perf_evlist_event(s->l, 0);
+	int err = ftc_perf_event_open_errno(e);
+
+	cmd_error(&cmd_stat, "the kernel refused every event asked for (first: '%s': %s)%s",
+		  ftc_perf_event_name(e), strerror(err), err == EACCES || err == EPERM ?
+		  "; see /proc/sys/kernel/perf_event_paranoid, or run as root" : "");
+	return FTC_EXIT_REFUSED;
+}
+
+static int stat_count(struct stat_state *s)
+{
+	int opened = 0;
+
+	if (s->o->output && !(s->out = fopen(s->o->output, "w"))) {
+		s->out = stderr;
+		cmd_error(&cmd_stat, "cannot write '%s': %s", s->o->output, strerror(errno));
+		return FTC_EXIT_FAIL;
+	}
+	raise_fd_limit();
+	setup_locale(s);
+	if (signals_setup() < 0 || count_slots(s) < 0 || alloc_results(s) < 0 ||
+	    check_targets(s->o) < 0)
+		goto fail;
+	if (s->o->interval_ms)
+		stat_print_interval_header(s);
+	for (unsigned long long r = 0; r < s->o->repeat && !stop_signal; r++) {
+		opened = one_run(s);
+		if (opened < 0)
+			goto fail;
+	}
+	stat_print_totals(s);
+	if (!opened && ftc_perf_evlist_count(s->l))
+		return refused_every_event(s);
+	return s->w ? ftc_workload_exit_code(s->w) : FTC_EXIT_OK;
+fail:
+	cmd_error(&cmd_stat, "%s", ftc_strerror());
+	return s->exec_failed ? 127 : FTC_EXIT_FAIL;
 }
 
 static int stat_run(int argc, char **argv)
 {
-	struct stat_opts o = { .repeat = 1 };
+	struct stat_opts o = { .repeat = 1, .big_num = -1 };
 	struct stat_state s = { .o = &o, .out = stderr };
 	int ret = cmd_options_parse(&cmd_stat, argc, argv, stat_opt, &o), code;
-	int opened = 0;
 
 	if (ret < 0) {
-		free(o.events);
-		return cmd_options_exit(ret);
+		code = cmd_options_exit(ret);
+		goto out;
 	}
 	if (o.list) {
 		ftc_perf_list_symbolic(stdout);
-		free(o.events);
-		return FTC_EXIT_OK;
+		stat_metrics_list(stdout);
+		code = FTC_EXIT_OK;
+		goto out;
 	}
 	s.argv = argv + ret;
 	if (check_usage(&o, s.argv) < 0) {
@@ -709,53 +756,7 @@ static int stat_run(int argc, char **argv)
 		code = FTC_EXIT_USAGE;
 		goto out;
 	}
-	if (o.output && !(s.out = fopen(o.output, "w"))) {
-		s.out = stderr;
-		cmd_error(&cmd_stat, "cannot write '%s': %s", o.output, strerror(errno));
-		code = FTC_EXIT_FAIL;
-		goto out;
-	}
-	raise_fd_limit();
-	if (signals_setup() < 0)
-		goto fail;
-	if (o.all_cpus && o.no_aggr) {
-		int *cpus = NULL;
-
-		s.nslots = ftc_perf_parse_cpus(o.cpu_list, &cpus);
-		free(cpus);
-		if (s.nslots < 0)
-			goto fail;
-	} else {
-		s.nslots = 1;
-	}
-	if (alloc_results(&s) < 0)
-		goto fail;
-	if (o.interval_ms)
-		print_header(&s);
-	for (unsigned long long r = 0; r < o.repeat && !stop_signal; r++) {
-		opened = one_run(&s);
-		if (opened < 0)
-			goto fail;
-	}
-	print_totals(&s);
-	if (s.w)
-		code = ftc_workload_exit_code(s.w);
-	else
-		code = FTC_EXIT_OK;
-	if (!opened) {
-		const struct ftc_perf_event *e = ftc_perf_evlist_event(s.l, 0);
-		int err = ftc_perf_event_open_errno(e);
-
-		cmd_error(&cmd_stat, "the kernel refused every event asked for "
-			  "(first: '%s': %s)%s", ftc_perf_event_name(e), strerror(err),
-			  err == EACCES || err == EPERM ? "; see /proc/sys/kernel/"
-			  "perf_event_paranoid, or run as root" : "");
-		code = FTC_EXIT_REFUSED;
-	}
-	goto out;
-fail:
-	cmd_error(&cmd_stat, "%s", ftc_strerror());
-	code = s.exec_failed ? 127 : FTC_EXIT_FAIL;
+	code = stat_count(&s);
 out:
 	free_state(&s);
 	return code;

@@ -97,6 +97,17 @@ FTC_API int ftc_perf_evlist_target(struct ftc_perf_evlist *l, const pid_t *pids,
 FTC_API int ftc_perf_pid_threads(pid_t pid, pid_t **tids);
 FTC_API int ftc_perf_parse_cpus(const char *list, int **cpus);
 
+/*
+ * Counts event i only while the tasks of a cgroup run (perf stat -G): name
+ * is a path under the hierarchy of the perf_event controller (a cgroup v1
+ * mount with perf_event, else the cgroup2 mount), e.g. "system.slice". Its
+ * directory is opened now (ENOENT: no such cgroup); the list must count per
+ * CPU (ftc_perf_evlist_target with cpus, no pids) when it is opened. NULL
+ * counts every task again. ftc_perf_event_cgroup() is the name, or NULL.
+ */
+FTC_API int ftc_perf_evlist_cgroup(struct ftc_perf_evlist *l, int i, const char *name);
+FTC_API const char *ftc_perf_event_cgroup(const struct ftc_perf_event *e);
+
 /* Flags of ftc_perf_evlist_open. */
 #define FTC_PERF_ENABLE_ON_EXEC	0x1	/* start counting at the target's exec */
 #define FTC_PERF_INHERIT	0x2	/* count the target's future children */

@@ -264,8 +264,10 @@ void ftc_perf_evlist_free(struct ftc_perf_evlist *l)
 	if (!l)
 		return;
 	ftc_perf_evlist_close(l);
-	for (int i = 0; i < l->n; i++)
+	for (int i = 0; i < l->n; i++) {
 		free(l->ev[i].name);
+		ftc_perf_event_cgroup_clear(&l->ev[i]);
+	}
 	free(l->ev);
 	free(l->cpus);
 	free(l->pids);
@@ -336,12 +338,24 @@ static void prepare_attr(struct ftc_perf_event *e, bool is_leader, unsigned int 
 	a->inherit = !!(flags & FTC_PERF_INHERIT);
 }
 
+/* A cgroup event counts the cgroup's tasks on one CPU: the target must be CPUs. */
+static int check_cgroup_target(const struct ftc_perf_evlist *l, const struct ftc_perf_event *e)
+{
+	if (!e->cgroup || (l->npids == 1 && l->pids[0] == -1 && l->cpus[0] >= 0))
+		return 0;
+	return ftc_error(EINVAL, "'%s' counts in cgroup '%s', which takes CPUs to count on "
+			 "(system wide), not tasks", e->name, e->cgroup);
+}
+
 static int open_event(struct ftc_perf_evlist *l, int i, unsigned int flags)
 {
 	struct ftc_perf_event *e = &l->ev[i];
 	struct ftc_perf_event *lead = &l->ev[e->leader];
 	int slots = l->ncpus * l->npids;
+	unsigned long oflags = PERF_FLAG_FD_CLOEXEC | (e->cgroup ? PERF_FLAG_PID_CGROUP : 0);
 
+	if (check_cgroup_target(l, e) < 0)
+		return -1;
 	e->fds = malloc((size_t)slots * sizeof(int));
 	if (!e->fds)
 		return ftc_error(ENOMEM, "out of memory");
@@ -358,8 +372,9 @@ static int open_event(struct ftc_perf_evlist *l, int i, unsigned int flags)
 				e->open_errno = lead->open_errno ? lead->open_errno : EBADF;
 				break;
 			}
-			e->fds[s] = sys_perf_event_open(&e->attr, l->pids[p], l->cpus[c],
-							group_fd, PERF_FLAG_FD_CLOEXEC);
+			e->fds[s] = sys_perf_event_open(&e->attr,
+							e->cgroup ? e->cgroup_fd : l->pids[p],
+							l->cpus[c], group_fd, oflags);
 			if (e->fds[s] < 0) {
 				e->open_errno = errno;
 				break;

@@ -18,6 +18,8 @@ struct ftc_perf_event {
 	int leader;		/* index of its group leader (itself when alone) */
 	int *fds;		/* ncpus * npids, -1 where not open */
 	int open_errno;		/* first refusal, 0 when every slot opened */
+	char *cgroup;		/* counts only in this cgroup (perf stat -G), or NULL */
+	int cgroup_fd;		/* its directory, open while cgroup is set */
 };
 
 struct ftc_perf_evlist {
@@ -131,6 +133,8 @@ int ftc_perf_profile_unwind(struct ftc_perf_profile *p, const struct perf_event_
 			    struct ftc_perf_sample *s);
 /* A process p was told of, or NULL. */
 struct ftc_perf_proc *ftc_perf_proc_find(struct ftc_perf_profile *p, uint32_t pid);
+/* Forgets the event's cgroup (perf-cgroup.c), closing its directory. */
+void ftc_perf_event_cgroup_clear(struct ftc_perf_event *e);
 /* Whether perf_event_open's errno means "this PMU lacks the event". */
 bool ftc_perf_refused_by_pmu(int err);
 

@@ -31,6 +31,8 @@ page_options() {
 			printf "%s\t%s\t%s\n", short, w[1], arg
 			short = "-"
 		}
+		if (short != "-")	# a letter alone, such as profile -g
+			printf "%s\t-\t-\n", short
 	}' | sort -u
 }
 

@@ -140,10 +140,43 @@ static void test_counts(void)
 	free(cpus);
 }
 
+static void test_cgroups(void)
+{
+	struct ftc_perf_evlist *l = ftc_perf_evlist_new();
+	pid_t self = getpid();
+
+	if (!l || ftc_perf_evlist_add(l, "task-clock,page-faults") != 2) {
+		CHECK("a list for the cgroup checks", 0);
+		ftc_perf_evlist_free(l);
+		return;
+	}
+	CHECK("no cgroup at first", !ftc_perf_event_cgroup(ftc_perf_evlist_event(l, 0)));
+	CHECK("'..' climbs out of the mount: EINVAL",
+	      ftc_perf_evlist_cgroup(l, 0, "a/../../etc") < 0 && errno == EINVAL);
+	CHECK("a missing cgroup is ENOENT",
+	      ftc_perf_evlist_cgroup(l, 0, "ftc-unit-no-such-cgroup") < 0 && errno == ENOENT);
+	CHECK("... and named", strstr(ftc_strerror(), "'ftc-unit-no-such-cgroup'") != NULL);
+	CHECK("an event out of range is EINVAL", ftc_perf_evlist_cgroup(l, 2, "/") < 0 &&
+	      errno == EINVAL);
+	if (ftc_perf_evlist_cgroup(l, 1, "/") < 0) {
+		SKIP("the root cgroup", ftc_strerror());
+		ftc_perf_evlist_free(l);
+		return;
+	}
+	CHECK_STR("the root cgroup is set", ftc_perf_event_cgroup(ftc_perf_evlist_event(l, 1)), "/");
+	CHECK("a cgroup event does not count per task: EINVAL",
+	      !ftc_perf_evlist_target(l, &self, 1, NULL, 0) && ftc_perf_evlist_open(l, 0) < 0 &&
+	      errno == EINVAL && strstr(ftc_strerror(), "cgroup '/'"));
+	CHECK("NULL forgets the cgroup", !ftc_perf_evlist_cgroup(l, 1, NULL) &&
+	      !ftc_perf_event_cgroup(ftc_perf_evlist_event(l, 1)));
+	ftc_perf_evlist_free(l);
+}
+
 int main(void)
 {
 	test_names();
 	test_lists();
 	test_counts();
+	test_cgroups();
 	return CHECK_DONE();
 }
