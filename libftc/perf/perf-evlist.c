@@ -347,6 +347,27 @@ static int check_cgroup_target(const struct ftc_perf_evlist *l, const struct ftc
 			 "(system wide), not tasks", e->name, e->cgroup);
 }
 
+/*
+ * As perf does: where perf_event_paranoid forbids counting the kernel, an
+ * event that did not ask for it explicitly counts user space alone and
+ * says so by its name ("cycles:u"). Tracepoints happen in the kernel.
+ */
+static bool fall_back_to_user(struct ftc_perf_event *e)
+{
+	char *name;
+
+	if ((e->open_errno != EACCES && e->open_errno != EPERM) || e->attr.exclude_kernel ||
+	    e->attr.exclude_user || e->attr.type == PERF_TYPE_TRACEPOINT || e->cgroup)
+		return false;
+	if (asprintf(&name, "%s%s", e->name, strchr(e->name, ':') ? "u" : ":u") < 0)
+		return false;
+	free(e->name);
+	e->name = name;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	return true;
+}
+
 static int open_event(struct ftc_perf_evlist *l, int i, unsigned int flags)
 {
 	struct ftc_perf_event *e = &l->ev[i];
@@ -361,8 +382,9 @@ static int open_event(struct ftc_perf_evlist *l, int i, unsigned int flags)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int s = 0; s < slots; s++)
 		e->fds[s] = -1;
-	e->open_errno = 0;
 	prepare_attr(e, e->leader == i, flags);
+retry:
+	e->open_errno = 0;
 	for (int c = 0; c < l->ncpus; c++) {
 		for (int p = 0; p < l->npids; p++) {
 			int s = c * l->npids + p;
@@ -382,6 +404,14 @@ static int open_event(struct ftc_perf_evlist *l, int i, unsigned int flags)
 		}
 		if (e->open_errno)
 			break;
+	}
+	if (e->open_errno && fall_back_to_user(e)) {
+		for (int s = 0; s < slots; s++)
+			if (e->fds[s] >= 0) {
+				close(e->fds[s]);
+				e->fds[s] = -1;
+			}
+		goto retry;
 	}
 	/* Out of descriptors or target gone: the run itself is wrong, not the event. */
 	if (e->open_errno == EMFILE || e->open_errno == ENFILE || e->open_errno == ESRCH) {

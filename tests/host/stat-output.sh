@@ -112,6 +112,22 @@ if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoi
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$FTC" stat -a -e cpu-clock -- true
 	expect_match "-a refused: says where to look" "Permission denied.*perf_event_paranoid" "$(cat "$OUT/last.err")"
 	expect_match "-a with a command: still 'system wide'" "stats for 'system wide'" "$(cat "$OUT/last.err")"
+	# where the kernel is out of bounds, perf counts user space alone and says ":u"
+	if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+		expect_status "unprivileged stat of its own command exits 0" 0 \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$FTC" stat -e task-clock,page-faults -- true
+		ftc_names=$(awk '/task-clock|page-faults/ { print $2 == "msec" ? $3 : $2 }' "$OUT/last.err" | tr '\n' ' ')
+		if command -v perf >/dev/null; then
+			perf_names=$(setpriv --reuid=65534 --regid=65534 --clear-groups perf stat \
+				-e task-clock,page-faults -- true 2>&1 |
+				awk '/task-clock|page-faults/ { print $2 == "msec" ? $3 : $2 }' | tr '\n' ' ')
+			[ "$ftc_names" = "$perf_names" ] && pass "unprivileged: the events fall back to user space as perf's do ($ftc_names)" ||
+				fail "unprivileged: the events fall back to user space as perf's do" "ftc: $ftc_names perf: $perf_names"
+		fi
+		expect_match "unprivileged: task-clock:u counted" '[0-9.]+ msec task-clock:u' "$(cat "$OUT/last.err")"
+		expect_status "an explicit :k is not changed, and refused: exit 3" 3 \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$FTC" stat -e task-clock:k -- true
+	fi
 else
 	skip "unprivileged -a exits 3" "no setpriv, perf_event_paranoid < 1, or $FTC not reachable by nobody"
 fi
