@@ -250,7 +250,7 @@ static int extract_run(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	if (choose_buffers(&x) < 0)
-		ret = FTC_EXIT_FAIL;
+		ret = FTC_EXIT_REFUSED;	/* no instance to take: as a missing one */
 	else
 		ret = extract(&x);
 	tracefs_list_free(x.all_names);
