@@ -554,11 +554,11 @@ void buffer_choice_free(struct buffer_choice *c)
 
 int buffer_choice_check(const struct buffer_choice *c)
 {
-	if (!ftc_tracefs_dir())
-		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
 	char missing[512] = "";
 	size_t len = 0, n = 0;
 
+	if (!ftc_tracefs_dir())
+		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
 	/* name every missing one: fixing them one run at a time is tedious */
 	for (size_t i = 0; i < c->n; i++) {
 		if (tracefs_instance_exists(c->names[i]))
