@@ -85,6 +85,26 @@ echo "triggers=$(hists sched/sched_process_exec)"
 echo '!hist:keys=common_pid.execname' >>$T/events/sched/sched_process_exec/trigger
 echo "cleaned=$(hists sched/sched_process_exec)"
 
+echo "== sigint"
+# Ctrl-C ends a count without a command: the table, exit 0; with a command,
+# the table and 130.
+ftc hist -q -e sched:sched_switch --key common_pid >/tmp/int.txt 2>&1 &
+pid=$!
+appears sched/sched_switch
+kill -INT $pid
+wait $pid
+echo "status=$?"
+echo "hits lines=$(grep -c '^    Hits: [0-9]' /tmp/int.txt)"
+echo "triggers=$(hists sched/sched_switch)"
+ftc hist -q -e sched:sched_switch --key common_pid -- sleep 30 >/tmp/int.txt 2>&1 &
+pid=$!
+appears sched/sched_switch
+kill -INT $pid
+wait $pid
+echo "command status=$?"
+echo "command hits lines=$(grep -c '^    Hits: [0-9]' /tmp/int.txt)"
+echo "command triggers=$(hists sched/sched_switch)"
+
 echo "== killed"
 ftc hist -q -e kmem:kmalloc --key bytes_req.log2 -f 'bytes_req > 64' --duration 60 \
 	>/dev/null 2>/tmp/kill.err &
@@ -195,6 +215,14 @@ expect_match "lab hist exists: the same trigger again exits 1" '^status=1$' "$x"
 expect_match "lab hist exists: says it is set already" 'already set there.*--show -e sched:sched_process_exec' "$x"
 expect_match "lab hist exists: the trigger found there is left alone" '^triggers=1$' "$x"
 expect_match "lab hist exists: (cleaned up)" '^cleaned=0$' "$x"
+
+c=$(lab_section sigint)
+expect_match "lab hist sigint: Ctrl-C ends a count without a command: exit 0" '^status=0$' "$c"
+expect_match "lab hist sigint: the table is printed" '^hits lines=1$' "$c"
+expect_match "lab hist sigint: the trigger is removed" '^triggers=0$' "$c"
+expect_match "lab hist sigint: with a command: exit 130" '^command status=130$' "$c"
+expect_match "lab hist sigint: with a command: the table is printed" '^command hits lines=1$' "$c"
+expect_match "lab hist sigint: with a command: the trigger is removed" '^command triggers=0$' "$c"
 
 d=$(lab_section killed)
 expect_match "lab hist killed: the trigger is set while it counts" '^set=1$' "$d"
