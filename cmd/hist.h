@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ftc hist's parts: the trigger text built from the command line
- * (hist-spec.c) and the kernel's hist file read back as tables
- * (hist-table.c).
+ * (hist-spec.c), the kernel's hist file read back (hist-parse.c) and
+ * printed as tables (hist-table.c).
  */
 #ifndef FTC_CMD_HIST_H
 #define FTC_CMD_HIST_H
@@ -60,7 +60,7 @@ struct hist_section {
 	bool parsed;		/* the entries were understood; else only raw is set */
 };
 
-/* Splits a hist file into its sections and parses them. */
+/* Splits a hist file into its sections and parses them (hist-parse.c). */
 int hist_parse(const char *text, struct hist_section **out, size_t *n);
 void hist_sections_free(struct hist_section *s, size_t n);
 
@@ -68,7 +68,7 @@ void hist_sections_free(struct hist_section *s, size_t n);
 void hist_info_stateless(const char *info, char *buf, size_t size);
 
 /* Prints a section as a table with aligned columns, or raw when it could
- * not be parsed. title heads it ("# kmem:kmalloc"). */
+ * not be parsed. title heads it ("# kmem:kmalloc"). (hist-table.c) */
 void hist_print_table(FILE *f, const struct hist_section *s, const char *title);
 
 /* The sum of the hitcount column; false when there is none. */

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-/* cmd/ is not a library: the one file under test is built in. */
+/* cmd/ is not a library: the files under test are built in. */
+#include "hist-parse.c"
 #include "hist-table.c"
 
 static const char two_sections[] =
