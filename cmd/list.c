@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc list: what tracefs offers, one item per line: tracers, events (with
- * their fields), options, clocks, instances, filterable functions.
+ * their fields, triggers or filters), options, clocks, instances,
+ * filterable functions, and the compressions ftc writes. Events and
+ * functions are selected by trace-cmd's REGEX (list-re.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -10,9 +12,12 @@
 #include <string.h>
 #include <tracefs.h>
 
+#include "list-re.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-tracefs-info.h"
+#include "ftc-writer.h"
+#include "writer.h"
 
 enum {
 	SEL_TRACERS = 1 << 0,
@@ -21,6 +26,7 @@ enum {
 	SEL_CLOCKS = 1 << 3,
 	SEL_INSTANCES = 1 << 4,
 	SEL_FUNCTIONS = 1 << 5,
+	SEL_COMPRESSION = 1 << 6,
 	SEL_DEFAULT = SEL_TRACERS | SEL_EVENTS | SEL_OPTIONS | SEL_CLOCKS | SEL_INSTANCES,
 };
 
@@ -28,23 +34,25 @@ enum { OPT_INSTANCE = 0x100 };
 
 struct list_args {
 	unsigned int sel;
-	bool fields;
+	bool fields, triggers, filters;
 	const char *instance;
-	const char *glob;
+	const char *regex;
 };
 
 static const struct cmd_option list_options[] = {
 	{ 't', "tracers", NULL, "list the tracers", 't' },
-	{ 'e', "events", NULL, "list the events (system:event) matching GLOB, "
-	  "or all of them", 'e' },
+	{ 'e', "events", NULL, "list the events (system:event) matching REGEX, all without one", 'e' },
 	{ 'F', "format", NULL, "with -e: show each event's fields from its format file", 'F' },
+	{ 'R', "triggers", NULL, "with -e: show each event's trigger file", 'R' },
+	{ 'l', "filters", NULL, "with -e: show each event's filter file", 'l' },
 	{ 'o', "options", NULL, "list the trace options as trace_options takes them "
 	  "(name or noname)", 'o' },
 	{ 'C', "clocks", NULL, "list the trace clocks, the current one in brackets", 'C' },
 	{ 'B', "instances", NULL, "list the instances", 'B' },
-	{ 'f', "functions", NULL, "list the functions set_ftrace_filter accepts that "
-	  "match GLOB", 'f' },
-	{ 0, "instance", "NAME", "read options, clocks and tracers of this instance",
+	{ 'f', "functions", NULL, "list the functions set_ftrace_filter takes that match REGEX", 'f' },
+	{ 'c', "compression", NULL, "list the compressions ftc writes trace.dat files with",
+	  'c' },
+	{ 0, "instance", "NAME", "read tracers, options, clocks, triggers, filters there",
 	  OPT_INSTANCE },
 	FTC_HELP_OPTION,
 	{ 0 }
@@ -56,7 +64,7 @@ const struct command cmd_list = {
 	.name = "list",
 	.summary = "list tracers, events and fields, options, clocks, instances, "
 		   "filterable functions",
-	.synopsis = "[-t] [-e [-F]] [-o] [-C] [-B] [-f] [--instance NAME] [GLOB]",
+	.synopsis = "[-t] [-e [-F] [-R] [-l]] [-o] [-C] [-B] [-f] [-c] [--instance NAME] [REGEX]",
 	.options = list_options,
 	.run = list_run,
 };
@@ -69,6 +77,9 @@ static int list_opt(int id, const char *arg, void *ctx)
 	case 't': a->sel |= SEL_TRACERS; break;
 	case 'e': a->sel |= SEL_EVENTS; break;
 	case 'F': a->sel |= SEL_EVENTS; a->fields = true; break;
+	case 'R': a->sel |= SEL_EVENTS; a->triggers = true; break;
+	case 'l': a->sel |= SEL_EVENTS; a->filters = true; break;
+	case 'c': a->sel |= SEL_COMPRESSION; break;
 	case 'o': a->sel |= SEL_OPTIONS; break;
 	case 'C': a->sel |= SEL_CLOCKS; break;
 	case 'B': a->sel |= SEL_INSTANCES; break;
@@ -110,27 +121,96 @@ static int print_field(const struct ftc_event_field *f, void *ctx)
 	return 0;
 }
 
+/* An event's file as trace-cmd list -R and -l show it: as is, then a blank line. */
+static int print_event_file(const struct list_args *a, const char *sys, const char *ev,
+			    const char *name)
+{
+	char file[600], *text = NULL;
+
+	snprintf(file, sizeof(file), "events/%s/%s/%s", sys, ev, name);
+	if (ftc_tracefs_read(a->instance, file, &text, NULL) < 0) {
+		fprintf(stderr, "ftc list: %s\n", ftc_strerror());
+		return -1;
+	}
+	fputs(text, stdout);
+	if (*text && text[strlen(text) - 1] != '\n')
+		putchar('\n');
+	putchar('\n');
+	free(text);
+	return 0;
+}
+
+static int event_details(const struct list_args *a, const char *sys, const char *ev)
+{
+	int ret = 0;
+
+	if (a->fields && ftc_info_event_fields(sys, ev, print_field, NULL) < 0) {
+		fprintf(stderr, "ftc list: %s\n", ftc_strerror());
+		ret = -1;
+	}
+	if (a->triggers && print_event_file(a, sys, ev, "trigger") < 0)
+		ret = -1;
+	if (a->filters && print_event_file(a, sys, ev, "filter") < 0)
+		ret = -1;
+	return ret;
+}
+
 static int list_events(const struct list_args *a)
 {
-	char **events = ftc_info_events(a->glob);
+	char **events = ftc_info_events(NULL), why[256];
+	struct list_re re;
 	int ret = 0;
 
 	if (!events)
 		return -1;
+	if (list_re_compile(&re, a->regex, true, why, sizeof(why)) < 0) {
+		ftc_list_free(events);
+		return ftc_error(EINVAL, "'%s': not a regular expression: %s", a->regex, why);
+	}
 	for (int i = 0; events[i]; i++) {
 		char *colon = strchr(events[i], ':');
 
-		puts(events[i]);
-		if (!a->fields || !colon)
+		if (!colon)
 			continue;
 		*colon = '\0';
-		if (ftc_info_event_fields(events[i], colon + 1, print_field, NULL) < 0) {
-			fprintf(stderr, "ftc list: %s\n", ftc_strerror());
+		if (!list_re_event(&re, events[i], colon + 1))
+			continue;
+		printf("%s:%s\n", events[i], colon + 1);
+		if (event_details(a, events[i], colon + 1) < 0)
 			ret = -1;
-		}
 	}
+	list_re_free(&re);
 	ftc_list_free(events);
-	return ret;
+	return ret < 0 ? -2 : 0;	/* -2: said already */
+}
+
+static int list_functions(const struct list_args *a)
+{
+	char **funcs = ftc_info_filter_functions(NULL), why[256];
+	struct list_re re;
+
+	if (!funcs)
+		return -1;
+	if (list_re_compile(&re, a->regex, false, why, sizeof(why)) < 0) {
+		ftc_list_free(funcs);
+		return ftc_error(EINVAL, "'%s': not a regular expression: %s", a->regex, why);
+	}
+	for (int i = 0; funcs[i]; i++)
+		if (list_re_line(&re, funcs[i]))
+			puts(funcs[i]);
+	list_re_free(&re);
+	ftc_list_free(funcs);
+	return 0;
+}
+
+/* What ftc can write, with the library's version, as trace-cmd list -c. */
+static int list_compression(void)
+{
+	static const enum ftc_compression algs[] = { FTC_COMPRESS_ZSTD, FTC_COMPRESS_ZLIB };
+
+	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
+		printf("%s, %s\n", ftc_compression_name(algs[i]), ftc_zctx_lib_version(algs[i]));
+	return 0;
 }
 
 static int list_options_of(const struct list_args *a)
@@ -179,18 +259,24 @@ static void run_one(const struct list_args *a, unsigned int sel, const char *wha
 	case SEL_OPTIONS: ret = list_options_of(a); break;
 	case SEL_CLOCKS: ret = list_clocks(a); break;
 	case SEL_INSTANCES: ret = print_list(ftc_info_instances()); break;
-	default: ret = print_list(ftc_info_filter_functions(a->glob)); break;
+	case SEL_FUNCTIONS: ret = list_functions(a); break;
+	default: ret = list_compression(); break;
 	}
 	if (ret == 0)
 		return;
 	fflush(stdout);
+	if (ret == -2) {	/* each failure was told where it happened */
+		if (*status == FTC_EXIT_OK)
+			*status = FTC_EXIT_FAIL;
+		return;
+	}
 	fprintf(stderr, "ftc list: %s\n", ftc_strerror());
 	if (*status == FTC_EXIT_OK)
 		*status = (errno == EPERM || errno == EACCES || errno == ENOENT) ?
 			  FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 }
 
-/* Options may come before or after the GLOB: parse around it. */
+/* Options may come before or after the REGEX: parse around it. */
 static int parse_all(int argc, char **argv, struct list_args *a)
 {
 	int at = 0;
@@ -203,14 +289,37 @@ static int parse_all(int argc, char **argv, struct list_args *a)
 		at += ret;
 		if (at >= argc)
 			break;
-		if (a->glob) {
-			cmd_error(&cmd_list, "one GLOB only, got '%s' and '%s'",
-				  a->glob, argv[at]);
+		if (a->regex) {
+			cmd_error(&cmd_list, "one REGEX only, got '%s' and '%s'",
+				  a->regex, argv[at]);
 			return -1;
 		}
-		a->glob = argv[at];
+		a->regex = argv[at];
 	}
 	return 0;
+}
+
+static bool compiles(const char *regex, bool events, char *why, size_t size)
+{
+	struct list_re re;
+
+	if (list_re_compile(&re, regex, events, why, size) < 0)
+		return false;
+	list_re_free(&re);
+	return true;
+}
+
+/* A REGEX that does not compile is the command line's mistake. */
+static int check_regex(const struct list_args *a)
+{
+	char why[256];
+
+	if ((!(a->sel & SEL_EVENTS) || compiles(a->regex, true, why, sizeof(why))) &&
+	    (!(a->sel & SEL_FUNCTIONS) || compiles(a->regex, false, why, sizeof(why))))
+		return 0;
+	cmd_error(&cmd_list, "'%s': not a regular expression (trace-cmd's: POSIX basic, "
+		  "case-insensitive): %s", a->regex, why);
+	return -1;
 }
 
 static int list_run(int argc, char **argv)
@@ -220,10 +329,12 @@ static int list_run(int argc, char **argv)
 
 	if (ret < 0)
 		return cmd_options_exit(ret);
-	if (a.glob && !(a.sel & (SEL_EVENTS | SEL_FUNCTIONS))) {
-		cmd_error(&cmd_list, "a GLOB ('%s') goes with -e or -f", a.glob);
+	if (a.regex && !(a.sel & (SEL_EVENTS | SEL_FUNCTIONS))) {
+		cmd_error(&cmd_list, "a REGEX ('%s') goes with -e or -f", a.regex);
 		return FTC_EXIT_USAGE;
 	}
+	if (a.regex && check_regex(&a) < 0)
+		return FTC_EXIT_USAGE;
 	if (a.instance && !tracefs_instance_exists(a.instance)) {
 		cmd_error(&cmd_list, "no instance '%s'; 'ftc list -B' lists them",
 			  a.instance);
@@ -237,5 +348,6 @@ static int list_run(int argc, char **argv)
 	run_one(&a, SEL_CLOCKS, "clocks", &status);
 	run_one(&a, SEL_INSTANCES, "instances", &status);
 	run_one(&a, SEL_FUNCTIONS, "functions", &status);
+	run_one(&a, SEL_COMPRESSION, "compression", &status);
 	return status;
 }

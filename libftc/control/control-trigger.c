@@ -4,7 +4,8 @@
  * the lines that add them again or remove them. The kernel shows a count as
  * "count=N" (or "unlimited") but only accepts ":N" on input, and it removes
  * a trigger by its command alone ("!traceoff"), except enable_event and
- * disable_event, which are told apart by their target event.
+ * disable_event, which are told apart by their target event, and hist,
+ * which must be named in full, its filter included.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +26,14 @@ bool ftc_is_func_trigger(const char *line)
 		return false;
 	/* "func:mod:module" is a filter on a module's functions */
 	return strncmp(colon + 1, "mod:", 4) != 0 && strcmp(colon + 1, "mod") != 0;
+}
+
+/* "[active]", "[paused]": a hist trigger's state as the kernel shows it. */
+static bool is_state(const char *s)
+{
+	size_t n = strspn(s + 1, "abcdefghijklmnopqrstuvwxyz");
+
+	return n && s[n + 1] == ']' && !s[n + 2];
 }
 
 struct trigger_parts {
@@ -58,15 +67,16 @@ static int trigger_split(const char *line, bool func, struct trigger_parts *p)
 		s = cut + 2;
 	}
 	p->head = s;
+	/* hist triggers read back with their state last, after any filter:
+	 * "hist:keys=pid:... if pid > 1 [active]" */
+	cut = strrchr(s, '[');
+	if (cut && cut > s && cut[-1] == ' ' && is_state(cut))
+		cut[-1] = '\0';
 	cut = strstr(s, " if ");
 	if (cut) {
 		*cut = '\0';
 		p->filter = cut + 4;
 	}
-	/* hist triggers read back with a state such as " [active]" */
-	cut = strstr(s, " [");
-	if (cut)
-		*cut = '\0';
 	return 0;
 }
 
@@ -152,7 +162,8 @@ char *ftc_trigger_removal(const char *line, bool func)
 			break;
 		}
 	}
-	out = build("!", p.prefix, p.head, NULL);
+	/* The kernel removes a hist trigger only when the filter matches too. */
+	out = build("!", p.prefix, p.head, keep == (size_t)-1 ? p.filter : NULL);
 	if (out && counted) {
 		char *with = build(out, ":0", "", NULL);
 

@@ -99,6 +99,7 @@ base() {
 	status|stop|restart|clear|show|snapshot|marker|check) echo "-B $I" ;;
 	record) [ -z "$FAKE" ] && echo "-B $I"; echo "-o $T/r.dat" ;;
 	extract) [ "$2" != --instance ] && echo "-B $I"; echo "-o $T/x.dat" ;;
+	hist) echo "-B $I -e sched:sched_switch --key prev_pid" ;;
 	*) ;;
 	esac
 }
@@ -113,7 +114,7 @@ before() {
 }
 tail_args() {
 	case $1 in
-	record|stat|profile) echo "-- true" ;;
+	record|stat|profile|hist) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	dump|restore) echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
@@ -127,7 +128,7 @@ excluded() {
 	[ "$3" -ge 3 ] || return 1	# the rest is refused before any work
 	case "$1 $2" in
 	# -1 and 9999... are valid instance names: a real instance would appear
-	"start --instance"|"record --instance") return 0 ;;
+	"start --instance"|"record --instance"|"hist --instance") return 0 ;;
 	# these reach for the named instance (or create one) for real
 	"reset --instance"|"stop --instance"|"restart --instance"|"clear --instance") return 0 ;;
 	esac
@@ -157,6 +158,8 @@ allowed() {
 		echo "0|none"; return ;;	# printed as a boot parameter, judged at boot
 	"start --filter"|"start --trigger"|"record --filter"|"record --trigger")
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
+	"hist --filter"|"hist --key"|"hist --value")
+		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
 	"report --filter"|"report --comm"|"report --event"|"report --instance")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
@@ -193,6 +196,9 @@ for c in $("$FTC" --help | awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { p
 			# The fake has no ring buffer: record fails reading it before
 			# it looks some names up (the real run checks those).
 			[ -n "$FAKE" ] && [ "$c" = record ] && [ "$check" = value ] &&
+				want="$want 1" check=none
+			# Nor format files: hist fails reading the event's first.
+			[ -n "$FAKE" ] && [ "$c" = hist ] && [ "$check" = value ] &&
 				want="$want 1" check=none
 			# A fresh cwd: an output named by an earlier value ('-1') must
 			# not become a later case's input.

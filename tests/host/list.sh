@@ -38,17 +38,69 @@ missing=$(comm -23 "$OUT/avail" "$OUT/events" | head -3)
 [ -z "$missing" ] && pass "-e lists every event of available_events" ||
 	fail "-e lists every event of available_events" "missing: $missing"
 sort -c "$OUT/events" 2>/dev/null && pass "-e output is sorted" || fail "-e output is sorted" "not sorted"
-got=$("$FTC" list -e 'sched:sched_s*')
-want=$(grep '^sched:sched_s' "$OUT/avail")
-[ "$got" = "$want" ] && pass "-e with a system:event glob" || fail "-e with a system:event glob" "$got"
-got=$("$FTC" list -e sched)
-want=$(grep '^sched:' "$OUT/avail")
-[ "$got" = "$want" ] && pass "-e with a system name" || fail "-e with a system name" "$(echo "$got" | head -3)"
-got=$("$FTC" list -e sched_switch)
-[ "$got" = "sched:sched_switch" ] && pass "-e with an event name" || fail "-e with an event name" "$got"
 got=$("$FTC" list -e no_such_event_xyz); rc=$?
 [ $rc = 0 ] && [ -z "$got" ] && pass "-e with no match prints nothing, exits 0" ||
 	fail "-e with no match prints nothing, exits 0" "rc=$rc $got"
+
+# A REGEX selects as trace-cmd list's does (POSIX basic, case-insensitive,
+# unanchored; SYSTEM:EVENT parts): the same events, sorted, but for the
+# ftrace system's internal events, which trace-cmd adds and which cannot be
+# enabled.
+if command -v trace-cmd >/dev/null; then
+	for re in sched '^sched_switch$' 'sched:sched_s' 'sched:' ':sched_sw' 'witch$' 'sched_s*' \
+		  'x.*_exit$' 'irq:.*entry' '^irq$' 'SCHED:SWITCH' 'a\|b' '^[a-c]' 'sched_switch'; do
+		want=$(trace-cmd list -e "$re" 2>&1 | grep -v '^ftrace:' | sort)
+		got=$("$FTC" list -e "$re" 2>&1)
+		[ -n "$got" ] && [ "$got" = "$want" ] &&
+			pass "-e '$re' lists what trace-cmd list -e does ($(echo "$got" | wc -l))" ||
+			fail "-e '$re' lists what trace-cmd list -e does" \
+				"$(diff <(echo "$want") <(echo "$got") | head -4)"
+	done
+	# -R and -l: the event, its trigger or filter file as is, a blank line.
+	paragraphs() { awk 'BEGIN { RS = ""; FS = "\n" } { $1 = $1; print }' | sort; }
+	for o in -R -l; do
+		got=$("$FTC" list -e '^sched_switch$' $o)
+		want=$(trace-cmd list -e '^sched_switch$' $o)
+		[ "$got" = "$want" ] && pass "-e REGEX $o shows what trace-cmd list does" ||
+			fail "-e REGEX $o shows what trace-cmd list does" \
+				"$(diff <(echo "$want") <(echo "$got") | head -4)"
+		got=$("$FTC" list -e 'sched:wak' $o | paragraphs)
+		want=$(trace-cmd list -e 'sched:wak' $o | paragraphs)
+		[ -n "$got" ] && [ "$got" = "$want" ] &&
+			pass "-e 'sched:wak' $o: trace-cmd's paragraphs ($(echo "$got" | wc -l) events)" ||
+			fail "-e 'sched:wak' $o: trace-cmd's paragraphs" \
+				"$(diff <(echo "$want") <(echo "$got") | head -4)"
+	done
+	# Options: trace-cmd's, sorted by name (trace-cmd prints the directory's order).
+	[ "$("$FTC" list -o | sort)" = "$(trace-cmd list -o | sort)" ] &&
+		pass "-o lists what trace-cmd list -o does" ||
+		fail "-o lists what trace-cmd list -o does" \
+			"$(diff <(trace-cmd list -o | sort) <("$FTC" list -o | sort) | head -4)"
+	# Compressions: trace-cmd's, at the same library versions.
+	got=$("$FTC" list -c)
+	trace-cmd list -c | sed -n 's/^\t//p' >"$OUT/tc-comp"
+	[ -s "$OUT/tc-comp" ] || fail "-c: trace-cmd lists compressions" "$(trace-cmd list -c 2>&1)"
+	while read -r line; do
+		expect_match "-c lists trace-cmd's '$line'" "^$line\$" "$got"
+	done <"$OUT/tc-comp"
+else
+	skip "-e, -R, -l, -o, -c against trace-cmd list" "trace-cmd is not installed"
+fi
+got=$("$FTC" list -e 'sched:sched_switch$')
+[ "$got" = "sched:sched_switch" ] && pass "-e with SYSTEM:EVENT regex parts" ||
+	fail "-e with SYSTEM:EVENT regex parts" "$got"
+got=$("$FTC" list -e 'SCHED:^SCHED_SWITCH$')
+[ "$got" = "sched:sched_switch" ] && pass "-e REGEX is case-insensitive" ||
+	fail "-e REGEX is case-insensitive" "$got"
+got=$("$FTC" list -e 'sched:')
+want=$(grep '^sched:' "$OUT/avail")
+[ "$got" = "$want" ] && pass "-e 'SYSTEM:' lists the systems' events" ||
+	fail "-e 'SYSTEM:' lists the systems' events" "$(echo "$got" | head -3)"
+got=$("$FTC" list -e 'sched_s*')
+want=$(awk -F: '$1 ~ /sched_/ || $2 ~ /sched_/' "$OUT/avail")
+[ "$got" = "$want" ] && pass "-e 'sched_s*' is a regex (sched_, then any s), not a glob" ||
+	fail "-e 'sched_s*' is a regex (sched_, then any s), not a glob" \
+		"$(diff <(echo "$want") <(echo "$got") | head -3)"
 
 # Fields: the format file's own fields, parsed by libtraceevent.
 fmt=$TRACEFS/events/sched/sched_switch/format
@@ -77,20 +129,62 @@ for h in tracers events options clocks instances; do
 	expect_match "no selector lists $h under a header" "^# $h\$" "$got"
 done
 
+# Triggers and filters of an instance (our own): its files, as they read.
+ev=$TRACEFS/instances/$inst/events/sched/sched_switch
+echo 'traceoff if prev_pid == 1' >"$ev/trigger"
+echo 'prev_pid > 1' >"$ev/filter"
+got=$("$FTC" list -R '^sched_switch$' --instance "$inst")
+want=$(printf 'sched:sched_switch\n%s\n' "$(cat "$ev/trigger")")
+[ "$got" = "$want" ] && expect_match "-R alone implies -e, reads the instance's trigger file" \
+	'^traceoff:unlimited if prev_pid == 1$' "$got" ||
+	fail "-R alone implies -e, reads the instance's trigger file" "$got"
+got=$("$FTC" list -e -l '^sched_switch$' --instance "$inst")
+[ "$got" = "$(printf 'sched:sched_switch\nprev_pid > 1')" ] &&
+	pass "-l reads the instance's filter file" || fail "-l reads the instance's filter file" "$got"
+echo '!traceoff' >>"$ev/trigger"
+echo 0 >"$ev/filter"
+
+# Compressions: the ones ftc writes, each with its library's version.
+"$FTC" list -c >"$OUT/comp"; rc=$?
+[ $rc = 0 ] && [ "$(cut -d, -f1 "$OUT/comp" | tr '\n' ' ')" = "zstd zlib " ] &&
+	pass "-c lists zstd and zlib" || fail "-c lists zstd and zlib" "rc=$rc: $(cat "$OUT/comp")"
+expect_match "-c gives each library's version" '^zstd, [0-9]+\.[0-9]+\.[0-9]+$' "$(cat "$OUT/comp")"
+for alg in $(cut -d, -f1 "$OUT/comp"); do
+	if "$FTC" record -q -B "$inst" -e sched:sched_switch --compression "$alg" \
+		-o "$OUT/$alg.dat" -- true >/dev/null 2>"$OUT/rec.err" &&
+	   "$FTC" report "$OUT/$alg.dat" >/dev/null 2>>"$OUT/rec.err"; then
+		pass "-c: ftc writes and reads a $alg trace.dat"
+	else
+		fail "-c: ftc writes and reads a $alg trace.dat" "$(tail -2 "$OUT/rec.err")"
+	fi
+done
+
 # Filterable functions: listed where readable, a clear refusal where not.
 if head -c 1 "$TRACEFS/available_filter_functions" >/dev/null 2>&1; then
-	expect_status "-f exits 0 where readable" 0 "$FTC" list -f 'vfs_*'
+	expect_status "-f exits 0 where readable" 0 "$FTC" list -f '^vfs_'
 	expect_match "-f lists vfs_ functions" '^vfs_' "$(cat "$OUT/last.out")"
+	want=$(grep -i 'VFS_READ' "$TRACEFS/available_filter_functions")
+	[ "$("$FTC" list -f 'VFS_READ')" = "$want" ] && pass "-f REGEX as grep -i finds it" ||
+		fail "-f REGEX as grep -i finds it" "differs from grep -i VFS_READ"
 else
 	err=$(cat "$TRACEFS/available_filter_functions" 2>&1 >/dev/null | sed 's/.*: //')
-	expect_status "-f exits 3 where the kernel refuses" 3 "$FTC" list -f 'vfs_*'
+	expect_status "-f exits 3 where the kernel refuses" 3 "$FTC" list -f '^vfs_'
 	expect_match "-f names the file and the kernel's error" \
 		"available_filter_functions: $err" "$(cat "$OUT/last.err")"
+	if command -v trace-cmd >/dev/null; then
+		trace-cmd list -f '^vfs_' >/dev/null 2>&1
+		[ $? != 0 ] && pass "-f: trace-cmd list -f is refused here too" ||
+			fail "-f: trace-cmd list -f is refused here too" "trace-cmd read the list"
+	fi
 fi
 
 # Mistakes.
-expect_status "a GLOB without -e or -f exits 2" 2 "$FTC" list -t sched
-expect_status "two GLOBs exit 2" 2 "$FTC" list -e sched irq
+expect_status "a REGEX without -e or -f exits 2" 2 "$FTC" list -t sched
+expect_status "two REGEXes exit 2" 2 "$FTC" list -e sched irq
+expect_status "a REGEX that does not compile exits 2" 2 "$FTC" list -e 'sched_\('
+expect_match "a REGEX that does not compile: says why" \
+	"^ftc list: 'sched_.*': not a regular expression .*: Unmatched" "$(cat "$OUT/last.err")"
+expect_status "a bad -f REGEX exits 2, before the kernel is asked" 2 "$FTC" list -f '[vfs'
 expect_status "--instance of a missing instance exits 3 (as stop and show)" 3 "$FTC" list -o --instance no-such-instance-$$
 
 knobs_unchanged "ftc list"

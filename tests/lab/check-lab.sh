@@ -39,7 +39,7 @@ echo do_sys_openat2 >/sys/kernel/tracing/set_ftrace_filter
 echo "== status"
 ftc status | grep '^set_ftrace_filter '
 echo "== functions"
-ftc list -f 'do_sys_open*'; echo "list status=$?"
+ftc list -f '^do_sys_open'; echo "list status=$?"
 echo >/sys/kernel/tracing/set_ftrace_filter
 echo "== oops"
 ftc oops-dump on; echo "on status=$?"

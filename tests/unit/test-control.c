@@ -43,6 +43,16 @@ static void triggers(void)
 	check_trigger("hist:keys=pid:vals=hitcount:sort=hitcount:size=2048 [active]", false,
 		      "hist:keys=pid:vals=hitcount:sort=hitcount:size=2048",
 		      "!hist:keys=pid:vals=hitcount:sort=hitcount:size=2048");
+	/* a filtered hist trigger is removed only with its filter */
+	check_trigger("hist:keys=bytes_req.log2:vals=hitcount:sort=hitcount:size=2048 "
+		      "if bytes_req > 64 [paused]", false,
+		      "hist:keys=bytes_req.log2:vals=hitcount:sort=hitcount:size=2048 "
+		      "if bytes_req > 64",
+		      "!hist:keys=bytes_req.log2:vals=hitcount:sort=hitcount:size=2048 "
+		      "if bytes_req > 64");
+	check_trigger("hist:keys=pid if comm == \"a [b]\"", false,
+		      "hist:keys=pid if comm == \"a [b]\"",
+		      "!hist:keys=pid if comm == \"a [b]\"");
 	check_trigger("vfs_read:traceon:count=5", true, "vfs_read:traceon:5", "!vfs_read:traceon:0");
 	check_trigger("ksys_write:traceon:unlimited", true, "ksys_write:traceon",
 		      "!ksys_write:traceon");
