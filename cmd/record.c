@@ -341,8 +341,7 @@ static int wait_loop(struct record *r, int *child_status)
 		}
 		poll(&p, pidfd >= 0 ? 1 : 0, 100);
 	}
-	if (pidfd >= 0)
-		close(pidfd);
+	/* the pidfd is the workload's: ftc_workload_reap() closes it, once */
 	if (!r->quiet && isatty(2) && elapsed(r) >= 2)
 		fputc('\n', stderr);
 	return ret;
