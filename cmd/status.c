@@ -283,12 +283,13 @@ static int status_run(int argc, char **argv)
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
+	/* the journals first: they matter most when tracefs is not as expected */
+	show_journals();
 	if (buffer_choice_check(&a) < 0) {
 		cmd_error(&cmd_status, "%s", ftc_strerror());
 		ret = errno == ENODEV ? FTC_EXIT_FAIL : FTC_EXIT_REFUSED;
 		goto out;
 	}
-	show_journals();
 	buffer_choice_each(&a, true, show_one, NULL);
 	ret = FTC_EXIT_OK;
 out:

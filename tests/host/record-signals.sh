@@ -137,7 +137,7 @@ else
 fi
 
 # Mistakes.
-expect_status "a missing command fails with 1" 1 "$FTC" record -B "$(test_instance nocmd)" -o "$D/n.dat" -- /no/such/command
+expect_status "a missing command exits 127, as a shell does" 127 "$FTC" record -B "$(test_instance nocmd)" -o "$D/n.dat" -- /no/such/command
 expect_match "the missing command is named" "cannot run '/no/such/command'" "$(cat "$OUT/last.err")"
 expect_status "-F without a command is a usage error" 2 "$FTC" record -F -o "$D/n.dat"
 expect_status "--file-version 6 with zstd is a usage error" 2 "$FTC" record --file-version 6 --compression zstd -o "$D/n.dat" -- true
