@@ -8,16 +8,20 @@ D=$OUT/cli-exit; rm -rf "$D"; mkdir -p "$D"
 I=$(test_instance exit)
 NOSUCH=ftc-no-such-$$
 
-# A missing instance, in every command whose -B names an existing one. record, start
-# and boot-args are left out: their -B creates the instance (or only prints it).
+# A missing instance, in every command whose -B names an existing one. record, start,
+# hist and boot-args are left out: their -B creates the instance (or only prints it);
+# hist --show reads one.
 for c in $("$FTC" --list-cmds); do
-	case "$c" in record|start|boot-args) continue ;; esac
+	case "$c" in record|start|boot-args|hist) continue ;; esac
 	"$FTC" "$c" --list-opts=table | grep -q $'^-B\t--instance\t' || continue
 	args=(-B "$NOSUCH")
 	[ "$c" = marker ] && args+=(text)
 	expect_status "$c -B of a missing instance exits 3" 3 "$FTC" "$c" "${args[@]}"
 	expect_match "$c names the missing instance" "$NOSUCH" "$(cat "$OUT/last.err")"
 done
+expect_status "hist --show -B of a missing instance exits 3" 3 "$FTC" hist --show -e sched:sched_switch \
+	-B "$NOSUCH"
+expect_match "hist --show names the missing instance" "$NOSUCH" "$(cat "$OUT/last.err")"
 # the file's instances are names like tracefs's
 setup "a capture" "$FTC" record -q -B "$I" -e sched:sched_process_exec -o "$D/t.dat" -- true
 expect_status "report --instance the file lacks exits 3" 3 "$FTC" report --instance "$NOSUCH" "$D/t.dat"
