@@ -264,13 +264,15 @@ static int do_show(struct hist_args *a)
 	char *text = NULL;
 	int ret;
 
+	/* the instance first: a kernel without hist triggers would be named instead */
+	if (a->instance && !tracefs_instance_exists(a->instance)) {
+		cmd_error(&cmd_hist, "instance '%s' does not exist (see `ftc list -B`)",
+			  a->instance);
+		return FTC_EXIT_REFUSED;
+	}
 	ret = check_support(a);
 	if (ret)
 		return ret;
-	if (a->instance && !tracefs_instance_exists(a->instance)) {
-		cmd_error(&cmd_hist, "no instance '%s'; 'ftc list -B' lists them", a->instance);
-		return FTC_EXIT_REFUSED;
-	}
 	if (open_output(a) < 0)
 		return FTC_EXIT_FAIL;
 	ret = read_hist(a, &text);

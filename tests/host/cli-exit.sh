@@ -21,7 +21,7 @@ for c in $("$FTC" --list-cmds); do
 done
 expect_status "hist --show -B of a missing instance exits 3" 3 "$FTC" hist --show -e sched:sched_switch \
 	-B "$NOSUCH"
-expect_match "hist --show names the missing instance" "$NOSUCH" "$(cat "$OUT/last.err")"
+expect_match "hist --show names the missing instance" "instance '$NOSUCH' does not exist" "$(cat "$OUT/last.err")"
 # the file's instances are names like tracefs's
 setup "a capture" "$FTC" record -q -B "$I" -e sched:sched_process_exec -o "$D/t.dat" -- true
 expect_status "report --instance the file lacks exits 3" 3 "$FTC" report --instance "$NOSUCH" "$D/t.dat"
