@@ -85,8 +85,8 @@ const struct command cmd_convert = {
 	.name = "convert",
 	.summary = "rewrite a trace.dat as version 6 or 7, with another compression or "
 		   "fewer instances",
-	.synopsis = "[-i FILE] [-o FILE] [--file-version 6|7] [--compression ALG] "
-		    "[-B NAME]... [FILE [OUT]]",
+	.synopsis = "[-i FILE] [-o OUT] [--file-version N] [--compression ALG] [-B NAME]... "
+		    "[IN [OUT]]",
 	.options = convert_options,
 	.run = convert_run,
 };
@@ -95,7 +95,7 @@ const struct command cmd_convert = {
 static int positional(struct convert *c, int first, int argc, char **argv)
 {
 	for (int i = first; i < argc; i++) {
-		if (!c->input && !c->output)
+		if (!c->input)
 			c->input = argv[i];
 		else if (!c->output)
 			c->output = argv[i];
