@@ -99,6 +99,8 @@ base() {
 	status|stop|restart|clear|show|snapshot|marker|check) echo "-B $I" ;;
 	record) [ -z "$FAKE" ] && echo "-B $I"; echo "-o $T/r.dat" ;;
 	extract) [ "$2" != --instance ] && echo "-B $I"; echo "-o $T/x.dat" ;;
+	convert) [ "$2" != --output ] && echo "-o $T/c.dat" ;;
+	split) [ "$2" != --input ] && echo "-i $T/tiny.dat" ;;
 	*) ;;
 	esac
 }
@@ -116,6 +118,7 @@ tail_args() {
 	record|stat|profile) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	dump|restore) echo "$T/tiny.dat" ;;
+	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
 	*) ;;
 	esac
@@ -157,7 +160,7 @@ allowed() {
 		echo "0|none"; return ;;	# printed as a boot parameter, judged at boot
 	"start --filter"|"start --trigger"|"record --filter"|"record --trigger")
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
-	"report --filter"|"report --comm"|"report --event"|"report --instance")
+	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
 		echo "0 3|none"; return ;;	# any text separates fields (3: no perf here)
