@@ -28,8 +28,8 @@ enum {
 static const struct cmd_option split_options[] = {
 	FTC_HELP_OPTION,
 	{ 'i', "input", "FILE", "read FILE (default trace.dat)", 'i' },
-	{ 'o', "output", "FILE", "write FILE.1, or with -r FILE.0001, FILE.0002, ... (default: "
-	  "the input's name)", 'o' },
+	{ 'o', "output", "FILE", "write FILE.1, with -r FILE.0001, FILE.0002... (default: "
+	  "input's)", 'o' },
 	{ 's', "seconds", "SECS", "a part spans SECS seconds from its first event", OPT_SECS },
 	{ 'm', "msecs", "MS", "a part spans MS milliseconds", OPT_MSECS },
 	{ 'u', "usecs", "USECS", "a part spans USECS microseconds", OPT_USECS },
@@ -120,7 +120,7 @@ static int split_run(int argc, char **argv);
 const struct command cmd_split = {
 	.name = "split",
 	.summary = "cut a trace.dat into smaller ones by time, events or pages",
-	.synopsis = "[-i FILE] [-o OUT] [-s SECS | -m MS | -u USECS | -e N | -p PAGES] [-r] [-c] "
+	.synopsis = "[-i FILE] [-o OUT] [-s SECS|-m MS|-u USECS|-e N|-p PAGES] [-r] [-c] "
 		    "[START [END]]",
 	.options = split_options,
 	.run = split_run,
