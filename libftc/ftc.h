@@ -48,6 +48,7 @@ FTC_API bool ftc_tracefs_word_in(const char *list, const char *word);
 #include "ftc-writer.h"
 #include "ftc-reader.h"
 #include "ftc-merge.h"
+#include "ftc-convert.h"
 #include "ftc-format.h"
 #include "ftc-perf.h"
 #include "ftc-workload.h"

@@ -202,8 +202,14 @@ static int next_page(struct ftc_stream *s)
 			continue;
 		s->missed = kbuffer_missed_events(s->kbuf);
 		s->first_in_page = true;
+		s->page_seq++;
 		return 1;
 	}
+}
+
+int ftc_stream_next_page(struct ftc_stream *s)
+{
+	return next_page(s);
 }
 
 static unsigned long long convert_ts(struct ftc_reader *r, unsigned long long ts)

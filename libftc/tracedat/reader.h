@@ -208,6 +208,7 @@ struct ftc_stream {
 	struct kbuffer *kbuf;
 	bool page_loaded, first_in_page;
 	size_t page_valid;		/* bytes of the current page really in the file */
+	uint64_t page_seq;		/* counts the pages loaded: tells a record's page apart */
 	long long missed;
 	struct tep_record *rec;
 	bool done;
@@ -218,6 +219,12 @@ int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int 
 int ftc_stream_advance(struct ftc_stream *s);
 void ftc_stream_release(struct ftc_stream *s);
 int ftc_stream_peek(struct ftc_stream *s, struct tep_record *next);
+/*
+ * The next sound page, without walking its events (convert copies pages
+ * whole): 1 with it at s->win + s->win_off (s->psize bytes, zeros past
+ * s->page_valid), 0 at the end of this CPU, -1 when damage stops it.
+ */
+int ftc_stream_next_page(struct ftc_stream *s);
 void ftc_stream_skip(struct ftc_stream *s);
 
 /* True when the file's numbers can be read in place (its byte order is ours). */

@@ -115,10 +115,15 @@ static int move_blocks(struct ftc_writer *w, const struct move *m, int n)
 {
 	size_t bs = 64u << 10;
 	char *buf = malloc(bs);
+	struct stat st;
 	int ret = -1;
 
 	if (!buf)
 		return ftc_error(ENOMEM, "out of memory");
+	if (fstat(w->fd, &st) < 0) {
+		ftc_error(errno, "%s: stat: %s", w->path, strerror(errno));
+		goto out;
+	}
 	for (int i = 0; i < n; i++) {
 		uint64_t done = 0;
 
@@ -129,6 +134,15 @@ static int move_blocks(struct ftc_writer *w, const struct move *m, int n)
 			uint64_t src = m[i].from + done, keep_end = m[i].to + m[i].len;
 			ssize_t r = pread(w->fd, buf, chunk, (off_t)src);
 
+			/*
+			 * A block may end past the end of the file: a v6 file has no
+			 * tail, and its last buffer's flyrecord is all there is when
+			 * that buffer's CPUs got no data. What is not there is zeros.
+			 */
+			if (r >= 0 && (size_t)r < chunk && src + (uint64_t)r == (uint64_t)st.st_size) {
+				memset(buf + r, 0, chunk - (size_t)r);
+				r = (ssize_t)chunk;
+			}
 			if (r != (ssize_t)chunk) {
 				ftc_error(errno ? errno : EIO, "%s: reading back %zu bytes at %llu: %s",
 					  w->path, chunk, (unsigned long long)src, strerror(errno));

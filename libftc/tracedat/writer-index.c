@@ -97,6 +97,7 @@ static void common_options(struct ftc_writer *w, struct ftc_dbuf *o)
 	option_str(o, FTC_OPT_VERSION, version);
 	option(o, FTC_OPT_TRACEID, &w->trace_id, 8);
 	option(o, FTC_OPT_CPUCOUNT, &n, 4);
+	ftc_dbuf_add(o, w->extra_options.p, w->extra_options.len);
 }
 
 static const struct {
@@ -176,11 +177,43 @@ static uint64_t snap_off(const struct ftc_writer *w, const struct snap *s,
 	return s ? s[b->slot0 + c].off : cur_off(w, &b->cpus[c]);
 }
 
+/*
+ * v6 stats of one buffer, each padded to a fixed size: the index is
+ * rewritten in place at every checkpoint, so its size may not change. An
+ * instance's follow a CPUSTAT naming it, as trace-cmd writes them.
+ */
+static void cpustat_v6(struct ftc_dbuf *o, const struct wbuf *b, bool final)
+{
+	char stat[V6_CPUSTAT_SIZE];
+
+	if (b->name[0]) {
+		char *head = NULL;
+
+		if (asprintf(&head, "\nBuffer: %s\n\n", b->name) >= 0)
+			option_str(o, FTC_OPT_CPUSTAT, head);
+		free(head);
+	}
+	for (int c = 0; c < b->ncpus; c++) {
+		const char *st = final ? b->cpus[c].stat : NULL;
+		size_t n = 0;
+
+		memset(stat, ' ', sizeof(stat));
+		if (st) {
+			n = strlen(st) < sizeof(stat) - 1 ? strlen(st) : sizeof(stat) - 1;
+			memcpy(stat, st, n);
+		} else {
+			n = (size_t)snprintf(stat, sizeof(stat), "CPU: %d\n", b->cpus[c].cpu);
+			stat[n] = ' ';
+		}
+		stat[sizeof(stat) - 1] = '\0';
+		option(o, FTC_OPT_CPUSTAT, stat, sizeof(stat));
+	}
+}
+
 /* The v6 index: options and the top flyrecord's per-CPU pairs. Fixed size. */
 static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap *s,
 		     bool final)
 {
-	char stat[V6_CPUSTAT_SIZE];
 	struct wbuf *top = NULL;
 	char clock[80];
 	uint64_t len;
@@ -197,23 +230,12 @@ static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap
 		ftc_dbuf_u64(o, w->bufs[b].sec);
 		ftc_dbuf_str(o, w->bufs[b].name);
 	}
-	/* Stats of the first buffer, padded: the size may not change. */
-	for (int c = 0; c < w->bufs[0].ncpus; c++) {
-		const char *st = final ? w->bufs[0].cpus[c].stat : NULL;
-		size_t n = 0;
-
-		memset(stat, ' ', sizeof(stat));
-		if (st) {
-			n = strlen(st) < sizeof(stat) - 1 ? strlen(st) : sizeof(stat) - 1;
-			memcpy(stat, st, n);
-		} else {
-			n = (size_t)snprintf(stat, sizeof(stat), "CPU: %d\n",
-					     w->bufs[0].cpus[c].cpu);
-			stat[n] = ' ';
-		}
-		stat[sizeof(stat) - 1] = '\0';
-		option(o, FTC_OPT_CPUSTAT, stat, sizeof(stat));
-	}
+	/* The top buffer's stats first: readers give unnamed stats to it. */
+	if (top)
+		cpustat_v6(o, top, final);
+	for (int b = 0; b < w->nbufs; b++)
+		if (w->bufs[b].name[0])
+			cpustat_v6(o, &w->bufs[b], final);
 	ftc_dbuf_u16(o, FTC_OPT_DONE);
 	ftc_dbuf_add(o, FTC_V6_FLYRECORD_TAG, 10);
 	for (int cpu = 0; cpu < w->cpucount; cpu++) {

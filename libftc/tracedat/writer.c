@@ -361,7 +361,10 @@ int ftc_wstart(struct ftc_writer *w)
 	if (w->started)
 		return ftc_error(EBUSY, "%s: the capture has started already", w->path);
 	clock_gettime(CLOCK_REALTIME, &ts);
-	w->trace_id = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
+	/* A copied file keeps its capture's id (ftc_writer_copy_from). */
+	if (!w->trace_id)
+		w->trace_id = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^
+			      (uint64_t)getpid();
 	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
 	if (!w->meta_z || ftc_wsynthetic_formats(w) < 0)
 		goto out;
@@ -648,6 +651,7 @@ void ftc_writer_free(struct ftc_writer *w)
 	free(w->bufs);
 	ftc_dbuf_free(&w->strings);
 	ftc_dbuf_free(&w->extra_formats);
+	ftc_dbuf_free(&w->extra_options);
 	ftc_dbuf_free(&w->end_cmdlines);
 	ftc_wmeta_free(&w->meta);
 	ftc_zctx_free(w->meta_z);

@@ -130,6 +130,7 @@ struct ftc_writer {
 	bool started;
 	struct ftc_dbuf extra_formats;	/* ftc_writer_add_system(): (name, n, formats) */
 	uint32_t extra_systems;
+	struct ftc_dbuf extra_options;	/* ftc_writer_copy_from(): (u16 id, u32 size, data)... */
 };
 
 static inline bool compressed(const struct ftc_writer *w)
@@ -168,6 +169,19 @@ int ftc_wpatch_sections(struct ftc_writer *w);
 int ftc_wjoin_halves(struct ftc_writer *w, struct wcpu *wc, char *buf, size_t cap);
 /* writer-synthetic.c: appends ftc's own event systems to the formats. */
 int ftc_wsynthetic_formats(struct ftc_writer *w);
+
+/*
+ * writer-copy.c: a writer made from another trace.dat instead of the
+ * kernel (ftc convert, ftc split): before start, takes r's page size, its
+ * metadata, the options that describe the capture (uname, clock, trace id,
+ * time offsets, ...) and the CPU stats, and declares r's buffers whose
+ * keep[i] is true (keep NULL: all that have CPUs). wbuf[i] gets reader
+ * buffer i's index in the writer, or -1. Refuses a file whose byte order
+ * or long size is not this machine's: the writer writes only its own.
+ */
+struct ftc_reader;
+int ftc_writer_copy_from(struct ftc_writer *w, struct ftc_reader *r, const bool *keep,
+			 int *wbuf);
 
 /* Adds a buffer (takes clock, which may be NULL after a failed read). */
 int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,

@@ -8,6 +8,7 @@ D=$OUT/cli-exit; rm -rf "$D"; mkdir -p "$D"
 I=$(test_instance exit)
 NOSUCH=ftc-no-such-$$
 
+setup "a capture" "$FTC" record -q -B "$I" -e sched:sched_process_exec -o "$D/t.dat" -- true
 # A missing instance, in every command whose -B names an existing one. record, start,
 # hist and boot-args are left out: their -B creates the instance (or only prints it);
 # hist --show reads one.
@@ -16,6 +17,7 @@ for c in $("$FTC" --list-cmds); do
 	"$FTC" "$c" --list-opts=table | grep -q $'^-B\t--instance\t' || continue
 	args=(-B "$NOSUCH")
 	[ "$c" = marker ] && args+=(text)
+	[ "$c" = convert ] && args+=("$D/t.dat" "$D/c.dat")	# an instance of the file
 	expect_status "$c -B of a missing instance exits 3" 3 "$FTC" "$c" "${args[@]}"
 	expect_match "$c names the missing instance" "$NOSUCH" "$(cat "$OUT/last.err")"
 done
@@ -23,7 +25,6 @@ expect_status "hist --show -B of a missing instance exits 3" 3 "$FTC" hist --sho
 	-B "$NOSUCH"
 expect_match "hist --show names the missing instance" "instance '$NOSUCH' does not exist" "$(cat "$OUT/last.err")"
 # the file's instances are names like tracefs's
-setup "a capture" "$FTC" record -q -B "$I" -e sched:sched_process_exec -o "$D/t.dat" -- true
 expect_status "report --instance the file lacks exits 3" 3 "$FTC" report --instance "$NOSUCH" "$D/t.dat"
 expect_status "report --event the file lacks exits 3" 3 "$FTC" report --event no_such_event "$D/t.dat"
 expect_status "report of a missing file exits 1" 1 "$FTC" report "$D/none.dat"

@@ -100,6 +100,8 @@ base() {
 	record) [ -z "$FAKE" ] && echo "-B $I"; echo "-o $T/r.dat" ;;
 	extract) [ "$2" != --instance ] && echo "-B $I"; echo "-o $T/x.dat" ;;
 	hist) echo "-B $I -e sched:sched_switch --key prev_pid" ;;
+	convert) [ "$2" != --output ] && echo "-o $T/c.dat" ;;
+	split) [ "$2" != --input ] && echo "-i $T/tiny.dat" ;;
 	*) ;;
 	esac
 }
@@ -117,6 +119,7 @@ tail_args() {
 	record|stat|profile|hist) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	dump|restore) echo "$T/tiny.dat" ;;
+	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
 	*) ;;
 	esac
@@ -161,6 +164,7 @@ allowed() {
 	"hist --filter"|"hist --key"|"hist --value")
 		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
 	"report --filter"|"report --comm"|"report --event"|"report --instance")
+	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
 		echo "0 3|none"; return ;;	# any text separates fields (3: no perf here)
