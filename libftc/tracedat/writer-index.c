@@ -182,17 +182,23 @@ static uint64_t snap_off(const struct ftc_writer *w, const struct snap *s,
  * rewritten in place at every checkpoint, so its size may not change. An
  * instance's follow a CPUSTAT naming it, as trace-cmd writes them.
  */
+/* An instance's CPU stats start with a line naming it, as trace-cmd's do. */
+static void cpustat_head(struct ftc_dbuf *o, const struct wbuf *b)
+{
+	char *head = NULL;
+
+	if (!b->name[0])
+		return;
+	if (asprintf(&head, "\nBuffer: %s\n\n", b->name) >= 0)
+		option_str(o, FTC_OPT_CPUSTAT, head);
+	free(head);
+}
+
 static void cpustat_v6(struct ftc_dbuf *o, const struct wbuf *b, bool final)
 {
 	char stat[V6_CPUSTAT_SIZE];
 
-	if (b->name[0]) {
-		char *head = NULL;
-
-		if (asprintf(&head, "\nBuffer: %s\n\n", b->name) >= 0)
-			option_str(o, FTC_OPT_CPUSTAT, head);
-		free(head);
-	}
+	cpustat_head(o, b);
 	for (int c = 0; c < b->ncpus; c++) {
 		const char *st = final ? b->cpus[c].stat : NULL;
 		size_t n = 0;
@@ -374,13 +380,7 @@ static void buffer_option(struct ftc_writer *w, struct ftc_dbuf *o, struct wbuf 
  */
 static void cpustat_options(struct ftc_dbuf *o, const struct wbuf *b)
 {
-	if (b->name[0]) {
-		char *head = NULL;
-
-		if (asprintf(&head, "\nBuffer: %s\n\n", b->name) >= 0)
-			option_str(o, FTC_OPT_CPUSTAT, head);
-		free(head);
-	}
+	cpustat_head(o, b);
 	for (int c = 0; c < b->ncpus; c++) {
 		if (b->cpus[c].stat)
 			option_str(o, FTC_OPT_CPUSTAT, b->cpus[c].stat);
