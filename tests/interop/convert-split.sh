@@ -252,6 +252,11 @@ vs_tracecmd() {
 		fail "$name: each part prints trace-cmd's part's records" "$same of $total alike (see $dir)"
 }
 
+# same_lines SORT A B: A and B hold the same lines, in the same order unless SORT is "sort".
+same_lines() {
+	if [ "$1" = sort ]; then cmp -s <(sort "$2") <(sort "$3"); else cmp -s "$2" "$3"; fi
+}
+
 # union NAME SORT FILES...: the parts' records together are the original's, each once.
 union() {
 	local name=$1 sort=$2 f
@@ -264,20 +269,14 @@ union() {
 	done >"$D/union.tc"
 	[ "$bad" = 0 ] && pass "$name: trace-cmd report opens every part ($#) without a word on stderr" ||
 		fail "$name: trace-cmd report opens every part" "$bad complained: $(head -2 "$D/tc.err")"
-	if [ "$sort" = sort ]; then
-		cmp -s <(sort "$D/union.tc") <(grep -v '^cpus=' "$D/ref.tc" | sort)
-	else
-		cmp -s "$D/union.tc" <(grep -v '^cpus=' "$D/ref.tc")
-	fi && pass "$name: the parts hold the original's records, each once (trace-cmd report)" ||
+	grep -v '^cpus=' "$D/ref.tc" >"$D/ref.tc.body"
+	same_lines "$sort" "$D/union.tc" "$D/ref.tc.body" && pass "$name: the parts hold the original's records, each once (trace-cmd report)" ||
 		fail "$name: the parts hold the original's records, each once (trace-cmd report)" \
 			"$(wc -l <"$D/union.tc") lines, $(grep -vc '^cpus=' "$D/ref.tc") in the original"
 	# ftc report -R: raw fields, as a perf sample's symbol needs its mmap in the same part
 	for f in "$@"; do "$FTC" report -R "$f" | grep -v '^#'; done >"$D/union.ft"
-	if [ "$sort" = sort ]; then
-		cmp -s <(sort "$D/union.ft") <(grep -v '^#' "$D/ref.ftR" | sort)
-	else
-		cmp -s "$D/union.ft" <(grep -v '^#' "$D/ref.ftR")
-	fi && pass "$name: the parts hold the original's records, each once (ftc report)" ||
+	grep -v '^#' "$D/ref.ftR" >"$D/ref.ftR.body"
+	same_lines "$sort" "$D/union.ft" "$D/ref.ftR.body" && pass "$name: the parts hold the original's records, each once (ftc report)" ||
 		fail "$name: the parts hold the original's records, each once (ftc report)" \
 			"$(wc -l <"$D/union.ft") lines, $(grep -vc '^#' "$D/ref.ftR") in the original"
 }
