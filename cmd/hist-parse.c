@@ -305,6 +305,11 @@ static int parse_section(struct hist_section *s)
 			free(block);
 			block = more;
 		} else if (!strncmp(l, INFO_MARK, strlen(INFO_MARK))) {
+			/* one trigger per section: the rows read so far have its keys */
+			if (s->info) {
+				ret = -1;
+				continue;
+			}
 			s->info = strdup(l + strlen(INFO_MARK));
 			ret = s->info && parse_keys(s) == 0 ? 0 : -1;
 			continue;

@@ -5,6 +5,7 @@
  * padding, two sections in one file, a stacktrace key over several lines,
  * and what the table makes of them.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,10 +221,54 @@ static void odd(void)
 	CHECK_STR("the state is cut", info, "hist:keys=x if y == 1");
 }
 
+/*
+ * What the fuzzer found (tests/fuzz/run --target hist) stays found: each
+ * input of tests/fuzz/regress-hist parses and prints without a sanitizer
+ * report (this test runs again in the asan tier).
+ */
+static void fuzz_findings(void)
+{
+	const char *top = getenv("TOP");
+	char dir[4096], path[4400], *text;
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s/tests/fuzz/regress-hist", top ? top : ".");
+	d = opendir(dir);
+	CHECK("the fuzz findings are there (TOP names the tree)", d != NULL);
+	while (d && (de = readdir(d))) {
+		struct hist_section *secs = NULL;
+		size_t ns = 0, len = 0;
+		FILE *f, *null = fopen("/dev/null", "w");
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		f = fopen(path, "r");
+		text = NULL;
+		if (f && getdelim(&text, &len, '\0', f) >= 0 && hist_parse(text, &secs, &ns) == 0) {
+			for (size_t i = 0; i < ns; i++)
+				hist_print_table(null, &secs[i], "# fuzz");
+			hist_sections_free(secs, ns);
+		}
+		n++;
+		free(text);
+		if (f)
+			fclose(f);
+		if (null)
+			fclose(null);
+	}
+	if (d)
+		closedir(d);
+	CHECK("every fuzz finding parsed and printed", n > 0);
+}
+
 int main(void)
 {
 	sections();
 	keys();
 	odd();
+	fuzz_findings();
 	return CHECK_DONE();
 }
