@@ -163,7 +163,6 @@ allowed() {
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
 	"hist --filter"|"hist --key"|"hist --value")
 		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
-	"report --filter"|"report --comm"|"report --event"|"report --instance")
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
