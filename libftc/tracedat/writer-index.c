@@ -216,13 +216,39 @@ static void cpustat_v6(struct ftc_dbuf *o, const struct wbuf *b, bool final)
 	}
 }
 
+/*
+ * A v6 flyrecord block: (offset, size) pairs indexed by CPU (zeros for
+ * CPUs b lacks, or all when there is no b), then "[clock]". The clock may
+ * come from another file (ftc convert): any length, so no fixed buffer.
+ */
+static void flyrecord_v6(struct ftc_writer *w, const struct wbuf *b, const char *clock,
+			 struct ftc_dbuf *o, const struct snap *s)
+{
+	if (!clock)
+		clock = "(null)";	/* as it always read; a failed read leaves none */
+	ftc_dbuf_add(o, FTC_V6_FLYRECORD_TAG, 10);
+	for (int cpu = 0; cpu < w->cpucount; cpu++) {
+		uint64_t off = 0, size = 0;
+
+		for (int c = 0; b && c < b->ncpus; c++)
+			if (b->cpus[c].cpu == cpu) {
+				off = snap_off(w, s, b, c);
+				size = snap_size(s, b, c);
+			}
+		ftc_dbuf_u64(o, off);
+		ftc_dbuf_u64(o, size);
+	}
+	ftc_dbuf_u64(o, strlen(clock) + 2);
+	ftc_dbuf_add(o, "[", 1);
+	ftc_dbuf_add(o, clock, strlen(clock));
+	ftc_dbuf_add(o, "]", 1);
+}
+
 /* The v6 index: options and the top flyrecord's per-CPU pairs. Fixed size. */
 static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap *s,
 		     bool final)
 {
 	struct wbuf *top = NULL;
-	char clock[80];
-	uint64_t len;
 
 	ftc_dbuf_add(o, FTC_V6_OPTIONS_TAG, 10);
 	common_options(w, o);
@@ -243,45 +269,7 @@ static void index_v6(struct ftc_writer *w, struct ftc_dbuf *o, const struct snap
 		if (w->bufs[b].name[0])
 			cpustat_v6(o, &w->bufs[b], final);
 	ftc_dbuf_u16(o, FTC_OPT_DONE);
-	ftc_dbuf_add(o, FTC_V6_FLYRECORD_TAG, 10);
-	for (int cpu = 0; cpu < w->cpucount; cpu++) {
-		uint64_t off = 0, size = 0;
-
-		for (int c = 0; top && c < top->ncpus; c++)
-			if (top->cpus[c].cpu == cpu) {
-				off = snap_off(w, s, top, c);
-				size = snap_size(s, top, c);
-			}
-		ftc_dbuf_u64(o, off);
-		ftc_dbuf_u64(o, size);
-	}
-	len = (uint64_t)snprintf(clock, sizeof(clock), "[%s]", top ? top->clock : w->bufs[0].clock);
-	ftc_dbuf_u64(o, len);
-	ftc_dbuf_add(o, clock, len);
-}
-
-/* A v6 instance's flyrecord block: pairs indexed by CPU, then its clock. */
-static void flyrecord_v6(struct ftc_writer *w, struct wbuf *b, struct ftc_dbuf *o,
-			 const struct snap *s)
-{
-	char clock[80];
-	uint64_t len;
-
-	ftc_dbuf_add(o, FTC_V6_FLYRECORD_TAG, 10);
-	for (int cpu = 0; cpu < w->cpucount; cpu++) {
-		uint64_t off = 0, size = 0;
-
-		for (int c = 0; c < b->ncpus; c++)
-			if (b->cpus[c].cpu == cpu) {
-				off = snap_off(w, s, b, c);
-				size = snap_size(s, b, c);
-			}
-		ftc_dbuf_u64(o, off);
-		ftc_dbuf_u64(o, size);
-	}
-	len = (uint64_t)snprintf(clock, sizeof(clock), "[%s]", b->clock);
-	ftc_dbuf_u64(o, len);
-	ftc_dbuf_add(o, clock, len);
+	flyrecord_v6(w, top, top ? top->clock : w->bufs[0].clock, o, s);
 }
 
 int ftc_whead_v6(struct ftc_writer *w, struct ftc_dbuf *h)
@@ -312,7 +300,7 @@ int ftc_wgroups(struct ftc_writer *w)
 		if (w->version == 6) {
 			if (!wb->name[0])
 				continue;
-			flyrecord_v6(w, wb, &h, NULL);
+			flyrecord_v6(w, wb, wb->clock, &h, NULL);
 		} else {
 			snprintf(desc, sizeof(desc), "buffer flyrecord %s", wb->name);
 			wb->desc = ftc_wstring(w, desc);
@@ -450,7 +438,7 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
 
 			if (!w->bufs[b].name[0])
 				continue;
-			flyrecord_v6(w, &w->bufs[b], &f, s);
+			flyrecord_v6(w, &w->bufs[b], w->bufs[b].clock, &f, s);
 			ret = ftc_wpwrite(w, f.p, f.len, w->bufs[b].sec);
 			ftc_dbuf_free(&f);
 		}
