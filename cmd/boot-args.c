@@ -55,8 +55,8 @@ static const struct cmd_option boot_options[] = {
 	{ 0, "traceoff-on-warning", NULL, "stop tracing at the first WARN "
 	  "(traceoff_on_warning)", OPT_TRACEOFF_WARN },
 	{ 0, "lines", NULL, "print one parameter per line instead of one line", OPT_LINES },
-	{ 0, "kernel", "VERSION", "warn of parameters older kernels lack against this version "
-	  "(default: uname -r)", OPT_KERNEL },
+	{ 0, "kernel", "VERSION", "the target kernel, to warn of what it lacks (default: uname -r)",
+	  OPT_KERNEL },
 	FTC_HELP_OPTION,
 	{ 0 }
 };

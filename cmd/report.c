@@ -48,8 +48,8 @@ static const struct cmd_option report_options[] = {
 	{ 't', "ns", NULL, "print timestamps in nanoseconds", 0 },
 	{ 0, "stat", NULL, "counts per CPU and per event, lost events, overruns, clock, "
 	  "instances", OPT_STAT },
-	{ 0, "initcalls", NULL, "the initcalls of a boot-time capture, slowest first (see "
-	  "ftc-boot-args(1))", OPT_INITCALLS },
+	{ 0, "initcalls", NULL, "a boot-time capture's initcalls, slowest first",
+	  OPT_INITCALLS },
 	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
