@@ -73,7 +73,10 @@ echo "current_tracer=$(cat current_tracer)"
 echo "overwrite=$(grep -x -e overwrite -e nooverwrite trace_options)"
 cd /tmp'
 
-KVER=$(basename "$(scripts/lab-kernel 2>/dev/null || echo vmlinuz-6.1)" | sed 's/^vmlinuz-//')
+# The guest kernel's version, for boot-args --kernel (lab_run skips later
+# when there is no lab kernel).
+KVER=6.1
+lab_ready && KVER=$(basename "$LAB_KERNEL" | sed 's/^vmlinuz-//')
 
 # ---- boot 1: events, a trigger with a filter, buffer size, clock, options,
 # traceoff_on_warning, ftrace_dump_on_oops=orig_cpu.
@@ -243,7 +246,7 @@ echo "== extract"
 ftc extract -q -o /tmp/gr.dat; echo "extract status=$?"
 lab_export /tmp/gr.dat
 EOF
-LAB_APPEND=$ARGS LAB_TIMEOUT=120 lab_run boot-graph "$OUT/graph.scenario" || finish
+LAB_APPEND=$ARGS LAB_TIMEOUT=120 LAB_QEMU_TIMEOUT=300 lab_run boot-graph "$OUT/graph.scenario" || finish
 expect_cmdline graph
 t_init=$(init_time)
 set=$(lab_section settings)
