@@ -177,8 +177,18 @@ static int graph_close(struct initcalls *ic, struct task *t, unsigned long long 
 
 	if (!c)
 		return -1;
-	/* One child besides the helpers: the initcall. Else it is not traceable. */
-	snprintf(c->name, NAME_LEN, "%s", t->others == 1 ? t->child : "?");
+	/*
+	 * One child besides the helpers: the initcall. Else the initcall is not
+	 * traceable (inlined, notrace) and its callees are the children: "?",
+	 * with the first of them as a hint.
+	 */
+	if (t->others == 1)
+		snprintf(c->name, NAME_LEN, "%s", t->child);
+	else if (t->others)
+		snprintf(c->name, NAME_LEN, "? (calls %.80s%s)", t->child,
+			 t->others > 2 ? " and others" : t->others == 2 ? " and another" : "");
+	else
+		snprintf(c->name, NAME_LEN, "?");
 	c->dur = t->others == 1 ? t->child_dur : dur;
 	c->start = t->graph_ts;
 	c->cpu = t->graph_cpu;
@@ -265,15 +275,25 @@ static void keep_one_source(struct initcalls *ic)
 	ic->n_graph = 0;
 }
 
+/* Clocks that count cycles, not nanoseconds: their values are printed as they are. */
+static bool counts_cycles(const char *clock)
+{
+	return clock && (!strcmp(clock, "counter") || !strcmp(clock, "x86-tsc"));
+}
+
 static void print_table(const struct initcalls *ic, const char *path, bool ns)
 {
+	const char *clock = ftc_reader_clock(ic->r);
 	unsigned long long total = 0;
-	bool graph = ic->n_graph > 0;
+	bool graph = ic->n_graph > 0, cycles = counts_cycles(clock);
 
-	printf("# %zu initcalls in %s, from %s, slowest first\n", ic->n, path,
+	if (cycles)
+		ns = true;
+	printf("# %zu initcalls in %s, from %s, slowest first; clock %s\n", ic->n, path,
 	       graph ? "function_graph records of do_one_initcall"
-		     : "initcall_start/initcall_finish events");
-	printf("# %15s %4s %16s %5s  %s\n", ns ? "DURATION(ns)" : "DURATION(us)", "CPU",
+		     : "initcall_start/initcall_finish events", clock ? clock : "unknown");
+	printf("# %15s %4s %16s %5s  %s\n",
+	       cycles ? "DURATION" : ns ? "DURATION(ns)" : "DURATION(us)", "CPU",
 	       "START", "RET", "INITCALL");
 	for (size_t i = 0; i < ic->n; i++) {
 		const struct call *c = &ic->calls[i];
@@ -291,7 +311,7 @@ static void print_table(const struct initcalls *ic, const char *path, bool ns)
 		total += c->dur;
 	}
 	if (ns)
-		printf("# total %llu ns\n", total);
+		printf("# total %llu%s\n", total, cycles ? "" : " ns");
 	else
 		printf("# total %.3f us\n", total / 1000.0);
 }
