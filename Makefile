@@ -38,6 +38,10 @@ CMD_SRC   := $(sort $(wildcard cmd/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 PIC_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 CMD_OBJ   := $(CMD_SRC:%.c=$(B)/%.o)
+# One generated source: the syscall names (scripts/gen-syscalls).
+SYSCALLS_C := $(B)/gen/syscall-names.c
+LIB_OBJ   += $(B)/gen/syscall-names.o
+PIC_OBJ   += $(B)/pic/gen/syscall-names.o
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # The installed headers: libftc.so exports what these declare, nothing else
@@ -59,6 +63,19 @@ $(B)/libftc.a: $(LIB_OBJ)
 
 $(B)/libftc.so: $(PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# The syscall names by number, generated from the kernel's uapi headers
+# (scripts/gen-syscalls; the lookups are libftc/base/syscall-table.c).
+$(SYSCALLS_C): scripts/gen-syscalls
+	@mkdir -p $(dir $@)
+	CC="$(CC)" scripts/gen-syscalls > $@.tmp && mv -f $@.tmp $@
+
+$(B)/gen/syscall-names.o: $(SYSCALLS_C)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/pic/gen/syscall-names.o: $(SYSCALLS_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 
 # libftc keeps everything but its API (FTC_API, libftc/ftc-api.h) to itself:
 # libftc.so exports only that, and a program that links libftc.a into a
