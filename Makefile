@@ -48,8 +48,22 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # (tests/host/exports.sh reads this list through `make public-headers`).
 PUBLIC_HDR := $(sort $(wildcard libftc/ftc*.h))
 
-.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
-all: ftc $(B)/libftc.a $(B)/libftc.so unit
+# libtraceevent plugins (Documentation/hacking.md, "Plugins"): each
+# plugins/plugin_*.c is one .so, linked with the other plugins/*.c and the
+# syscall tables; ftc report loads them from plugins/ beside the binary.
+PLUGIN_SRC := $(sort $(wildcard plugins/plugin_*.c))
+PLUGIN_LIB := $(filter-out $(PLUGIN_SRC) plugins/static.c,$(sort $(wildcard plugins/*.c)))
+PLUGINS   := $(PLUGIN_SRC:%.c=%.so)
+PLUGIN_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilibftc/base \
+	     -Iplugins $(PKG_CFLAGS) -MMD -MP
+PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-table.o \
+	     $(B)/pic/gen/syscall-names.o
+# ftc-static's copies, registered by plugins/static.c.
+PLUGIN_STATIC_OBJ := $(PLUGIN_SRC:%.c=$(B)/static/%.o) $(PLUGIN_LIB:%.c=$(B)/static/%.o) \
+	     $(B)/static/plugins/static.o
+
+.PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
+all: ftc $(B)/libftc.a $(B)/libftc.so unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
 ftc: $(B)/ftc
@@ -77,6 +91,21 @@ $(B)/pic/gen/syscall-names.o: $(SYSCALLS_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 
+plugins: $(PLUGINS)
+# objects that only a pattern rule names: keep them
+.SECONDARY: $(PLUGIN_PIC_LIB) $(PLUGIN_SRC:%.c=$(B)/pic/%.o)
+plugins/%.so: $(B)/pic/plugins/%.o $(PLUGIN_PIC_LIB)
+	$(CC) -shared -o $@.tmp $^ $(LDFLAGS) && mv -f $@.tmp $@
+
+# Only the loader, unloader and options leave a plugin (FTC_PLUGIN_EXPORT).
+$(B)/pic/plugins/%.o: plugins/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/static/plugins/%.o: plugins/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -DFTC_PLUGIN_STATIC -c -o $@ $<
+
 # libftc keeps everything but its API (FTC_API, libftc/ftc-api.h) to itself:
 # libftc.so exports only that, and a program that links libftc.a into a
 # shared object of its own does not re-export our internals either.
@@ -96,14 +125,16 @@ $(B)/tests/%: tests/unit/%.c $(B)/libftc.a
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(B)/libftc.a $(LDFLAGS) $(LDLIBS)
 
 # A fully static ftc for boards and the lab initramfs. libtraceevent's
-# plugin loader uses dlopen, so glibc warns: static builds load no plugins.
+# plugin loader uses dlopen, so glibc warns: static builds load no plugins
+# from files, and ftc's own plugins are linked in instead (plugins/static.c).
 # ftc-static is stripped; its debug information is kept beside it in
 # ftc-static.debug, which gdb finds through the .gnu_debuglink and the
 # build-id they share.
 static: ftc-static
-ftc-static: $(CMD_OBJ) $(B)/libftc.a
+ftc-static: $(CMD_OBJ) $(PLUGIN_STATIC_OBJ) $(B)/libftc.a
 	rm -f $@ $@.debug $@.full
-	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(B)/libftc.a \
+	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(PLUGIN_STATIC_OBJ) \
+		$(B)/libftc.a \
 		$(PKG_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
 		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
 	@test -x $@.full
@@ -157,6 +188,6 @@ lib-dirs:
 	@printf '%s\n' $(LIB_DIRS)
 
 clean:
-	rm -rf build ftc ftc-static ftc-static.debug ftc-asan tests/out
+	rm -rf build ftc ftc-static ftc-static.debug ftc-asan tests/out $(PLUGINS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)

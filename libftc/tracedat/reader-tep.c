@@ -20,6 +20,14 @@
 
 #define FTC_MAX_EVENT_ID	(1 << 20)
 
+/*
+ * A static ftc cannot dlopen plugins: it links ftc's own in (plugins/
+ * static.c) and they are registered through these, which only such a
+ * binary defines.
+ */
+int ftc_static_plugins_load(struct tep_handle *tep) __attribute__((weak));
+void ftc_static_plugins_unload(struct tep_handle *tep) __attribute__((weak));
+
 int ftc_tep_init(struct ftc_reader *r)
 {
 	r->tep = tep_alloc();
@@ -38,8 +46,34 @@ int ftc_tep_init(struct ftc_reader *r)
 		    tep_add_plugin_path(r->tep, r->plugin_dir, TEP_PLUGIN_LAST) < 0)
 			return ftc_error(ENOMEM, "out of memory for libtraceevent");
 		r->plugins = tep_load_plugins(r->tep);
+		if (ftc_static_plugins_load && ftc_static_plugins_load(r->tep) == 0)
+			r->static_plugins = true;
 	}
 	return 0;
+}
+
+/*
+ * Plugin options the file decides: ftc's syscalls plugin names raw syscall
+ * numbers from the table of the machine that recorded the trace, the last
+ * word of its uname ("" when the file has none: the plugin guesses).
+ * libtraceevent's options are global: the last file opened sets them.
+ */
+void ftc_tep_plugin_options(struct ftc_reader *r)
+{
+	const char *uname = ftc_reader_option_text(r, FTC_OPT_UNAME);
+	const char *machine = uname ? strrchr(uname, ' ') : NULL;
+
+	if (!r->tep || (r->flags & FTC_READER_NO_PLUGINS))
+		return;
+	tep_plugin_add_option("ftc_syscalls:arch", machine ? machine + 1 : "");
+}
+
+void ftc_tep_unload_plugins(struct ftc_reader *r)
+{
+	if (r->static_plugins && ftc_static_plugins_unload)
+		ftc_static_plugins_unload(r->tep);
+	if (r->plugins)
+		tep_unload_plugins(r->plugins, r->tep);
 }
 
 static void cur_mem(struct ftc_cur *c, struct ftc_reader *r, const char *buf, size_t len,

@@ -75,6 +75,7 @@ struct ftc_reader {
 
 	struct tep_handle *tep;
 	void *plugins;
+	bool static_plugins;		/* ftc_static_plugins_load() ran on tep */
 	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
 	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
 	void *guard_ctx;
@@ -160,6 +161,8 @@ struct ftc_dat_buffer *ftc_add_buffer(struct ftc_reader *r, const char *name);
 
 /* tep setup from the metadata payloads (reader-tep.c). */
 int ftc_tep_init(struct ftc_reader *r);
+void ftc_tep_plugin_options(struct ftc_reader *r);
+void ftc_tep_unload_plugins(struct ftc_reader *r);
 int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every ftc plugin shares. A plugin is a libtraceevent plugin
+ * (TEP_PLUGIN_LOADER and friends) when built as a .so; ftc-static cannot
+ * dlopen, so there the same sources are compiled with FTC_PLUGIN_STATIC
+ * and their loaders get names of their own, which static.c calls.
+ */
+#ifndef FTC_PLUGIN_H
+#define FTC_PLUGIN_H
+
+#include <event-parse.h>
+
+#ifdef FTC_PLUGIN_STATIC
+#define FTC_PLUGIN_LOAD(name)	ftc_plugin_load_##name
+#define FTC_PLUGIN_UNLOAD(name)	ftc_plugin_unload_##name
+#define FTC_PLUGIN_EXPORT
+#else
+#define FTC_PLUGIN_LOAD(name)	TEP_PLUGIN_LOADER
+#define FTC_PLUGIN_UNLOAD(name)	TEP_PLUGIN_UNLOADER
+#define FTC_PLUGIN_EXPORT	__attribute__((visibility("default")))
+#endif
+
+/* The static plugins, by name; both return 0 or -1. */
+int ftc_plugin_load_syscalls(struct tep_handle *tep);
+int ftc_plugin_unload_syscalls(struct tep_handle *tep);
+
+/* One unsigned number of a field, 0 when the record is too short. */
+unsigned long long ftc_plugin_field(struct tep_format_field *f, struct tep_record *rec);
+
+#endif

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc-static cannot dlopen: its plugins are linked in and registered
+ * here, on every tep libftc makes (libftc calls these through weak
+ * references, so that only a binary linking this file has them).
+ */
+#include "ftc-plugin.h"
+
+int ftc_static_plugins_load(struct tep_handle *tep);
+void ftc_static_plugins_unload(struct tep_handle *tep);
+
+int ftc_static_plugins_load(struct tep_handle *tep)
+{
+	return ftc_plugin_load_syscalls(tep);
+}
+
+void ftc_static_plugins_unload(struct tep_handle *tep)
+{
+	ftc_plugin_unload_syscalls(tep);
+}
