@@ -54,13 +54,14 @@ PUBLIC_HDR := $(sort $(wildcard libftc/ftc*.h))
 PLUGIN_SRC := $(sort $(wildcard plugins/plugin_*.c))
 PLUGIN_LIB := $(filter-out $(PLUGIN_SRC) plugins/static.c,$(sort $(wildcard plugins/*.c)))
 PLUGINS   := $(PLUGIN_SRC:%.c=%.so)
-PLUGIN_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilibftc/base \
-	     -Iplugins $(PKG_CFLAGS) -MMD -MP
+PLUGIN_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilibftc \
+	     -Ilibftc/base -Ilibftc/perf -Iplugins $(PKG_CFLAGS) -MMD -MP
 PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-table.o \
 	     $(B)/pic/gen/syscall-names.o
-# ftc-static's copies, registered by plugins/static.c.
-PLUGIN_STATIC_OBJ := $(PLUGIN_SRC:%.c=$(B)/static/%.o) $(PLUGIN_LIB:%.c=$(B)/static/%.o) \
-	     $(B)/static/plugins/static.o
+# ftc-static's copies, registered by plugins/static.c (not ftc_perf's:
+# ftc prints those records with its own handler).
+PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o \
+	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
 .PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
 all: ftc $(B)/libftc.a $(B)/libftc.so unit plugins
@@ -95,7 +96,15 @@ plugins: $(PLUGINS)
 # objects that only a pattern rule names: keep them
 .SECONDARY: $(PLUGIN_PIC_LIB) $(PLUGIN_SRC:%.c=$(B)/pic/%.o)
 plugins/%.so: $(B)/pic/plugins/%.o $(PLUGIN_PIC_LIB)
-	$(CC) -shared -o $@.tmp $^ $(LDFLAGS) && mv -f $@.tmp $@
+	$(CC) -shared -o $@.tmp $^ $(LDFLAGS) $(PLUGIN_LIBS) && mv -f $@.tmp $@
+
+# plugin_ftc_perf prints with libftc's code (perf/perf-print.c and the
+# symbols it uses): the objects it needs come from an archive of libftc's
+# PIC objects, hidden inside the plugin.
+plugins/plugin_ftc_perf.so: $(B)/libftc-pic.a
+plugins/plugin_ftc_perf.so: PLUGIN_LIBS = -Wl,--exclude-libs,ALL $(B)/libftc-pic.a $(LDLIBS)
+$(B)/libftc-pic.a: $(PIC_OBJ)
+	rm -f $@ && ar rcs $@ $^
 
 # Only the loader, unloader and options leave a plugin (FTC_PLUGIN_EXPORT).
 $(B)/pic/plugins/%.o: plugins/%.c
