@@ -15,6 +15,11 @@ MANDIR    := $(PREFIX)/share/man/man1
 MAN3DIR   := $(PREFIX)/share/man/man3
 COMPDIR   := $(PREFIX)/share/bash-completion/completions
 PCDIR     := $(LIBDIR)/pkgconfig
+# Where the system's libtraceevent looks for plugins, whatever PREFIX is:
+# there trace-cmd report loads ftc's too. pkg-config names it on some
+# systems; Debian's is under libtraceevent's libdir.
+TEP_PLUGIN_DIR ?= $(or $(shell pkg-config --variable=plugin_dir libtraceevent), \
+		  $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins)
 
 CC        ?= cc
 PKGS      := libtracefs libtraceevent libelf libdw zlib libzstd
@@ -187,6 +192,8 @@ install: all
 	install -m 644 Documentation/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 Documentation/*.3 $(DESTDIR)$(MAN3DIR)/
 	install -m 644 bash-completion/ftc $(DESTDIR)$(COMPDIR)/ftc
+	install -d $(DESTDIR)$(TEP_PLUGIN_DIR)
+	install -m 644 $(PLUGINS) $(DESTDIR)$(TEP_PLUGIN_DIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		libftc/libftc.pc.in > $(DESTDIR)$(PCDIR)/libftc.pc
 
