@@ -60,7 +60,7 @@ PLUGIN_SRC := $(sort $(wildcard plugins/plugin_*.c))
 PLUGIN_LIB := $(filter-out $(PLUGIN_SRC) plugins/static.c,$(sort $(wildcard plugins/*.c)))
 PLUGINS   := $(PLUGIN_SRC:%.c=%.so)
 PLUGIN_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilibftc \
-	     -Ilibftc/base -Ilibftc/perf -Iplugins $(PKG_CFLAGS) -MMD -MP
+	     -Ilibftc/base -Ilibftc/symbols -Iplugins $(PKG_CFLAGS) -MMD -MP
 PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-table.o \
 	     $(B)/pic/gen/syscall-names.o
 # ftc-static's copies, registered by plugins/static.c (not ftc_perf's:
@@ -103,7 +103,7 @@ plugins: $(PLUGINS)
 plugins/%.so: $(B)/pic/plugins/%.o $(PLUGIN_PIC_LIB)
 	$(CC) -shared -o $@.tmp $^ $(LDFLAGS) $(PLUGIN_LIBS) && mv -f $@.tmp $@
 
-# plugin_ftc_perf prints with libftc's code (perf/perf-print.c and the
+# plugin_ftc_perf prints with libftc's code (symbols/perf-print.c and the
 # symbols it uses): the objects it needs come from an archive of libftc's
 # PIC objects, hidden inside the plugin.
 plugins/plugin_ftc_perf.so: $(B)/libftc-pic.a

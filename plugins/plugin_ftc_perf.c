@@ -3,7 +3,7 @@
  * ftc's own perf records (system ftc_perf, written by ftc record --sample)
  * with symbols, for trace-cmd report and other libtraceevent readers:
  *   sample: ip=0xffffffff813a2313 finish_task_switch.isra.0+0x93 [k] tid=10469 period=250000
- * The text is libftc's (perf/perf-print.c), the one ftc report prints with
+ * The text is libftc's (symbols/perf-print.c), the one ftc report prints with
  * its own handler, which it sets after the plugins load. Counter readings
  * need no plugin: their format prints the counter's name.
  */

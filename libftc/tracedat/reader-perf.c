@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The reader's side of printing ftc_perf samples with symbols (the text is
- * made in perf/perf-print.c): kallsyms loaded from the file on first use,
+ * made in symbols/perf-print.c): kallsyms loaded from the file on first use,
  * the handlers set once the ftc_perf formats are parsed.
  */
 #include <errno.h>
