@@ -65,7 +65,7 @@ PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-ta
 	     $(B)/pic/gen/syscall-names.o
 # ftc-static's copies, registered by plugins/static.c (not ftc_perf's:
 # ftc prints those records with its own handler).
-PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o \
+PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
 	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
 .PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs

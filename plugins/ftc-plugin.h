@@ -23,8 +23,7 @@
 /* The static plugins, by name; both return 0 or -1. */
 int ftc_plugin_load_syscalls(struct tep_handle *tep);
 int ftc_plugin_unload_syscalls(struct tep_handle *tep);
-
-/* One unsigned number of a field, 0 when the record is too short. */
-unsigned long long ftc_plugin_field(struct tep_format_field *f, struct tep_record *rec);
+int ftc_plugin_load_signal(struct tep_handle *tep);
+int ftc_plugin_unload_signal(struct tep_handle *tep);
 
 #endif

@@ -11,10 +11,17 @@ void ftc_static_plugins_unload(struct tep_handle *tep);
 
 int ftc_static_plugins_load(struct tep_handle *tep)
 {
-	return ftc_plugin_load_syscalls(tep);
+	if (ftc_plugin_load_syscalls(tep) < 0)
+		return -1;
+	if (ftc_plugin_load_signal(tep) < 0) {
+		ftc_plugin_unload_syscalls(tep);
+		return -1;
+	}
+	return 0;
 }
 
 void ftc_static_plugins_unload(struct tep_handle *tep)
 {
+	ftc_plugin_unload_signal(tep);
 	ftc_plugin_unload_syscalls(tep);
 }

@@ -3,7 +3,8 @@
 # program with known syscalls is traced, and ftc report, trace-cmd report
 # (TRACEEVENT_PLUGIN_DIR at the build's plugins/) and ftc-static print the
 # decoded lines: openat(AT_FDCWD, 0x.., O_RDONLY|O_CLOEXEC), openat = -2
-# ENOENT, kill(PID, SIGUSR1) and the syscalls:* fields alike; --no-plugins
+# ENOENT, kill(PID, SIGUSR1), the syscalls:* fields alike and the signal
+# events' names (sig=SIGUSR1 code=SI_TKILL res=ignored); --no-plugins
 # gives libtraceevent's own text in both; a copy of the trace whose uname
 # says arm64 names the raw numbers from arm64's table; ftc_perf samples get
 # their symbols in trace-cmd as in ftc.
@@ -14,7 +15,7 @@ trap '[ "$T_FAILED" = 0 ] && rm -rf "$OUT"' EXIT
 PLUGDIR=$TOP/plugins
 STATIC=${FTC_STATIC:-$TOP/ftc-static}
 
-for p in syscalls perf; do
+for p in syscalls signal perf; do
 	[ -f "$PLUGDIR/plugin_ftc_$p.so" ] ||
 		{ fail "plugins: plugin_ftc_$p.so is built" "not in $PLUGDIR (make)"; finish; }
 done
@@ -27,6 +28,7 @@ dat=$OUT/sc.dat
 setup "record the program" "$FTC" record -q -B "$inst" -F -e raw_syscalls \
 	-e syscalls:sys_enter_openat -e syscalls:sys_exit_openat -e syscalls:sys_enter_kill \
 	-e syscalls:sys_exit_kill -e syscalls:sys_enter_mmap -e syscalls:sys_exit_mmap \
+	-e signal:signal_generate \
 	--file-version 6 -o "$dat" -- "$OUT/sc" || finish
 [ ! -d "$TRACEFS/instances/$inst" ] && pass "plugins: record removed its instance" ||
 	fail "plugins: record removed its instance" "$inst is still there"
@@ -60,7 +62,9 @@ want_lines() {	# want_lines WHO FILE: the exact decoded lines
 		"sys_enter_kill: pid: $pid, sig: SIGUSR1" \
 		'sys_exit_kill: 0' \
 		"sys_enter: tgkill\\($pid, $pid, SIGUSR1\\)" \
-		'sys_enter: exit_group\(0\)'; do
+		'sys_enter: exit_group\(0\)' \
+		"signal_generate: sig=SIGUSR1 errno=0 code=SI_USER comm=sc pid=$pid grp=1 res=ignored" \
+		"signal_generate: sig=SIGUSR1 errno=0 code=SI_TKILL comm=sc pid=$pid grp=0 res=ignored"; do
 		grep -qE "^$re\$" "$f" && pass "plugins: $who: /$re/" ||
 			fail "plugins: $who: /$re/" "no such line in $f"
 	done
@@ -85,6 +89,8 @@ if command -v trace-cmd >/dev/null; then
 		'^sys_enter_openat: dfd: 0xffffff9c, filename: 0x[0-9a-f]+, flags: 0x00080000, mode: 0x00000000$' \
 		"$(cat "$OUT/ftc-N.ev")"
 	expect_match "plugins: --no-plugins: raw sys_exit" '^sys_exit: NR 257 = -2$' "$(cat "$OUT/ftc-N.ev")"
+	expect_match "plugins: --no-plugins: raw signal_generate" \
+		"^signal_generate: sig=10 errno=0 code=0 comm=sc pid=$pid grp=1 res=1\$" "$(cat "$OUT/ftc-N.ev")"
 	cmp -s "$OUT/tc-N.ev" "$OUT/ftc-N.ev" &&
 		pass "plugins: --no-plugins: ftc report -N prints what trace-cmd report -N prints" ||
 		fail "plugins: --no-plugins: ftc report -N prints what trace-cmd report -N prints" \
@@ -147,14 +153,14 @@ fi
 if [ -x "$STATIC" ]; then
 	FTC_PLUGIN_DIR= TRACEEVENT_PLUGIN_DIR=/nonexistent "$STATIC" report "$dat" | events >"$OUT/static.ev"
 	want_lines "ftc-static" "$OUT/static.ev"
-	grep -E '^sys_(enter|exit)' "$OUT/ftc.ev" >"$OUT/ftc.sys"
-	grep -E '^sys_(enter|exit)' "$OUT/static.ev" >"$OUT/static.sys"
+	grep -E '^(sys_(enter|exit)|signal_)' "$OUT/ftc.ev" >"$OUT/ftc.sys"
+	grep -E '^(sys_(enter|exit)|signal_)' "$OUT/static.ev" >"$OUT/static.sys"
 	cmp -s "$OUT/static.sys" "$OUT/ftc.sys" &&
-		pass "plugins: ftc-static prints the syscalls as ftc does" ||
-		fail "plugins: ftc-static prints the syscalls as ftc does" \
+		pass "plugins: ftc-static prints the syscalls and signals as ftc does" ||
+		fail "plugins: ftc-static prints the syscalls and signals as ftc does" \
 			"$(diff "$OUT/static.sys" "$OUT/ftc.sys" | head -4)"
-	"$STATIC" report -N "$dat" | events | grep -E '^sys_(enter|exit)' >"$OUT/static-N.sys"
-	grep -E '^sys_(enter|exit)' "$OUT/ftc-none.ev" >"$OUT/ftc-none.sys"
+	"$STATIC" report -N "$dat" | events | grep -E '^(sys_(enter|exit)|signal_)' >"$OUT/static-N.sys"
+	grep -E '^(sys_(enter|exit)|signal_)' "$OUT/ftc-none.ev" >"$OUT/ftc-none.sys"
 	cmp -s "$OUT/static-N.sys" "$OUT/ftc-none.sys" &&
 		pass "plugins: ftc-static --no-plugins prints the raw text" ||
 		fail "plugins: ftc-static --no-plugins prints the raw text" \
