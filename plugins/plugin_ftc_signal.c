@@ -157,6 +157,11 @@ FTC_PLUGIN_EXPORT int FTC_PLUGIN_LOAD(signal)(struct tep_handle *tep)
 	return 0;
 }
 
+FTC_PLUGIN_EXPORT bool FTC_PLUGIN_PURE(signal)(void *handler)
+{
+	return handler == (void *)on_generate || handler == (void *)on_deliver;
+}
+
 FTC_PLUGIN_EXPORT int FTC_PLUGIN_UNLOAD(signal)(struct tep_handle *tep)
 {
 	tep_unregister_event_handler(tep, -1, "signal", "signal_generate", on_generate, NULL);

@@ -317,6 +317,12 @@ FTC_PLUGIN_EXPORT int FTC_PLUGIN_LOAD(syscalls)(struct tep_handle *tep)
 	return 0;
 }
 
+FTC_PLUGIN_EXPORT bool FTC_PLUGIN_PURE(syscalls)(void *handler)
+{
+	return handler == (void *)raw_enter || handler == (void *)raw_exit ||
+	       handler == (void *)one_enter || handler == (void *)one_exit;
+}
+
 FTC_PLUGIN_EXPORT int FTC_PLUGIN_UNLOAD(syscalls)(struct tep_handle *tep)
 {
 	struct ctx **p = find_ctx(tep), *c = *p;

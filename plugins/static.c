@@ -8,6 +8,7 @@
 
 int ftc_static_plugins_load(struct tep_handle *tep);
 void ftc_static_plugins_unload(struct tep_handle *tep);
+bool ftc_static_plugins_pure(void *handler);
 
 int ftc_static_plugins_load(struct tep_handle *tep)
 {
@@ -24,4 +25,9 @@ void ftc_static_plugins_unload(struct tep_handle *tep)
 {
 	ftc_plugin_unload_signal(tep);
 	ftc_plugin_unload_syscalls(tep);
+}
+
+bool ftc_static_plugins_pure(void *handler)
+{
+	return ftc_plugin_pure_syscalls(handler) || ftc_plugin_pure_signal(handler);
 }
