@@ -92,12 +92,16 @@ int ftc_tep_init(struct ftc_reader *r)
  */
 void ftc_tep_plugin_options(struct ftc_reader *r)
 {
+	/* libtraceevent keeps every option set, for good: set a new value only. */
+	static char last[32] = "-";
 	const char *uname = ftc_reader_option_text(r, FTC_OPT_UNAME);
-	const char *machine = uname ? strrchr(uname, ' ') : NULL;
+	const char *machine = uname && strrchr(uname, ' ') ? strrchr(uname, ' ') + 1 : "";
 
-	if (!r->tep || (r->flags & FTC_READER_NO_PLUGINS))
+	if (!r->tep || (r->flags & FTC_READER_NO_PLUGINS) || strlen(machine) >= sizeof(last) ||
+	    !strcmp(last, machine))
 		return;
-	tep_plugin_add_option("ftc_syscalls:arch", machine ? machine + 1 : "");
+	if (tep_plugin_add_option("ftc_syscalls:arch", machine) == 0)
+		snprintf(last, sizeof(last), "%s", machine);
 }
 
 void ftc_tep_unload_plugins(struct ftc_reader *r)
