@@ -145,10 +145,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libftc.a
 # ftc-static.debug, which gdb finds through the .gnu_debuglink and the
 # build-id they share.
 static: ftc-static
-ftc-static: $(CMD_OBJ) $(PLUGIN_STATIC_OBJ) $(B)/libftc.a
+# ftc's own plugins, linked in with the commands' objects (plugins/static.c).
+ftc-static: $(PLUGIN_STATIC_OBJ)
+ftc-static: CMD_OBJ += $(PLUGIN_STATIC_OBJ)
+ftc-static: $(CMD_OBJ) $(B)/libftc.a
 	rm -f $@ $@.debug $@.full
-	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(PLUGIN_STATIC_OBJ) \
-		$(B)/libftc.a \
+	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(B)/libftc.a \
 		$(PKG_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
 		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
 	@test -x $@.full
