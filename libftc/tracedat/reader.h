@@ -185,6 +185,8 @@ int ftc_reader_perf_init(struct ftc_reader *r);
 void ftc_reader_perf_free(struct ftc_reader *r);
 void ftc_reader_perf_parsed(struct ftc_reader *r, const char *system);
 void ftc_syms_free(struct ftc_syms *s);
+/* The module kallsyms tags addr's symbol with, NULL for the kernel image. */
+const char *ftc_syms_module(const struct ftc_syms *s, uint64_t addr);
 
 void ftc_reader_warn(struct ftc_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
