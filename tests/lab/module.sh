@@ -100,6 +100,7 @@ echo "status=$?"
 echo "== end"
 lab_export /tmp/r.dat
 lab_export /tmp/e.dat
+lab_export /tmp/init.dat
 EOF
 
 # want SECTION TEXT: the section holds exactly TEXT
@@ -118,6 +119,11 @@ expect "$NAME: init: the module's init function and its 3 callees are traced" \
 	test "$(echo "$init" | grep -c ' <-')" = 4
 expect_match "$NAME: init: the first is the init function, called by do_one_initcall" \
 	'<-do_one_initcall$' "$(echo "$init" | grep -m1 ' <-')"
+# Loaded during the capture: named from the kallsyms saved again at its end
+# (the init function itself is freed by then, so it has no name to save).
+expect "$NAME: init: the report names the module's functions loaded during the capture" \
+	test "$(echo "$init" | grep ' <-' | tail -3 | sed 's/ <-.*//' | tr '\n' ' ')" = \
+	"ftclab_run ftclab_step_a ftclab_step_b "
 want list "# events
 ftclab:ftclab_done
 ftclab:ftclab_step
@@ -186,7 +192,7 @@ status=0
 sleep after rmmod: yes"
 
 # On the host, where no ftclab module exists.
-for f in r e; do
+for f in r e init; do
 	if ! lab_file module /tmp/$f.dat "$OUT/lab-module-$f.dat" 2>"$OUT/last.err"; then
 		fail "$NAME: /tmp/$f.dat comes back" "$(cat "$OUT/last.err")"
 		finish
@@ -219,4 +225,8 @@ got=$(trace-cmd report -i "$OUT/lab-module-r.dat" 2>&1 | grep -oE 'function: +ft
 	awk '{ print $2 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ' ')
 expect "$NAME: host: trace-cmd names them the same" \
 	test "$got" = "2 ftclab_run 2 ftclab_step_a 2 ftclab_step_b 1 ftclab_write "
+got=$(trace-cmd report -i "$OUT/lab-module-init.dat" 2>&1 | grep -oE 'function: +[a-z_0-9.]+' |
+	awk '{ print $2 }' | tail -3 | tr '\n' ' ')
+expect "$NAME: host: trace-cmd names the functions of a module loaded during the capture too" \
+	test "$got" = "ftclab_run ftclab_step_a ftclab_step_b "
 finish
