@@ -25,28 +25,35 @@ static unsigned int ftclab_iter;
 static struct delayed_work ftclab_work;
 static struct proc_dir_entry *ftclab_proc;
 
-/* noinline: each link must stay a function of its own to be traced. */
-static noinline u32 ftclab_step_b(u32 x)
+/*
+ * noinline: each link must stay a function of its own to be traced; not
+ * static, or gcc may clone one (ftclab_run.isra.0) and rename it.
+ */
+u32 ftclab_run(void);
+u32 ftclab_step_a(u32 x);
+u32 ftclab_step_b(u32 x);
+
+noinline u32 ftclab_step_b(u32 x)
 {
-	u32 vals[FTCLAB_NVALS] = { x, x * 2, x * 3, 0xdeadbeef };
+	unsigned int vals[FTCLAB_NVALS] = { x, x * 2, x * 3, 0xdeadbeef };
 
 	trace_ftclab_step("step_b", ftclab_iter, vals,
 			  FTCLAB_F_LEAF | (x & 1 ? FTCLAB_F_ODD : 0), FTCLAB_K_STEP_B);
 	return x * 3 + 1;
 }
 
-static noinline u32 ftclab_step_a(u32 x)
+noinline u32 ftclab_step_a(u32 x)
 {
-	u32 vals[FTCLAB_NVALS] = { x, 1, 2, 3 };
+	unsigned int vals[FTCLAB_NVALS] = { x, 1, 2, 3 };
 
 	trace_ftclab_step("step_a", ftclab_iter, vals,
 			  x & 1 ? FTCLAB_F_ODD : 0, FTCLAB_K_STEP_A);
 	return ftclab_step_b(x + 1);
 }
 
-static noinline u32 ftclab_run(void)
+noinline u32 ftclab_run(void)
 {
-	u32 vals[FTCLAB_NVALS] = { 0 };
+	unsigned int vals[FTCLAB_NVALS] = { 0 };
 	u32 r;
 
 	ftclab_iter++;

@@ -16,13 +16,13 @@
 #define FTCLAB_K_STEP_B	2
 
 TRACE_EVENT(ftclab_step,
-	TP_PROTO(const char *name, unsigned int iter, const u32 *vals,
+	TP_PROTO(const char *name, unsigned int iter, const unsigned int *vals,
 		 unsigned long flags, int kind),
 	TP_ARGS(name, iter, vals, flags, kind),
 	TP_STRUCT__entry(
 		__string(name, name)
 		__field(unsigned int, iter)
-		__array(u32, vals, FTCLAB_NVALS)
+		__array(unsigned int, vals, FTCLAB_NVALS)
 		__field(unsigned long, flags)
 		__field(int, kind)
 	),
@@ -34,7 +34,8 @@ TRACE_EVENT(ftclab_step,
 		__entry->kind = kind;
 	),
 	TP_printk("name=%s iter=%u vals=%s flags=%s kind=%s", __get_str(name), __entry->iter,
-		  __print_array(__entry->vals, FTCLAB_NVALS, sizeof(u32)),
+		  /* sizeof(u32) would stop libtraceevent: it knows C's type names */
+		  __print_array(__entry->vals, FTCLAB_NVALS, sizeof(unsigned int)),
 		  __print_flags(__entry->flags, "|",
 				{ FTCLAB_F_ROOT, "ROOT" }, { FTCLAB_F_ODD, "ODD" },
 				{ FTCLAB_F_LEAF, "LEAF" }),
