@@ -8,12 +8,12 @@
  * kptr_restrict hides the addresses.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ftc.h"
 #include "list-module.h"
+#include "tracefs-layer.h"
 
 static const char tp_prefix[] = "__tracepoint_";
 
@@ -36,16 +36,13 @@ static char *tracepoint_of(const struct list_module *m, char *line)
 
 int list_module_load(struct list_module *m, const char *name)
 {
-	char line[1024];
-	FILE *f;
+	char *text = NULL, *line, *save = NULL;
 
 	memset(m, 0, sizeof(*m));
 	m->name = name;
-	f = fopen("/proc/kallsyms", "r");
-	if (!f)
-		return ftc_error(errno, "/proc/kallsyms: %s (ftc list --module reads the "
-				 "module's tracepoints there)", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+	if (ftc_path_read("/proc/kallsyms", &text, NULL) < 0)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *ev = strchr(line, '[') ? tracepoint_of(m, line) : NULL;
 		char **grown;
 
@@ -54,14 +51,14 @@ int list_module_load(struct list_module *m, const char *name)
 		grown = realloc(m->events, sizeof(*grown) * (size_t)(m->nevents + 1));
 		if (!grown) {
 			free(ev);
-			fclose(f);
+			free(text);
 			list_module_free(m);
 			return ftc_error(ENOMEM, "out of memory reading /proc/kallsyms");
 		}
 		m->events = grown;
 		m->events[m->nevents++] = ev;
 	}
-	fclose(f);
+	free(text);
 	return 0;
 }
 
