@@ -34,7 +34,7 @@ TRACE_EVENT(ftclab_step,
 		__entry->kind = kind;
 	),
 	TP_printk("name=%s iter=%u vals=%s flags=%s kind=%s", __get_str(name), __entry->iter,
-		  /* sizeof(u32) would stop libtraceevent: it knows C's type names */
+		  /* sizeof(u32) would stop trace-cmd (libtraceevent 1.7 knows only C's names) */
 		  __print_array(__entry->vals, FTCLAB_NVALS, sizeof(unsigned int)),
 		  __print_flags(__entry->flags, "|",
 				{ FTCLAB_F_ROOT, "ROOT" }, { FTCLAB_F_ODD, "ODD" },
