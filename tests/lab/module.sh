@@ -39,6 +39,7 @@ echo "== list-f"
 ftc list -f --module ftclab 'step'; echo "status=$?"
 echo "== list-all"
 echo "functions=$(ftc list -f | wc -l) events=$(ftc list -e | wc -l)"
+echo "module's: functions=$(ftc list -f | grep -c ' \[ftclab\]$') events=$(ftc list -e | grep -c '^ftclab:')"
 echo "== function"
 ftc record -q -p function -l ':mod:ftclab' -o /tmp/f.dat -- sh -c 'echo 5 >/proc/ftclab'
 echo "status=$?"
@@ -143,6 +144,8 @@ ftclab_step_a [ftclab]
 status=0"
 expect_match "$NAME: list without --module lists the kernel's too" \
 	'^functions=[0-9]{5,} events=[0-9]{3,}$' "$(lab_section list-all)"
+expect_match "$NAME: list without --module lists the module's among them" \
+	"^module's: functions=8 events=2$" "$(lab_section list-all)"
 want function "status=0
 5 ftclab_run
 5 ftclab_step_a
