@@ -3,7 +3,8 @@
  * ftc list: what tracefs offers, one item per line: tracers, events (with
  * their fields, triggers or filters), options, clocks, instances,
  * filterable functions, and the compressions ftc writes. Events and
- * functions are selected by trace-cmd's REGEX (list-re.c).
+ * functions are selected by trace-cmd's REGEX (list-re.c), and by
+ * --module NAME to one loaded module's (list-module.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tracefs.h>
+#include <unistd.h>
 
+#include "list-module.h"
 #include "list-re.h"
 #include "options.h"
 #include "ftc.h"
@@ -30,13 +33,15 @@ enum {
 	SEL_DEFAULT = SEL_TRACERS | SEL_EVENTS | SEL_OPTIONS | SEL_CLOCKS | SEL_INSTANCES,
 };
 
-enum { OPT_INSTANCE = 0x100 };
+enum { OPT_INSTANCE = 0x100, OPT_MODULE };
 
 struct list_args {
 	unsigned int sel;
 	bool fields, triggers, filters;
 	const char *instance;
 	const char *regex;
+	const char *module;
+	struct list_module mod;
 };
 
 static const struct cmd_option list_options[] = {
@@ -54,6 +59,8 @@ static const struct cmd_option list_options[] = {
 	  'c' },
 	{ 0, "instance", "NAME", "read tracers, options, clocks, triggers, filters there",
 	  OPT_INSTANCE },
+	{ 0, "module", "NAME", "with -e, -f (both without them): only loaded module NAME's",
+	  OPT_MODULE },
 	FTC_HELP_OPTION,
 	{ 0 }
 };
@@ -64,7 +71,8 @@ const struct command cmd_list = {
 	.name = "list",
 	.summary = "list tracers, events and fields, options, clocks, instances, "
 		   "filterable functions",
-	.synopsis = "[-t] [-e [-F] [-R] [-l]] [-o] [-C] [-B] [-f] [-c] [--instance NAME] [REGEX]",
+	.synopsis = "[-t] [-e [-FRl]] [-o] [-C] [-B] [-f] [-c] [--instance NAME] [--module NAME] "
+		    "[REGEX]",
 	.options = list_options,
 	.run = list_run,
 };
@@ -85,6 +93,7 @@ static int list_opt(int id, const char *arg, void *ctx)
 	case 'B': a->sel |= SEL_INSTANCES; break;
 	case 'f': a->sel |= SEL_FUNCTIONS; break;
 	case OPT_INSTANCE: a->instance = arg; break;
+	case OPT_MODULE: a->module = arg; break;
 	}
 	return 0;
 }
@@ -175,6 +184,8 @@ static int list_events(const struct list_args *a)
 		*colon = '\0';
 		if (!list_re_event(&re, events[i], colon + 1))
 			continue;
+		if (a->module && !list_module_event(&a->mod, colon + 1))
+			continue;
 		printf("%s:%s\n", events[i], colon + 1);
 		if (event_details(a, events[i], colon + 1) < 0)
 			ret = -1;
@@ -196,7 +207,8 @@ static int list_functions(const struct list_args *a)
 		return ftc_error(EINVAL, "'%s': not a regular expression: %s", a->regex, why);
 	}
 	for (int i = 0; funcs[i]; i++)
-		if (list_re_line(&re, funcs[i]))
+		if (list_re_line(&re, funcs[i]) &&
+		    (!a->module || list_module_function(&a->mod, funcs[i])))
 			puts(funcs[i]);
 	list_re_free(&re);
 	ftc_list_free(funcs);
@@ -322,6 +334,14 @@ static int check_regex(const struct list_args *a)
 	return -1;
 }
 
+static bool module_loaded(const char *name)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/sections", name);
+	return access(path, F_OK) == 0;
+}
+
 static int list_run(int argc, char **argv)
 {
 	struct list_args a = { 0 };
@@ -340,6 +360,21 @@ static int list_run(int argc, char **argv)
 			  a.instance);
 		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 	}
+	if (a.module && (a.sel & ~(SEL_EVENTS | SEL_FUNCTIONS))) {
+		cmd_error(&cmd_list, "--module %s goes with -e and -f only", a.module);
+		return FTC_EXIT_USAGE;
+	}
+	if (a.module && !a.sel)
+		a.sel = SEL_EVENTS | SEL_FUNCTIONS;
+	if (a.module && !module_loaded(a.module)) {
+		cmd_error(&cmd_list, "--module %s: no such module is loaded (/proc/modules "
+			  "lists them)", a.module);
+		return FTC_EXIT_FAIL;
+	}
+	if (a.module && list_module_load(&a.mod, a.module) < 0) {
+		fprintf(stderr, "ftc list: %s\n", ftc_strerror());
+		return FTC_EXIT_FAIL;
+	}
 	if (!a.sel)
 		a.sel = SEL_DEFAULT;
 	run_one(&a, SEL_TRACERS, "tracers", &status);
@@ -349,5 +384,7 @@ static int list_run(int argc, char **argv)
 	run_one(&a, SEL_INSTANCES, "instances", &status);
 	run_one(&a, SEL_FUNCTIONS, "functions", &status);
 	run_one(&a, SEL_COMPRESSION, "compression", &status);
+	if (a.module)
+		list_module_free(&a.mod);
 	return status;
 }

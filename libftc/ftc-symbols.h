@@ -40,6 +40,12 @@ FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path
 typedef const char *(*ftc_symbols_kernel_fn)(void *ctx, uint64_t addr, uint64_t *off);
 FTC_API void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_fn fn,
 					     void *ctx);
+/* The module that holds addr, as kallsyms tags it (NULL: the kernel image). */
+typedef const char *(*ftc_symbols_module_fn)(void *ctx, uint64_t addr);
+FTC_API void ftc_symbols_set_module_resolver(struct ftc_symbols *s, ftc_symbols_module_fn fn,
+					     void *ctx);
+/* A kernel address's DSO as perf names it: "[MODULE]" or "[kernel.kallsyms]". */
+FTC_API const char *ftc_symbols_kernel_dso(struct ftc_symbols *s, uint64_t addr);
 
 #ifdef __cplusplus
 }

@@ -61,6 +61,14 @@ static int trigger_split(const char *line, bool func, struct trigger_parts *p)
 	s = p->copy;
 	p->prefix = "";
 	if (func && (cut = strchr(s, ':'))) {
+		char *tag = strstr(s, " [");
+
+		/* A module's function reads back as "func [module]:cmd"; the
+		 * kernel takes the name alone. */
+		if (tag && tag < cut && cut[-1] == ']') {
+			memmove(tag, cut, strlen(cut) + 1);
+			cut = tag;
+		}
 		p->prefix = s;
 		memmove(cut + 2, cut + 1, strlen(cut + 1) + 1);
 		cut[1] = '\0';

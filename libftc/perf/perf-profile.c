@@ -323,7 +323,7 @@ static void resolve_kernel(struct ftc_symbols *syms, uint64_t ip, struct ftc_per
 	const char *name = ftc_symbols_kernel(syms, ip, NULL);
 
 	f->kernel = true;
-	f->dso = "[kernel.kallsyms]";
+	f->dso = ftc_symbols_kernel_dso(syms, ip);
 	if (name)
 		snprintf(f->sym, sizeof(f->sym), "%s", name);
 	else

@@ -212,7 +212,17 @@ static const char *kernel_name(void *ctx, uint64_t addr, uint64_t *off)
 	return name;
 }
 
+static const char *kernel_module(void *ctx, uint64_t addr)
+{
+	struct ftc_reader *r = ctx;
+
+	if (r->kallsyms_state == 0)
+		ftc_load_kallsyms(r);
+	return ftc_syms_module(r->syms, addr);
+}
+
 void ftc_reader_profile_symbols(struct ftc_reader *r, struct ftc_symbols *s)
 {
 	ftc_symbols_set_kernel_resolver(s, kernel_name, r);
+	ftc_symbols_set_module_resolver(s, kernel_module, r);
 }

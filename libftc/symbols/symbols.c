@@ -21,6 +21,7 @@
 struct ksym {
 	uint64_t addr;
 	char *name;
+	const char *dso;	/* "[module]" (interned), NULL in the kernel image */
 };
 
 struct load_seg {
@@ -58,6 +59,10 @@ struct ftc_symbols {
 	size_t ndsos;
 	ftc_symbols_kernel_fn kfn;	/* names when no kallsyms was loaded */
 	void *kctx;
+	ftc_symbols_module_fn mfn;	/* modules likewise */
+	void *mctx;
+	char **mods;			/* interned "[module]" names */
+	size_t nmods;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -89,6 +94,9 @@ void ftc_symbols_free(struct ftc_symbols *s)
 		free(s->dsos[i].hits);
 	}
 	free(s->ksyms);
+	for (size_t i = 0; i < s->nmods; i++)
+		free(s->mods[i]);
+	free(s->mods);
 	free(s->dsos);
 	free(s);
 }
@@ -100,7 +108,28 @@ static int ksym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const char *name)
+/* "[MOD]", once per module: frames point at it as their DSO. */
+static const char *intern_mod(struct ftc_symbols *s, const char *mod)
+{
+	char **grown, *dso;
+
+	for (size_t i = 0; i < s->nmods; i++)
+		if (!strncmp(s->mods[i] + 1, mod, strlen(mod)) &&
+		    !strcmp(s->mods[i] + 1 + strlen(mod), "]"))
+			return s->mods[i];
+	grown = realloc(s->mods, (s->nmods + 1) * sizeof(*grown));
+	if (!grown || asprintf(&dso, "[%s]", mod) < 0) {
+		if (grown)
+			s->mods = grown;
+		return NULL;
+	}
+	s->mods = grown;
+	s->mods[s->nmods++] = dso;
+	return dso;
+}
+
+static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const char *name,
+		     const char *mod)
 {
 	if (s->nksyms == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 65536;
@@ -113,7 +142,8 @@ static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const ch
 	}
 	s->ksyms[s->nksyms].addr = addr;
 	s->ksyms[s->nksyms].name = strdup(name);
-	if (!s->ksyms[s->nksyms].name)
+	s->ksyms[s->nksyms].dso = mod ? intern_mod(s, mod) : NULL;
+	if (!s->ksyms[s->nksyms].name || (mod && !s->ksyms[s->nksyms].dso))
 		return ftc_error(ENOMEM, "out of memory");
 	s->nksyms++;
 	return 0;
@@ -130,14 +160,15 @@ int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned long long addr;
-		char type, name[256];
+		char type, name[256], mod[128];
+		int n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		if (n < 3)
 			continue;
 		/* Only code: samples land in text, and data symbols would split functions. */
 		if (!addr || !strchr("tTwW", type))
 			continue;
-		ret = push_ksym(s, &cap, addr, name);
+		ret = push_ksym(s, &cap, addr, name, n == 4 ? mod : NULL);
 		if (ret < 0)
 			break;
 	}
@@ -154,6 +185,44 @@ void ftc_symbols_set_kernel_resolver(struct ftc_symbols *s, ftc_symbols_kernel_f
 {
 	s->kfn = fn;
 	s->kctx = ctx;
+}
+
+void ftc_symbols_set_module_resolver(struct ftc_symbols *s, ftc_symbols_module_fn fn, void *ctx)
+{
+	s->mfn = fn;
+	s->mctx = ctx;
+}
+
+/* The index of the last kallsyms symbol at or below addr, -1 for none. */
+static long ksym_at(const struct ftc_symbols *s, uint64_t addr)
+{
+	size_t lo = 0, hi = s->nksyms;
+
+	if (!s->nksyms || addr < s->ksyms[0].addr)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->ksyms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (long)lo;
+}
+
+const char *ftc_symbols_kernel_dso(struct ftc_symbols *s, uint64_t addr)
+{
+	const char *mod = NULL, *dso = NULL;
+	long i;
+
+	if (!s->nksyms && s->mfn) {
+		mod = s->mfn(s->mctx, addr);
+		dso = mod ? intern_mod(s, mod) : NULL;
+	} else if ((i = ksym_at(s, addr)) >= 0) {
+		dso = s->ksyms[i].dso;
+	}
+	return dso ? dso : "[kernel.kallsyms]";
 }
 
 const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off)

@@ -302,6 +302,16 @@ static char *resolve(void *priv, unsigned long long *addrp, char **modp)
 	return s->arena + s->v[lo - 1].name;
 }
 
+const char *ftc_syms_module(const struct ftc_syms *s, uint64_t addr)
+{
+	unsigned long long a = addr;
+	char *mod = NULL;
+
+	if (!s || !resolve((void *)s, &a, &mod))
+		return NULL;
+	return mod;
+}
+
 void ftc_syms_free(struct ftc_syms *s)
 {
 	if (!s)

@@ -277,8 +277,16 @@ struct parse_call {
 static int parse_call(void *arg)
 {
 	struct parse_call *c = arg;
+	int long_size = tep_get_long_size(c->r->tep);
+	size_t len = 0;
+	char *folded = ftc_fmt_fold_sizeof(c->f->text, c->f->len, long_size > 0 ? long_size : 8,
+					   &len);
+	int ret;
 
-	return tep_parse_event(c->r->tep, c->f->text, c->f->len, c->f->system) ? -1 : 0;
+	ret = tep_parse_event(c->r->tep, folded ? folded : c->f->text, folded ? len : c->f->len,
+			      c->f->system);
+	free(folded);
+	return ret ? -1 : 0;
 }
 
 /*

@@ -184,6 +184,11 @@ int ftc_load_kallsyms(struct ftc_reader *r);
  */
 bool ftc_fmt_text_parsable(const char *text, size_t len, const char **why);
 /*
+ * The format with each sizeof() of a known type as its size, malloc'ed, or
+ * NULL when it has none (reader-fmt-sizeof.c).
+ */
+char *ftc_fmt_fold_sizeof(const char *text, size_t len, int long_size, size_t *out_len);
+/*
  * The sub-buffer layout the file's header_page describes, read on demand
  * (a metadata-only reader has not read it). l keeps what it holds (the
  * caller's fallback) when the file does not say; -1 when it cannot be read.
@@ -197,6 +202,8 @@ int ftc_reader_perf_init(struct ftc_reader *r);
 void ftc_reader_perf_free(struct ftc_reader *r);
 void ftc_reader_perf_parsed(struct ftc_reader *r, const char *system);
 void ftc_syms_free(struct ftc_syms *s);
+/* The module kallsyms tags addr's symbol with, NULL for the kernel image. */
+const char *ftc_syms_module(const struct ftc_syms *s, uint64_t addr);
 
 void ftc_reader_warn(struct ftc_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

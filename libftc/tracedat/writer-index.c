@@ -388,6 +388,14 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 		return -1;
 	if (cmdlines)
 		option(&o, FTC_OPT_CMDLINES, &cmd_off, 8);
+	if (final && w->end_kallsyms.len) {
+		uint64_t ks_off = w->tail + t->len;
+
+		if (section_build(w, t, FTC_OPT_KALLSYMS, "kallsyms", w->end_kallsyms.p,
+				  w->end_kallsyms.len, compressed(w)) < 0)
+			return -1;
+		option(&o, FTC_OPT_KALLSYMS, &ks_off, 8);
+	}
 	*opts = w->tail + t->len;
 	for (int b = 0; b < w->nbufs; b++)
 		has_top |= !w->bufs[b].name[0];

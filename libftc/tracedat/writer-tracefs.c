@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ftc.h"
 #include "meta.h"
+#include "tracefs-layer.h"
 #include "writer.h"
 
 int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
@@ -31,6 +33,108 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 	return ret;
 }
 
+/* "\nNAME\nNAME...\n": the loaded modules (NULL when unreadable). */
+static char *module_names(void)
+{
+	char *text = NULL, *out, *o, *line, *save = NULL;
+	size_t len = 0;
+
+	if (ftc_path_read("/proc/modules", &text, &len) < 0)
+		return NULL;	/* then no kallsyms at the end either */
+	out = malloc(len + 2);
+	if (!out) {
+		free(text);
+		return NULL;
+	}
+	o = out;
+	*o++ = '\n';
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strcspn(line, " ");
+
+		memcpy(o, line, n);
+		o += n;
+		*o++ = '\n';
+	}
+	*o = '\0';
+	free(text);
+	return out;
+}
+
+/* Whether a module in now was not in before. */
+static bool modules_added(const char *before, const char *now)
+{
+	for (const char *p = now + 1; *p; p = strchr(p, '\n') + 1) {
+		char key[130];
+		size_t n = strcspn(p, "\n");
+
+		if (n + 3 > sizeof(key))
+			continue;
+		snprintf(key, sizeof(key), "\n%.*s\n", (int)n, p);
+		if (!strstr(before, key))
+			return true;
+	}
+	return false;
+}
+
+/* The module of a kallsyms line, "[NAME]" at its end, into key as "\nNAME\n". */
+static bool line_module(const char *line, size_t len, char *key, size_t size)
+{
+	const char *open;
+
+	if (len < 3 || line[len - 1] != ']')
+		return false;
+	open = memrchr(line, '[', len);
+	if (!open || (size_t)(line + len - open) + 1 > size)
+		return false;
+	snprintf(key, size, "\n%.*s\n", (int)(line + len - open - 2), open + 1);
+	return true;
+}
+
+/*
+ * A module loaded during the capture has symbols the kallsyms saved at the
+ * start lacks: save kallsyms again, now, with the lines of the modules that
+ * went in the meantime added back, so that both are named.
+ */
+static int end_kallsyms(struct ftc_writer *w)
+{
+	char *now_mods, *text = NULL, key[130];
+	const char *start;
+	size_t len = 0, slen;
+	struct ftc_dbuf all = { 0 };
+	int ret;
+
+	if (!w->start_modules || w->version < 7 || w->meta.kallsyms.len < 4)
+		return 0;
+	now_mods = module_names();
+	if (!now_mods || !modules_added(w->start_modules, now_mods)) {
+		free(now_mods);
+		return 0;
+	}
+	if (ftc_path_read("/proc/kallsyms", &text, &len) < 0) {
+		free(now_mods);
+		return -1;
+	}
+	ftc_dbuf_add(&all, text, len);
+	start = w->meta.kallsyms.p + 4;
+	slen = w->meta.kallsyms.len - 4;
+	for (size_t at = 0; at < slen;) {
+		const char *nl = memchr(start + at, '\n', slen - at);
+		size_t n = nl ? (size_t)(nl - start - at) : slen - at;
+
+		if (line_module(start + at, n, key, sizeof(key)) && !strstr(now_mods, key)) {
+			ftc_dbuf_add(&all, start + at, n);
+			ftc_dbuf_add(&all, "\n", 1);
+		}
+		at += n + 1;
+	}
+	ret = all.oom ? ftc_error(ENOMEM, "out of memory") :
+		ftc_wset_end_kallsyms(w, all.p, all.len);
+	ftc_dbuf_free(&all);
+	free(text);
+	free(now_mods);
+	return ret;
+}
+
 int ftc_writer_start(struct ftc_writer *w)
 {
 	struct ftc_meta m;
@@ -46,6 +150,7 @@ int ftc_writer_start(struct ftc_writer *w)
 		if (ret < 0)
 			return -1;
 		w->kernel_meta = true;
+		w->start_modules = module_names();
 	}
 	return ftc_wstart(w);
 }
@@ -68,6 +173,8 @@ static int collect_end(struct ftc_writer *w)
 				ftc_writer_set_cpustat(w, b, c, st);
 			free(st);
 		}
+	if (end_kallsyms(w) < 0)
+		return -1;
 	if (w->version >= 7) {
 		ret = ftc_meta_cmdlines(&cmd);
 		if (ret == 0)

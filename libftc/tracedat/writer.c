@@ -223,6 +223,14 @@ int ftc_writer_set_cmdlines(struct ftc_writer *w, const char *text, size_t len)
 	return w->end_cmdlines.oom ? ftc_error(ENOMEM, "out of memory") : 0;
 }
 
+int ftc_wset_end_kallsyms(struct ftc_writer *w, const char *text, size_t len)
+{
+	ftc_dbuf_free(&w->end_kallsyms);
+	ftc_dbuf_u32(&w->end_kallsyms, (uint32_t)len);
+	ftc_dbuf_add(&w->end_kallsyms, text, len);
+	return w->end_kallsyms.oom ? ftc_error(ENOMEM, "out of memory") : 0;
+}
+
 int ftc_writer_set_cpustat(struct ftc_writer *w, int buf, int cpu_idx, const char *text)
 {
 	struct wcpu *wc;
@@ -653,6 +661,8 @@ void ftc_writer_free(struct ftc_writer *w)
 	ftc_dbuf_free(&w->extra_formats);
 	ftc_dbuf_free(&w->extra_options);
 	ftc_dbuf_free(&w->end_cmdlines);
+	ftc_dbuf_free(&w->end_kallsyms);
+	free(w->start_modules);
 	ftc_wmeta_free(&w->meta);
 	ftc_zctx_free(w->meta_z);
 	pthread_mutex_destroy(&w->lock);

@@ -121,6 +121,8 @@ struct ftc_writer {
 	bool kernel_meta;	/* ... by ftc_writer_start(), from this kernel */
 	struct ftc_dbuf end_cmdlines;	/* v7: u64 size, text (ftc_writer_set_cmdlines) */
 	bool have_end_cmdlines;
+	struct ftc_dbuf end_kallsyms;	/* v7: u32 size, text (ftc_wset_end_kallsyms) */
+	char *start_modules;	/* /proc/modules when the capture started */
 	struct ftc_subbuf_layout subbuf;	/* the kernel's, from meta's header_page */
 	struct ftc_zctx *meta_z;
 	uint64_t trace_id;
@@ -194,5 +196,10 @@ int ftc_wbuf_check(struct ftc_writer *w, const char *instance, int ncpus);
  */
 int ftc_wstart(struct ftc_writer *w);
 int ftc_wfinish(struct ftc_writer *w);
+/*
+ * v7: kallsyms again in the tail (its KALLSYMS option supersedes the head's,
+ * for ftc and trace-cmd alike): a module loaded during the capture.
+ */
+int ftc_wset_end_kallsyms(struct ftc_writer *w, const char *text, size_t len);
 
 #endif

@@ -61,6 +61,9 @@ static void triggers(void)
 		      "!do_sys_openat2:enable_event:sched:sched_switch:0");
 	check_trigger("!vfs_read:traceoff:3", true, "vfs_read:traceoff:3", "!vfs_read:traceoff:0");
 	check_trigger("vfs_read:dump", true, "vfs_read:dump", "!vfs_read:dump");
+	/* a module's function reads back with its module (6.1) */
+	check_trigger("ftclab_step_b [ftclab]:traceon:count=0", true, "ftclab_step_b:traceon:0",
+		      "!ftclab_step_b:traceon:0");
 	CHECK("func trigger", ftc_is_func_trigger("vfs_read:traceon"));
 	CHECK("mod filter is no trigger", !ftc_is_func_trigger("*:mod:ext4"));
 	CHECK("plain filter is no trigger", !ftc_is_func_trigger("vfs_read"));

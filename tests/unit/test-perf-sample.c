@@ -308,6 +308,39 @@ static void test_kallsyms(void)
 	ftc_symbols_free(syms);
 }
 
+/* A module's symbols: "[MODULE]" as the DSO, as perf shows it. */
+static void test_kallsyms_modules(void)
+{
+	char path[] = "/tmp/ftc-unit-kallsyms.XXXXXX";
+	struct ftc_symbols *syms = ftc_symbols_new();
+	int fd = mkstemp(path);
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 T schedule\n"
+		"ffffffffc0440000 t ftclab_write\t[ftclab]\n"
+		"ffffffffc0440100 T ftclab_run\t[ftclab]\n"
+		"ffffffffc0443000 d __tracepoint_ftclab_step\t[ftclab]\n"
+		"ffffffffc0450000 t loop_probe\t[loop]\n";
+
+	if (fd < 0 || write(fd, text, sizeof(text) - 1) != (ssize_t)sizeof(text) - 1) {
+		CHECK("write a kallsyms file", false);
+		return;
+	}
+	close(fd);
+	CHECK("load a kallsyms with modules", ftc_symbols_load_kallsyms(syms, path) == 5);
+	CHECK_STR("module function", ftc_symbols_kernel(syms, 0xffffffffc0440108ULL, NULL),
+		  "ftclab_run");
+	CHECK_STR("module DSO", ftc_symbols_kernel_dso(syms, 0xffffffffc0440108ULL), "[ftclab]");
+	CHECK_STR("another module", ftc_symbols_kernel_dso(syms, 0xffffffffc0450004ULL), "[loop]");
+	CHECK_STR("the kernel image", ftc_symbols_kernel_dso(syms, 0xffffffff81001004ULL),
+		  "[kernel.kallsyms]");
+	CHECK("one interned name per module",
+	      ftc_symbols_kernel_dso(syms, 0xffffffffc0440000ULL) ==
+	      ftc_symbols_kernel_dso(syms, 0xffffffffc0440100ULL));
+	unlink(path);
+	ftc_symbols_free(syms);
+}
+
 static void test_tally_flame(void)
 {
 	struct ftc_perf_tally *t = ftc_perf_tally_new();
@@ -355,6 +388,7 @@ int main(void)
 	test_profile();
 	test_sampler();
 	test_kallsyms();
+	test_kallsyms_modules();
 	test_tally_flame();
 	return CHECK_DONE();
 }

@@ -188,6 +188,29 @@ static void test_fmt_check(void)
 	      ftc_fmt_text_parsable("print fmt: 4 / 0", 16, &(const char *){ NULL }));
 }
 
+static void check_fold(const char *in, const char *want)
+{
+	size_t len = 0;
+	char *got = ftc_fmt_fold_sizeof(in, strlen(in), 8, &len), name[300];
+
+	snprintf(name, sizeof(name), "sizeof folded in '%s'", in);
+	if (!want)
+		CHECK(name, !got);
+	else
+		CHECK(name, got && !strcmp(got, want) && len == strlen(want));
+	free(got);
+}
+
+/* sizeof() of known types becomes a number (reader-fmt-sizeof.c). */
+static void test_fold_sizeof(void)
+{
+	check_fold("__print_array(REC->v, 4, sizeof(u64))", "__print_array(REC->v, 4, 8)");
+	check_fold("sizeof(unsigned  int) + sizeof(u8), sizeof( long )", "4 + 1, 8");
+	check_fold("a(sizeof(struct x)) sizeof(REC->f)", NULL);
+	check_fold("my_sizeof(int)", NULL);
+	check_fold("no size here", NULL);
+}
+
 int main(void)
 {
 	unsigned char b[256];
@@ -201,6 +224,7 @@ int main(void)
 	}
 	close(fd);
 	test_fmt_check();
+	test_fold_sizeof();
 
 	r = open_bytes("\x17\x08", 2, FTC_READER_METADATA);
 	CHECK("2-byte file refused", !r);
