@@ -146,6 +146,7 @@ static double now_s(void)
 /* A lost-events marker of a record the selection leaves out still shows. */
 static void lost_line(struct stream *s, const struct ftc_merge_record *mr)
 {
+	ftc_format_sync(s->fmt);	/* after the lines before it */
 	if (s->json) {
 		printf("{\"type\":\"lost\",\"ts\":%llu,\"cpu\":%d,\"instance\":\"%s\",\"count\":",
 		       (unsigned long long)mr->rec->ts, mr->cpu, s->instance ? s->instance : "");
@@ -181,6 +182,7 @@ static int print_one(const struct ftc_merge_record *mr, void *ctx)
 /* Output that nobody reads any more ends the stream (| head). */
 static bool flush_out(struct stream *s)
 {
+	ftc_format_sync(s->fmt);
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		s->out_closed = true;
 		return false;
