@@ -364,17 +364,26 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 	fclose(f);
 }
 
-/* The CPU whose head record is the oldest, or NULL. */
-static struct lcpu *oldest(struct ftc_live *l)
+/*
+ * The CPU whose head record is the oldest, or NULL; *all_have: every CPU
+ * has a record queued, so none can still bring an older one (each CPU's
+ * records come in order) and the window need not be waited.
+ */
+static struct lcpu *oldest(struct ftc_live *l, bool *all_have)
 {
 	struct lcpu *best = NULL;
+	int have = 0;
 
 	for (int i = 0; i < l->ncpus; i++) {
 		struct lcpu *c = &l->cpus[i];
 
-		if (advance(l, c) && (!best || c->rec.ts < best->rec.ts))
+		if (!advance(l, c))
+			continue;
+		have++;
+		if (!best || c->rec.ts < best->rec.ts)
 			best = c;
 	}
+	*all_have = have == l->ncpus;
 	return best;
 }
 
@@ -389,7 +398,8 @@ static int deliver(struct ftc_live *l, bool all, ftc_live_cb cb, void *arg, uint
 
 	*wait_ns = 0;
 	for (;;) {
-		struct lcpu *c = oldest(l);
+		bool all_have;
+		struct lcpu *c = oldest(l, &all_have);
 		struct ftc_merge_record mr;
 		unsigned long long skip_ts;
 		uint64_t now, due;
@@ -399,7 +409,7 @@ static int deliver(struct ftc_live *l, bool all, ftc_live_cb cb, void *arg, uint
 			return n;
 		due = c->cur->arrival + l->window_ns;
 		now = now_ns();
-		if (!all && now < due) {
+		if (!all && !all_have && now < due) {
 			*wait_ns = due - now;
 			return n;
 		}
