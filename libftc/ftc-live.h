@@ -13,8 +13,9 @@
  * formatters of ftc-format.h print live records as ftc report does).
  *
  * Order: each CPU's records come in timestamp order, but the CPUs are read
- * by separate threads at separate moments. A record is delivered once it
- * has waited window_ms since its page arrived and no older record waits:
+ * by separate threads at separate moments. The oldest queued record is
+ * delivered at once when every CPU has a record queued (none can bring an
+ * older one), else once it has waited window_ms since its page arrived:
  * a record of another CPU that occurred before it then arrived already,
  * provided every CPU is read at least every window_ms (the readers look
  * every window_ms / 4). So the output never goes back in time and lags
