@@ -37,7 +37,7 @@ static const struct cmd_option stream_options[] = {
 	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
 	{ 'q', "quiet", NULL, "no summary at the end", 'q' },
 	{ 0, "duration", "SECS", "stop after SECS seconds", OPT_DURATION },
-	{ 0, "window", "MS", "reorder window in milliseconds (default 50; 5 to 10000)",
+	{ 0, "window", "MS", "longest wait for a late CPU reader, in ms (default 1000; 5 to 10000)",
 	  OPT_WINDOW },
 	{ 0, "record", "FILE", "also write the capture into FILE (a trace.dat)", OPT_RECORD },
 	{ 0, "compression", "ALG", "--record: zstd (default), zlib or none", OPT_COMPRESSION },
