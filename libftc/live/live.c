@@ -36,6 +36,7 @@
 
 #define MIN_WINDOW_MS	5
 #define MAX_WINDOW_MS	10000
+#define CMDLINES_MS	200	/* saved_cmdlines read at most this often */
 #define WAKE_US		10000	/* the readers' longest sleep */
 #define PID_BITS	(1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
 
@@ -80,6 +81,7 @@ struct ftc_live {
 	bool any_delivered;
 	pthread_mutex_t lock;
 	uint8_t *pid_seen;	/* bit per pid whose comm was looked for */
+	uint64_t cmdlines_at;	/* saved_cmdlines last read */
 	struct lcpu *cpus;
 	int ncpus;
 };
@@ -386,6 +388,28 @@ static bool advance(struct ftc_live *l, struct lcpu *c)
  * The comms a capture stores come from saved_cmdlines at its end; live,
  * a task seen for the first time is most likely still there to ask.
  */
+/* saved_cmdlines, at most every CMDLINES_MS: the comms the kernel kept. */
+static void read_cmdlines(struct ftc_live *l, struct tep_handle *tep)
+{
+	uint64_t now = now_ns();
+	char *text, *line, *save = NULL;
+
+	if (l->cmdlines_at && now - l->cmdlines_at < CMDLINES_MS * 1000000ull)
+		return;
+	l->cmdlines_at = now;
+	if (ftc_tracefs_read(NULL, "saved_cmdlines", &text, NULL) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char comm[64];
+		int pid;
+
+		if (sscanf(line, "%d %63s", &pid, comm) == 2 && pid > 0 &&
+		    !tep_is_pid_registered(tep, pid))
+			tep_register_comm(tep, comm, pid);
+	}
+	free(text);
+}
+
 static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 {
 	struct tep_handle *tep = ftc_reader_tep(l->r);
@@ -403,8 +427,11 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		/* Gone already (a short command): the kernel's list may have it. */
+		read_cmdlines(l, tep);
 		return;
+	}
 	if (fgets(comm, sizeof(comm), f)) {
 		comm[strcspn(comm, "\n")] = '\0';
 		tep_register_comm(tep, comm, pid);

@@ -107,9 +107,9 @@ for sig in INT TERM; do
 	kill -$sig $sp; wait $sp; rc=$?
 	[ $rc = 0 ] && pass "SIG$sig ends a stream without a command with 0" ||
 		fail "SIG$sig ends a stream without a command with 0" "exit $rc: $(tail -2 "$D/sig.err")"
-	n=$(grep -c 'gp-.*sys_enter_getppid' "$D/sig.out")
-	[ "$n" -ge 100 ] && pass "SIG$sig: what came before is printed ($n gp lines)" ||
-		fail "SIG$sig: what came before is printed" "$n gp lines"
+	n=$(grep -c 'sys_enter_getppid' "$D/sig.out")
+	[ "$n" -ge 100 ] && pass "SIG$sig: what came before is printed ($n getppid lines)" ||
+		fail "SIG$sig: what came before is printed" "$n getppid lines"
 	gone "$i" "SIG$sig"
 done
 i=$(inst sigcmd)
