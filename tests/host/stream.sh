@@ -55,38 +55,37 @@ i=$(inst status)
 expect_status "stream -- sh -c 'exit 3' exits 3" 3 "$FTC" stream -q -B "$i" -e syscalls:sys_enter_getppid -- sh -c 'exit 3'
 gone "$i" "stream with a failing command"
 
-# 2. In order across CPUs: numbered markers from a shell that moves between
-# CPUs come out 1..N, each once, timestamps never going back.
+# 2. In order across CPUs: numbered markers written from each CPU in turn
+# come out 1..N, each once, timestamps never going back.
 i=$(inst order)
-"$FTC" stream -q -B "$i" -- sh -c "for k in \$(seq 300); do echo \"seq \$k\" > $TRACEFS/instances/$i/trace_marker; done" >"$D/order.out" 2>"$D/order.err"
+m=$TRACEFS/instances/$i/trace_marker
+"$FTC" stream -q -B "$i" -- sh -c "n=\$(nproc); for k in \$(seq 300); do taskset -c \$((k % n)) sh -c \"echo 'seq \$k' > $m\"; done" >"$D/order.out" 2>"$D/order.err"
 got=$(grep -o 'seq [0-9]*' "$D/order.out" | awk '{ print $2 }' | tr '\n' ' ')
 want=$(seq 300 | tr '\n' ' ')
 [ "$got" = "$want" ] && pass "300 markers come out once each, in the order written" ||
 	fail "300 markers come out once each, in the order written" "got: $(echo "$got" | head -c 200)"
 ncpu=$(grep -o '\[00[0-9]\]' "$D/order.out" | sort -u | wc -l)
-echo "markers came from $ncpu CPUs"
+[ "$ncpu" = "$(nproc)" ] && pass "the markers came from every CPU ($ncpu)" ||
+	fail "the markers came from every CPU" "from $ncpu of $(nproc)"
 b=$(backwards "$D/order.out")
 [ "$b" = 0 ] && pass "marker timestamps never go back" || fail "marker timestamps never go back" "$b lines"
 gone "$i" "stream of markers"
 
 # 3. Never back in time, and each event shown within 200 ms: every CPU
-# writes a marker every 20 ms among 20000 getppid/s; with -C mono each
+# writes a marker every 20 ms among 20000 getppid/s (its own calls only:
+# -F -c, as others may flood getppid on this host); with -C mono each
 # line's delay is the time it reached us minus its timestamp.
 if [ $have_py = 1 ]; then
 	i=$(inst latency)
-	{ "$FTC" stream -B "$i" -C mono --json -e syscalls:sys_enter_getppid --duration 5 2>"$D/lat.err" |
-		python3 "$TOP/tests/fixtures/stream-check.py" >"$D/lat.out"; } &
-	sp=$!
-	for k in $(seq 50); do [ -w "$TRACEFS/instances/$i/trace_marker" ] && break; sleep 0.1; done
-	sleep 0.5
-	"$D/load" "$TRACEFS/instances/$i/trace_marker" 3 20 20000
-	wait $sp
+	"$FTC" stream -B "$i" -C mono --json -e syscalls:sys_enter_getppid -F -c -- \
+		"$D/load" "$TRACEFS/instances/$i/trace_marker" 3 20 20000 2>"$D/lat.err" |
+		python3 "$TOP/tests/fixtures/stream-check.py" >"$D/lat.out"
 	echo "latency run: $(cat "$D/lat.out"); $(tail -1 "$D/lat.err")"
 	read -r _ lines _ markers _ back _ maxd _ p99 <"$D/lat.out"
 	want=$(( $(nproc) * 100 ))
-	[ "${markers:-0}" -ge "$want" ] && [ "${lines:-0}" -gt 100000 ] &&
+	[ "${markers:-0}" -ge "$want" ] && [ "${lines:-0}" -gt $(( $(nproc) * 40000 )) ] &&
 		pass "under load every CPU's markers are printed ($markers markers, $lines lines)" ||
-		fail "under load every CPU's markers are printed" "$(cat "$D/lat.out")"
+		fail "under load every CPU's markers are printed" "$(cat "$D/lat.out"); $(tail -2 "$D/lat.err")"
 	[ "${back:-1}" = 0 ] && pass "the output never goes back in time ($lines lines)" ||
 		fail "the output never goes back in time" "$back lines behind the one before"
 	awk -v m="${maxd:-999}" 'BEGIN { exit !(m >= 0 && m < 200) }' &&
@@ -97,35 +96,39 @@ else
 	skip "latency and order under load" "python3 is not installed"
 fi
 
-# 4. Ctrl-C, SIGTERM and a closed pipe end it, tracefs restored.
+# 4. Ctrl-C, SIGTERM and a closed pipe end it, tracefs restored. Markers
+# only (no event), so other people's load on this host does not count.
+marks() {	# INSTANCE N: N numbered markers
+	for k in $(seq "$2"); do echo "before-stop $k" >"$TRACEFS/instances/$1/trace_marker" || return 1; done
+}
 for sig in INT TERM; do
 	i=$(inst "sig$sig")
-	"$FTC" stream -B "$i" -e syscalls:sys_enter_getppid -b 512 >"$D/sig.out" 2>"$D/sig.err" &
+	"$FTC" stream -B "$i" -b 512 >"$D/sig.out" 2>"$D/sig.err" &
 	sp=$!
-	for k in $(seq 50); do [ -d "$TRACEFS/instances/$i" ] && break; sleep 0.1; done
-	sleep 0.5; "$D/gp" 100; sleep 0.3
+	for k in $(seq 100); do [ -w "$TRACEFS/instances/$i/trace_marker" ] && break; sleep 0.1; done
+	sleep 0.5; marks "$i" 100; sleep 0.3
 	kill -$sig $sp; wait $sp; rc=$?
 	[ $rc = 0 ] && pass "SIG$sig ends a stream without a command with 0" ||
 		fail "SIG$sig ends a stream without a command with 0" "exit $rc: $(tail -2 "$D/sig.err")"
-	n=$(grep -c 'sys_enter_getppid' "$D/sig.out")
-	[ "$n" -ge 100 ] && pass "SIG$sig: what came before is printed ($n getppid lines)" ||
-		fail "SIG$sig: what came before is printed" "$n getppid lines"
+	n=$(grep -c 'before-stop' "$D/sig.out")
+	[ "$n" = 100 ] && pass "SIG$sig: what came before is printed ($n markers)" ||
+		fail "SIG$sig: what came before is printed" "$n markers of 100"
 	gone "$i" "SIG$sig"
 done
 i=$(inst sigcmd)
-"$FTC" stream -q -B "$i" -e syscalls:sys_enter_getppid -- sleep 30 >/dev/null 2>"$D/sigc.err" &
+"$FTC" stream -q -B "$i" -- sleep 30 >/dev/null 2>"$D/sigc.err" &
 sp=$!
-for k in $(seq 50); do [ -d "$TRACEFS/instances/$i" ] && break; sleep 0.1; done
+for k in $(seq 100); do [ -d "$TRACEFS/instances/$i" ] && break; sleep 0.1; done
 sleep 0.5; kill -TERM $sp; wait $sp; rc=$?
 [ $rc = 130 ] && pass "SIGTERM while a command runs: 130" || fail "SIGTERM while a command runs: 130" "exit $rc"
 gone "$i" "SIGTERM with a command"
 
 i=$(inst pipe)
-{ "$FTC" stream -B "$i" -e syscalls:sys_enter_getppid 2>"$D/pipe.err"; echo $? >"$D/pipe.rc"; } | head -3 >"$D/pipe.out" &
+{ "$FTC" stream -B "$i" 2>"$D/pipe.err"; echo $? >"$D/pipe.rc"; } | head -3 >"$D/pipe.out" &
 hp=$!
-for k in $(seq 50); do [ -d "$TRACEFS/instances/$i" ] && break; sleep 0.1; done
+for k in $(seq 100); do [ -w "$TRACEFS/instances/$i/trace_marker" ] && break; sleep 0.1; done
 sleep 0.3
-for k in $(seq 20); do "$D/gp" 20000; [ -s "$D/pipe.rc" ] && break; sleep 0.2; done
+for k in $(seq 50); do marks "$i" 10 2>/dev/null; [ -s "$D/pipe.rc" ] && break; sleep 0.1; done
 wait $hp
 n=$(wc -l <"$D/pipe.out")
 [ "$n" = 3 ] && pass "| head -3 gets 3 lines" || fail "| head -3 gets 3 lines" "$n"
