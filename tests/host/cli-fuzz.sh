@@ -166,6 +166,8 @@ allowed() {
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
 	"stream --comm")
 		echo "0|none"; return ;;	# any text is a task name
+	"stream --match")	# judged against the kernel's formats (the fake has none: 1)
+		[ -n "$FAKE" ] && echo "1 2|none" || echo "2|opt"; return ;;
 	"hist --filter"|"hist --key"|"hist --value")
 		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
@@ -238,7 +240,8 @@ for c in $("$FTC" --help | awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { p
 		done
 		# start's job is to leave what it set, and a fake trigger file
 		# keeps the '!' lines that remove a kernel's: on the fake, set it back
-		[ -n "$FAKE" ] && { [ "$c" = start ] || [ "$c $opt" = "record trigger" ]; } && fake_tracefs
+		[ -n "$FAKE" ] && { [ "$c" = start ] || [ "$c $opt" = "record trigger" ] ||
+			[ "$c $opt" = "stream trigger" ]; } && fake_tracefs
 	done <"$T/opts"
 done
 echo "$cases cases ($skipped left out on the real tracefs): $usage exit 2, $other other, $bad wrong"
