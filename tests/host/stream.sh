@@ -136,6 +136,16 @@ n=$(wc -l <"$D/pipe.out")
 	fail "a closed pipe ends the stream with 0" "exit '$(cat "$D/pipe.rc" 2>/dev/null)': $(tail -2 "$D/pipe.err")"
 gone "$i" "closed pipe"
 
+# SIGKILL: ftc cannot restore, its guardian does (the instance goes).
+i=$(inst kill)
+"$FTC" stream -q -B "$i" -e sched:sched_switch >/dev/null 2>"$D/kill.err" &
+sp=$!
+for k in $(seq 100); do [ "$(cat "$TRACEFS/instances/$i/tracing_on" 2>/dev/null)" = 1 ] &&
+	pgrep -P $sp -x ftc-guardian >/dev/null && break; sleep 0.1; done
+kill -KILL $sp; wait $sp 2>/dev/null
+for k in $(seq 100); do [ -d "$TRACEFS/instances/$i" ] || break; sleep 0.1; done
+gone "$i" "SIGKILL (the guardian restores)"
+
 # 5. Lost events show as lines: a one-page buffer and a flood.
 i=$(inst lost)
 "$FTC" stream -B "$i" -b 4 -e syscalls:sys_enter_getppid -F -- "$D/gp" 2000000 >"$D/lost.out" 2>"$D/lost.err"
