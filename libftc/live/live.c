@@ -82,9 +82,13 @@ struct ftc_live {
 	pthread_mutex_t lock;
 	uint8_t *pid_seen;	/* bit per pid whose comm was looked for */
 	uint64_t cmdlines_at;	/* saved_cmdlines last read */
+	uint64_t *old_cmdlines;	/* hashes of its lines at open, sorted */
+	size_t nold;
 	struct lcpu *cpus;
 	int ncpus;
 };
+
+static void snapshot_cmdlines(struct ftc_live *l);
 
 static uint64_t now_ns(void)
 {
@@ -255,6 +259,7 @@ struct ftc_live *ftc_live_open(const char *instance, const struct ftc_live_opts 
 			  *l->instance ? l->instance : "top-level buffer");
 		goto fail;
 	}
+	snapshot_cmdlines(l);
 	if (start(l, &o) < 0)
 		goto fail;
 	free(cpus);
@@ -384,32 +389,84 @@ static bool advance(struct ftc_live *l, struct lcpu *c)
 	return true;
 }
 
+static uint64_t line_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
- * The comms a capture stores come from saved_cmdlines at its end; live,
- * a task seen for the first time is most likely still there to ask.
+ * The kernel's saved_cmdlines at open: its entries may be stale (a pid
+ * used again since, pid_max is often 32768), and the kernel puts a new
+ * task's comm there only at a later context switch. So only the entries
+ * that appeared or changed since the open are believed.
  */
-/* saved_cmdlines, at most every CMDLINES_MS: the comms the kernel kept. */
-static void read_cmdlines(struct ftc_live *l, struct tep_handle *tep)
+static void snapshot_cmdlines(struct ftc_live *l)
+{
+	char *text, *line, *save = NULL;
+	size_t cap = 0;
+
+	if (ftc_tracefs_read(NULL, "saved_cmdlines", &text, NULL) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (l->nold == cap) {
+			uint64_t *n = realloc(l->old_cmdlines, (cap = cap ? 2 * cap : 1024) *
+					      sizeof(*n));
+
+			if (!n)
+				break;
+			l->old_cmdlines = n;
+		}
+		l->old_cmdlines[l->nold++] = line_hash(line);
+	}
+	free(text);
+	qsort(l->old_cmdlines, l->nold, sizeof(*l->old_cmdlines), cmp_u64);
+}
+
+/* saved_cmdlines, at most every CMDLINES_MS: the comms the kernel kept
+ * since the open. False when it was read too recently. */
+static bool read_cmdlines(struct ftc_live *l, struct tep_handle *tep)
 {
 	uint64_t now = now_ns();
 	char *text, *line, *save = NULL;
 
 	if (l->cmdlines_at && now - l->cmdlines_at < CMDLINES_MS * 1000000ull)
-		return;
+		return false;
 	l->cmdlines_at = now;
 	if (ftc_tracefs_read(NULL, "saved_cmdlines", &text, NULL) < 0)
-		return;
+		return true;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint64_t h = line_hash(line);
 		char comm[64];
 		int pid;
 
+		if (bsearch(&h, l->old_cmdlines, l->nold, sizeof(h), cmp_u64))
+			continue;
 		if (sscanf(line, "%d %63s", &pid, comm) == 2 && pid > 0 &&
 		    !tep_is_pid_registered(tep, pid))
 			tep_register_comm(tep, comm, pid);
 	}
 	free(text);
+	return true;
 }
 
+/*
+ * The comms a capture stores come from saved_cmdlines at its end; live,
+ * a task seen for the first time is most likely still there to ask. One
+ * already gone (a short command) may be in the kernel's saved_cmdlines,
+ * which is read again at most every CMDLINES_MS; its pid is tried again
+ * until that list was read after it came.
+ */
 static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 {
 	struct tep_handle *tep = ftc_reader_tep(l->r);
@@ -422,14 +479,13 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 	pid = tep_data_pid(tep, rec);
 	if (pid <= 0 || pid >= PID_BITS || (l->pid_seen[pid / 8] & (1u << (pid % 8))))
 		return;
-	l->pid_seen[pid / 8] |= (uint8_t)(1u << (pid % 8));
 	if (tep_is_pid_registered(tep, pid))
-		return;
+		goto seen;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
 	if (!f) {
-		/* Gone already (a short command): the kernel's list may have it. */
-		read_cmdlines(l, tep);
+		if (read_cmdlines(l, tep) || tep_is_pid_registered(tep, pid))
+			goto seen;
 		return;
 	}
 	if (fgets(comm, sizeof(comm), f)) {
@@ -437,6 +493,8 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 		tep_register_comm(tep, comm, pid);
 	}
 	fclose(f);
+seen:
+	l->pid_seen[pid / 8] |= (uint8_t)(1u << (pid % 8));
 }
 
 /*
@@ -663,6 +721,7 @@ int ftc_live_close(struct ftc_live *l)
 	pthread_mutex_destroy(&l->lock);
 	free(l->instance);
 	free(l->pid_seen);
+	free(l->old_cmdlines);
 	free(l);
 	return ret;
 }

@@ -193,7 +193,36 @@ d=$(diff "$D/pre.before" "$D/pre.after") && pass "an existing instance's knobs a
 [ -d "$TRACEFS/instances/$i" ] && pass "an existing instance is kept" || fail "an existing instance is kept" "removed"
 rmdir "$TRACEFS/instances/$i"
 
-# 8. Usage.
+# 8. Report's selections and layouts: --cpu, --comm, --match, --json.
+i=$(inst select)
+m=$TRACEFS/instances/$i/trace_marker
+w="for k in 1 2 3; do taskset -c 0 sh -c 'echo keep-0-\$0 > $m' \$k; taskset -c 1 sh -c 'echo drop-1-\$0 > $m' \$k; done"
+"$FTC" stream -q -B "$i" --cpu 0 -- sh -c "$w" >"$D/sel.out" 2>"$D/sel.err"
+[ "$(grep -c 'keep-0' "$D/sel.out")" = 3 ] && [ "$(grep -c 'drop-1' "$D/sel.out")" = 0 ] &&
+	pass "--cpu 0 prints CPU 0's records only" || fail "--cpu 0 prints CPU 0's records only" "$(head -4 "$D/sel.out")"
+"$FTC" stream -q -B "$i" --match 'print: CPU == 0' -- sh -c "$w" >"$D/sel.out" 2>"$D/sel.err"
+[ "$(grep -c 'keep-0' "$D/sel.out")" = 3 ] && [ "$(grep -c 'drop-1' "$D/sel.out")" = 0 ] &&
+	pass "--match keeps what the filter takes" || fail "--match keeps what the filter takes" "$(head -4 "$D/sel.out"; tail -2 "$D/sel.err")"
+# The workload shell itself writes (a task alive when its lines print).
+w2="for k in 1 2 3; do echo keep-\$k > $m; done; sleep 0.3"
+"$FTC" stream -q -B "$i" --comm 'nosuchcomm*' -- sh -c "$w2" >"$D/sel.out" 2>"$D/sel.err"
+[ ! -s "$D/sel.out" ] && pass "--comm with no such task prints nothing" || fail "--comm with no such task prints nothing" "$(head -2 "$D/sel.out")"
+"$FTC" stream -q -B "$i" --comm 's[h]' -- sh -c "$w2" >"$D/sel.out" 2>"$D/sel.err"
+[ "$(grep -c '^ *sh-[0-9].*keep-' "$D/sel.out")" = 3 ] && pass "--comm 's[h]' prints the shell's markers, named" ||
+	fail "--comm 's[h]' prints the shell's markers, named" "$(head -3 "$D/sel.out")"
+"$FTC" stream -q -B "$i" --json -- sh -c "$w" >"$D/sel.json" 2>"$D/sel.err"
+if [ $have_py = 1 ]; then
+	n=$(python3 -c 'import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    n += r.get("type") == "event" and "cpu" in r and "ts" in r
+print(n)' "$D/sel.json" 2>&1)
+	[ "$n" = 6 ] && pass "--json prints one object per record" || fail "--json prints one object per record" "$n: $(head -2 "$D/sel.json")"
+fi
+gone "$i" "selections"
+
+# 9. Usage.
 expect_status "two -B: usage (2)" 2 "$FTC" stream -B "$(inst u1)" -B "$(inst u2)"
 expect_status "--window 1: usage (2)" 2 "$FTC" stream --window 1
 i=$(inst badmatch)
