@@ -56,6 +56,7 @@ struct lcpu {
 	uint64_t drained, drain_mark;	/* see take_pages */
 	/* The caller's thread only. */
 	struct lchunk *cur;	/* the chunk being walked */
+	struct lchunk *cur_tail;	/* the last chunk to walk */
 	size_t page_off;	/* its page in kbuf */
 	bool page_loaded;
 	bool have;		/* rec holds the next record */
@@ -288,12 +289,9 @@ static void take_cpu(struct lcpu *c)
 		c->page_off = 0;
 		c->page_loaded = false;
 	} else {
-		struct lchunk *t = c->cur;
-
-		while (t->next)
-			t = t->next;
-		t->next = c->in_head;
+		c->cur_tail->next = c->in_head;
 	}
+	c->cur_tail = c->in_tail;
 	c->in_head = c->in_tail = NULL;
 }
 
@@ -317,9 +315,14 @@ static void take_incoming(struct ftc_live *l)
 static bool quiet_cpus_drained(struct ftc_live *l, uint64_t arrival)
 {
 	bool ok = true;
+	int i;
 
+	for (i = 0; i < l->ncpus && l->cpus[i].have; i++)
+		;
+	if (i == l->ncpus)
+		return true;	/* every CPU has a later record: no lock needed */
 	pthread_mutex_lock(&l->lock);
-	for (int i = 0; i < l->ncpus && ok; i++) {
+	for (i = 0; i < l->ncpus && ok; i++) {
 		struct lcpu *c = &l->cpus[i];
 
 		if (c->have)
@@ -348,6 +351,8 @@ static bool next_page(struct ftc_live *l, struct lcpu *c)
 			struct lchunk *done = c->cur;
 
 			c->cur = done->next;
+			if (!c->cur)
+				c->cur_tail = NULL;
 			c->page_off = 0;
 			free(done);
 		}
