@@ -36,7 +36,6 @@
 
 #define MIN_WINDOW_MS	5
 #define MAX_WINDOW_MS	10000
-#define CMDLINES_MS	200	/* saved_cmdlines read at most this often */
 #define WAKE_US		10000	/* the readers' longest sleep */
 #define PID_BITS	(1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
 
@@ -81,15 +80,11 @@ struct ftc_live {
 	unsigned long long last_ts;
 	bool any_delivered;
 	pthread_mutex_t lock;
-	uint8_t *pid_seen;	/* bit per pid whose comm was looked for */
-	uint64_t cmdlines_at;	/* saved_cmdlines last read */
-	uint64_t *old_cmdlines;	/* hashes of its lines at open, sorted */
-	size_t nold;
+	uint8_t *pid_seen;	/* bit per pid delivered */
+	uint8_t *pid_done;	/* bit per pid whose comm was found or given up */
 	struct lcpu *cpus;
 	int ncpus;
 };
-
-static void snapshot_cmdlines(struct ftc_live *l);
 
 static uint64_t now_ns(void)
 {
@@ -243,6 +238,7 @@ struct ftc_live *ftc_live_open(const char *instance, const struct ftc_live_opts 
 	l->window_ns = (uint64_t)(o.window_ms ? o.window_ms : FTC_LIVE_WINDOW_MS) * 1000000u;
 	l->record = o.record_path != NULL;
 	l->pid_seen = calloc(PID_BITS / 8, 1);
+	l->pid_done = calloc(PID_BITS / 8, 1);
 	l->instance = strdup(instance ? instance : "");
 	l->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (!l->instance || l->efd < 0) {
@@ -260,7 +256,6 @@ struct ftc_live *ftc_live_open(const char *instance, const struct ftc_live_opts 
 			  *l->instance ? l->instance : "top-level buffer");
 		goto fail;
 	}
-	snapshot_cmdlines(l);
 	if (start(l, &o) < 0)
 		goto fail;
 	free(cpus);
@@ -394,112 +389,62 @@ static bool advance(struct ftc_live *l, struct lcpu *c)
 	return true;
 }
 
-static uint64_t line_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * The kernel's saved_cmdlines at open: its entries may be stale (a pid
- * used again since, pid_max is often 32768), and the kernel puts a new
- * task's comm there only at a later context switch. So only the entries
- * that appeared or changed since the open are believed.
+ * A comm found for pid: a task printed before keeps the name it was
+ * printed with (the formatter holds on to tep's string, which an override
+ * would free); a task met for the first time gets it even over a stale
+ * one from saved_cmdlines at open.
  */
-static void snapshot_cmdlines(struct ftc_live *l)
+static void put_comm(struct ftc_live *l, struct tep_handle *tep, const char *comm, int pid,
+		     bool first)
 {
-	char *text, *line, *save = NULL;
-	size_t cap = 0;
-
-	if (ftc_tracefs_read(NULL, "saved_cmdlines", &text, NULL) < 0)
-		return;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (l->nold == cap) {
-			uint64_t *n = realloc(l->old_cmdlines, (cap = cap ? 2 * cap : 1024) *
-					      sizeof(*n));
-
-			if (!n)
-				break;
-			l->old_cmdlines = n;
-		}
-		l->old_cmdlines[l->nold++] = line_hash(line);
-	}
-	free(text);
-	qsort(l->old_cmdlines, l->nold, sizeof(*l->old_cmdlines), cmp_u64);
+	if (first)
+		tep_override_comm(tep, comm, pid);
+	else if (!tep_is_pid_registered(tep, pid))
+		tep_register_comm(tep, comm, pid);
 }
 
-/* saved_cmdlines, at most every CMDLINES_MS: the comms the kernel kept
- * since the open. False when it was read too recently. */
-static bool read_cmdlines(struct ftc_live *l, struct tep_handle *tep)
-{
-	uint64_t now = now_ns();
-	char *text, *line, *save = NULL;
-
-	if (l->cmdlines_at && now - l->cmdlines_at < CMDLINES_MS * 1000000ull)
-		return false;
-	l->cmdlines_at = now;
-	if (ftc_tracefs_read(NULL, "saved_cmdlines", &text, NULL) < 0)
-		return true;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		uint64_t h = line_hash(line);
-		char comm[64];
-		int pid;
-
-		if (bsearch(&h, l->old_cmdlines, l->nold, sizeof(h), cmp_u64))
-			continue;
-		if (sscanf(line, "%d %63s", &pid, comm) == 2 && pid > 0 &&
-		    !tep_is_pid_registered(tep, pid))
-			tep_register_comm(tep, comm, pid);
-	}
-	free(text);
-	return true;
-}
+#define BIT(map, n)	((map)[(n) / 8] & (1u << ((n) % 8)))
+#define SET(map, n)	((map)[(n) / 8] |= (uint8_t)(1u << ((n) % 8)))
 
 /*
  * The comms a capture stores come from saved_cmdlines at its end; live,
- * a task seen for the first time is most likely still there to ask. One
- * already gone (a short command) may be in the kernel's saved_cmdlines,
- * which is read again at most every CMDLINES_MS; its pid is tried again
- * until that list was read after it came.
+ * a task met for the first time is most likely still there to ask. One
+ * already gone prints as "<...>": saved_cmdlines at open may name an
+ * earlier task with the same pid (pid_max is often 32768 and pids wrap
+ * within seconds on a busy machine), and the kernel puts a new task's comm
+ * there only at a later context switch, so reading it again during the
+ * stream named short-lived shells "tr" and "gen-syscalls".
  */
 static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 {
 	struct tep_handle *tep = ftc_reader_tep(l->r);
 	char path[64], comm[64];
+	bool first;
 	int pid;
 	FILE *f;
 
-	if (!tep || !l->pid_seen || rec->size < 8)
+	if (!tep || !l->pid_seen || !l->pid_done || rec->size < 8)
 		return;
 	pid = tep_data_pid(tep, rec);
-	if (pid <= 0 || pid >= PID_BITS || (l->pid_seen[pid / 8] & (1u << (pid % 8))))
+	if (pid <= 0 || pid >= PID_BITS || BIT(l->pid_done, pid))
 		return;
-	if (tep_is_pid_registered(tep, pid))
-		goto seen;
+	first = !BIT(l->pid_seen, pid);
+	SET(l->pid_seen, pid);
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
 	if (!f) {
-		if (read_cmdlines(l, tep) || tep_is_pid_registered(tep, pid))
-			goto seen;
+		if (first && tep_is_pid_registered(tep, pid))
+			tep_override_comm(tep, "<...>", pid);
+		SET(l->pid_done, pid);
 		return;
 	}
 	if (fgets(comm, sizeof(comm), f)) {
 		comm[strcspn(comm, "\n")] = '\0';
-		tep_register_comm(tep, comm, pid);
+		put_comm(l, tep, comm, pid, first);
 	}
 	fclose(f);
-seen:
-	l->pid_seen[pid / 8] |= (uint8_t)(1u << (pid % 8));
+	SET(l->pid_done, pid);
 }
 
 /*
@@ -726,7 +671,7 @@ int ftc_live_close(struct ftc_live *l)
 	pthread_mutex_destroy(&l->lock);
 	free(l->instance);
 	free(l->pid_seen);
-	free(l->old_cmdlines);
+	free(l->pid_done);
 	free(l);
 	return ret;
 }
