@@ -98,6 +98,7 @@ base() {
 	start) [ -z "$FAKE" ] && echo "-B $I" ;;
 	status|stop|restart|clear|show|snapshot|marker|check) echo "-B $I" ;;
 	record) [ -z "$FAKE" ] && echo "-B $I"; echo "-o $T/r.dat" ;;
+	stream) [ -z "$FAKE" ] && echo "-B $I" ;;
 	extract) [ "$2" != --instance ] && echo "-B $I"; echo "-o $T/x.dat" ;;
 	hist) echo "-B $I -e sched:sched_switch --key prev_pid" ;;
 	convert) [ "$2" != --output ] && echo "-o $T/c.dat" ;;
@@ -108,7 +109,8 @@ base() {
 # What an option needs before it: a filter or trigger applies to an event.
 before() {
 	case "$1 $2" in
-	"start --filter"|"start --trigger"|"record --filter"|"record --trigger")
+	"start --filter"|"start --trigger"|"record --filter"|"record --trigger"|\
+	"stream --filter"|"stream --trigger")
 		echo "-e sched:sched_switch" ;;
 	"boot-args --trigger") echo "-e sched_switch" ;;
 	"stat --field-separator"|"stat --output") ;;
@@ -116,7 +118,7 @@ before() {
 }
 tail_args() {
 	case $1 in
-	record|stat|profile|hist) echo "-- true" ;;
+	record|stream|stat|profile|hist) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	dump|restore) echo "$T/tiny.dat" ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
@@ -131,7 +133,7 @@ excluded() {
 	[ "$3" -ge 3 ] || return 1	# the rest is refused before any work
 	case "$1 $2" in
 	# -1 and 9999... are valid instance names: a real instance would appear
-	"start --instance"|"record --instance"|"hist --instance") return 0 ;;
+	"start --instance"|"record --instance"|"stream --instance"|"hist --instance") return 0 ;;
 	# these reach for the named instance (or create one) for real
 	"reset --instance"|"stop --instance"|"restart --instance"|"clear --instance") return 0 ;;
 	esac
@@ -159,8 +161,13 @@ allowed() {
 	"boot-args --tracer"|"boot-args --event"|"boot-args --trigger"|"boot-args --func"|\
 	"boot-args --notrace"|"boot-args --graph-func"|"boot-args --clock"|"boot-args --option")
 		echo "0|none"; return ;;	# printed as a boot parameter, judged at boot
-	"start --filter"|"start --trigger"|"record --filter"|"record --trigger")
+	"start --filter"|"start --trigger"|"record --filter"|"record --trigger"|\
+	"stream --filter"|"stream --trigger")
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
+	"stream --comm")
+		echo "0|none"; return ;;	# any text is a task name
+	"stream --match")	# judged against the kernel's formats (the fake has none: 1)
+		[ -n "$FAKE" ] && echo "1 2|none" || echo "2|opt"; return ;;
 	"hist --filter"|"hist --key"|"hist --value")
 		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
@@ -198,8 +205,9 @@ for c in $("$FTC" --help | awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { p
 			check=${want#*|} want=${want%|*}
 			# The fake has no ring buffer: record fails reading it before
 			# it looks some names up (the real run checks those).
-			[ -n "$FAKE" ] && [ "$c" = record ] && [ "$check" = value ] &&
-				want="$want 1" check=none
+			[ -n "$FAKE" ] && { [ "$c" = record ] || [ "$c" = stream ]; } &&
+				[ "$check" = value ] && want="$want 1" check=none
+			[ -n "$FAKE" ] && [ "$c" = stream ] && [ "$want" = 0 ] && want="0 1"
 			# Nor format files: hist fails reading the event's first.
 			[ -n "$FAKE" ] && [ "$c" = hist ] && [ "$check" = value ] &&
 				want="$want 1" check=none
@@ -232,7 +240,8 @@ for c in $("$FTC" --help | awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { p
 		done
 		# start's job is to leave what it set, and a fake trigger file
 		# keeps the '!' lines that remove a kernel's: on the fake, set it back
-		[ -n "$FAKE" ] && { [ "$c" = start ] || [ "$c $opt" = "record trigger" ]; } && fake_tracefs
+		[ -n "$FAKE" ] && { [ "$c" = start ] || [ "$c $opt" = "record trigger" ] ||
+			[ "$c $opt" = "stream trigger" ]; } && fake_tracefs
 	done <"$T/opts"
 done
 echo "$cases cases ($skipped left out on the real tracefs): $usage exit 2, $other other, $bad wrong"

@@ -9,7 +9,8 @@ D=$OUT/fd-close; rm -rf "$D"; mkdir -p "$D"
 I=$(test_instance fdclose)
 n=0
 for c in "record -q -B $I -e sched:sched_process_exit -o $D/r.dat" "stat -e task-clock" \
-	 "profile -o $D/p.txt" "record -q -B $I -e sched:sched_process_exit --sample cpu-clock -o $D/s.dat"; do
+	 "profile -o $D/p.txt" "record -q -B $I -e sched:sched_process_exit --sample cpu-clock -o $D/s.dat" \
+	 "stream -q -B $I -e sched:sched_process_exit --record $D/st.dat"; do
 	n=$((n + 1))
 	# LeakSanitizer cannot run under ptrace (the asan tier's ftc-asan): leaks are its other tests'
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
