@@ -12,6 +12,7 @@
 #define FTC_CAPTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -38,6 +39,18 @@ FTC_API int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *in
 
 /* Read the snapshot buffer (snapshot_raw) instead; call before adding. */
 FTC_API void ftc_capture_use_snapshot(struct ftc_capture *c);
+
+/*
+ * Live reading (ftc-live.h): every page read is also handed to fn, in the
+ * reader thread of its CPU (slot: 0.. in the order added; len whole
+ * pages, a partial one zero-padded), and each wake-up also takes the page
+ * the kernel is filling, so wake_usecs bounds how long an event waits
+ * unread. write false: the writer only lends its page size and metadata,
+ * nothing is written to its file. Call before ftc_capture_start().
+ */
+typedef void (*ftc_capture_page_fn)(void *arg, int slot, const void *pages, size_t len);
+FTC_API void ftc_capture_set_live(struct ftc_capture *c, ftc_capture_page_fn fn, void *arg,
+				  bool write);
 
 /* Starts the reader threads. */
 FTC_API int ftc_capture_start(struct ftc_capture *c);

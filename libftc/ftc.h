@@ -54,5 +54,6 @@ FTC_API bool ftc_tracefs_word_in(const char *list, const char *word);
 #include "ftc-workload.h"
 #include "ftc-symbols.h"
 #include "ftc-capture-perf.h"
+#include "ftc-live.h"
 
 #endif

@@ -76,6 +76,9 @@ struct ftc_capture {
 	atomic_bool failed;
 	char errmsg[512];
 	pthread_mutex_t lock;
+	ftc_capture_page_fn live_fn;	/* live readers: every page also goes here */
+	void *live_arg;
+	bool live_write;		/* ... and still into the writer */
 };
 
 int ftc_capture_subbuf_size(const char *instance)
@@ -214,7 +217,10 @@ static int give(struct cslot *s, size_t len)
 
 	for (size_t off = 0; off < len; off += s->cap->page)
 		count_lost(s, l, s->pages + off);
-	if (ftc_writer_add_pages(s->cap->w, s->buf, s->idx, s->pages, len) < 0)
+	if (s->cap->live_fn)
+		s->cap->live_fn(s->cap->live_arg, (int)(s - s->cap->slots), s->pages, len);
+	if ((!s->cap->live_fn || s->cap->live_write) &&
+	    ftc_writer_add_pages(s->cap->w, s->buf, s->idx, s->pages, len) < 0)
 		return -1;
 	atomic_fetch_add(&s->npages, len / s->cap->page);
 	return 0;
@@ -386,6 +392,9 @@ static void *reader(void *arg)
 			return NULL;
 		}
 		n = splice_round(s);
+		/* Live: the page the kernel is filling too, so nothing waits for it. */
+		if (n >= 0 && c->live_fn && read_partial(s) < 0)
+			n = -1;
 		if (n < 0) {
 			slot_fail(s);
 			return NULL;
@@ -483,6 +492,14 @@ int ftc_capture_stop(struct ftc_capture *c)
 	if (atomic_load(&c->failed))
 		return ftc_error(EIO, "%s", c->errmsg);
 	return 0;
+}
+
+void ftc_capture_set_live(struct ftc_capture *c, ftc_capture_page_fn fn, void *arg,
+			  bool write)
+{
+	c->live_fn = fn;
+	c->live_arg = arg;
+	c->live_write = write;
 }
 
 void ftc_capture_use_snapshot(struct ftc_capture *c)

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The live merged reader (ftc-live.h). Why this shape:
+ * - the pages come from the capture's reader threads (one per CPU, the
+ *   same splice and partial-page reads as ftc record), which copy them
+ *   into a per-CPU queue and kick an eventfd; everything else (walking
+ *   the pages, merging, the callback) runs in the caller's thread, so the
+ *   callback needs no locking and the readers never wait on it;
+ * - the event formats come from a trace.dat head that the writer makes
+ *   from tracefs (the same metadata a capture stores), opened with the
+ *   file reader: the formatters then print live records as report does.
+ *   Without a record file that head lives in a memfd and the writer's
+ *   data regions stay holes;
+ * - the merge holds a record until its page has waited the window (see
+ *   ftc-live.h for why that keeps the order), then hands out the oldest
+ *   head among the CPUs.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "ftc.h"
+#include "ftc-live.h"
+#include "opts.h"
+#include "ringbuf.h"
+
+#define MIN_WINDOW_MS	5
+#define MAX_WINDOW_MS	10000
+#define PID_BITS	(1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
+
+/* A run of whole pages one reader read at once. */
+struct lchunk {
+	struct lchunk *next;
+	uint64_t arrival;	/* CLOCK_MONOTONIC ns */
+	size_t len;
+	char data[];
+};
+
+struct lcpu {
+	int cpu;
+	/* Filled by the reader thread, under l->lock. */
+	struct lchunk *in_head, *in_tail;
+	uint64_t bytes;
+	/* The caller's thread only. */
+	struct lchunk *cur;	/* the chunk being walked */
+	size_t page_off;	/* its page in kbuf */
+	bool page_loaded;
+	bool have;		/* rec holds the next record */
+	long long missed;	/* of the page loaded, for its first record */
+	struct tep_record rec;
+	struct kbuffer *kbuf;
+	uint64_t delivered, late;
+};
+
+struct ftc_live {
+	char *instance;
+	struct ftc_writer *w;
+	struct ftc_capture *cap;
+	struct ftc_reader *r;
+	struct ftc_subbuf_layout layout;
+	unsigned int page;
+	int memfd;
+	int efd;
+	bool stopped, record;
+	uint64_t window_ns;
+	unsigned long long last_ts;
+	bool any_delivered;
+	pthread_mutex_t lock;
+	uint8_t *pid_seen;	/* bit per pid whose comm was looked for */
+	struct lcpu *cpus;
+	int ncpus;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Reader thread: queue a copy, wake the caller. */
+static void take_pages(void *arg, int slot, const void *pages, size_t len)
+{
+	struct ftc_live *l = arg;
+	struct lcpu *c = &l->cpus[slot];
+	struct lchunk *k = malloc(sizeof(*k) + len);
+	uint64_t one = 1;
+
+	if (!k)
+		return;		/* counted as lost by nobody: out of memory */
+	k->next = NULL;
+	k->len = len;
+	memcpy(k->data, pages, len);
+	k->arrival = now_ns();
+	pthread_mutex_lock(&l->lock);
+	if (c->in_tail)
+		c->in_tail->next = k;
+	else
+		c->in_head = k;
+	c->in_tail = k;
+	c->bytes += len;
+	pthread_mutex_unlock(&l->lock);
+	if (write(l->efd, &one, sizeof(one)) < 0)
+		return;		/* the counter is full: the caller is awake anyway */
+}
+
+static int open_meta(struct ftc_live *l, const struct ftc_live_opts *o)
+{
+	char path[64];
+	const char *file = o->record_path;
+	int ver = o->file_version ? o->file_version : 7;
+
+	if (!file) {
+		l->memfd = memfd_create("ftc-live", MFD_CLOEXEC);
+		if (l->memfd < 0)
+			return ftc_error(errno, "memfd_create: %s", strerror(errno));
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", l->memfd);
+		file = path;
+		ver = 6;
+	}
+	l->w = ftc_writer_create(file, ver, o->record_path ? o->compression : FTC_COMPRESS_NONE);
+	if (!l->w)
+		return -1;
+	if (ftc_writer_add_buffer(l->w, l->instance, o->ncpus, o->cpus) < 0 ||
+	    ftc_writer_start(l->w) < 0)
+		return -1;
+	l->page = ftc_writer_page_size(l->w);
+	l->layout = *ftc_wsubbuf(l->w);
+	l->r = ftc_reader_open(file, o->reader_flags);
+	return l->r ? 0 : -1;
+}
+
+static int open_cpus(struct ftc_live *l, const struct ftc_live_opts *o)
+{
+	l->cpus = calloc((size_t)o->ncpus, sizeof(*l->cpus));
+	if (!l->cpus)
+		return ftc_error(ENOMEM, "out of memory");
+	l->ncpus = o->ncpus;
+	for (int i = 0; i < o->ncpus; i++) {
+		struct lcpu *c = &l->cpus[i];
+
+		c->cpu = o->cpus[i];
+		c->kbuf = kbuffer_alloc(l->layout.commit_size == 8 ? KBUFFER_LSIZE_8 :
+					KBUFFER_LSIZE_4, l->layout.big_endian ?
+					KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		if (!c->kbuf)
+			return ftc_error(ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int check_readers(const char *instance)
+{
+	char *who = NULL;
+	int n = ftc_capture_find_readers(instance, &who);
+
+	if (n > 0) {
+		ftc_error(EBUSY, "%s is being read by another process, which would take events "
+			  "away (stop it first):\n%s", instance && *instance ? instance :
+			  "the top-level buffer", who);
+		free(who);
+		return -1;
+	}
+	free(who);
+	return 0;
+}
+
+static int start(struct ftc_live *l, const struct ftc_live_opts *o)
+{
+	/* The readers look at least four times a window. */
+	unsigned int wake_us = (unsigned int)(l->window_ns / 4000);
+
+	if (check_readers(l->instance) < 0 || open_meta(l, o) < 0 || open_cpus(l, o) < 0)
+		return -1;
+	l->cap = ftc_capture_new(l->w, wake_us);
+	if (!l->cap)
+		return -1;
+	ftc_capture_set_live(l->cap, take_pages, l, l->record);
+	if (ftc_capture_add(l->cap, 0, l->instance, o->ncpus, o->cpus) < 0)
+		return -1;
+	return ftc_capture_start(l->cap);
+}
+
+struct ftc_live *ftc_live_open(const char *instance, const struct ftc_live_opts *opts)
+{
+	struct ftc_live_opts o;
+	struct ftc_live *l;
+	int *cpus = NULL;
+
+	if (FTC_OPTS_COPY(&o, opts, ftc_live_opts, reader_flags) < 0)
+		return NULL;
+	if (o.window_ms && (o.window_ms < MIN_WINDOW_MS || o.window_ms > MAX_WINDOW_MS)) {
+		ftc_error(EINVAL, "a reorder window of %u ms: give %d to %d ms", o.window_ms,
+			  MIN_WINDOW_MS, MAX_WINDOW_MS);
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	l->memfd = l->efd = -1;
+	pthread_mutex_init(&l->lock, NULL);
+	l->window_ns = (uint64_t)(o.window_ms ? o.window_ms : FTC_LIVE_WINDOW_MS) * 1000000u;
+	l->record = o.record_path != NULL;
+	l->pid_seen = calloc(PID_BITS / 8, 1);
+	l->instance = strdup(instance ? instance : "");
+	l->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!l->instance || l->efd < 0) {
+		ftc_error(errno ? errno : ENOMEM, "live reader: %s", strerror(errno));
+		goto fail;
+	}
+	if (!o.cpus) {
+		o.ncpus = ftc_capture_cpus(l->instance, &cpus);
+		if (o.ncpus < 0)
+			goto fail;
+		o.cpus = cpus;
+	}
+	if (!o.ncpus) {
+		ftc_error(EINVAL, "%s: no CPU to read (tracing_cpumask is empty)",
+			  *l->instance ? l->instance : "top-level buffer");
+		goto fail;
+	}
+	if (start(l, &o) < 0)
+		goto fail;
+	free(cpus);
+	return l;
+fail:
+	free(cpus);
+	{
+		int err = errno;
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", ftc_strerror());
+		l->record = false;	/* a half-made record file is not finished */
+		ftc_live_close(l);
+		ftc_error(err ? err : EIO, "%s", msg);
+	}
+	return NULL;
+}
+
+/* Moves what the readers queued to the walking side. */
+static void take_incoming(struct ftc_live *l)
+{
+	uint64_t v;
+
+	if (read(l->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	pthread_mutex_lock(&l->lock);
+	for (int i = 0; i < l->ncpus; i++) {
+		struct lcpu *c = &l->cpus[i];
+
+		if (!c->in_head)
+			continue;
+		if (!c->cur) {
+			c->cur = c->in_head;
+			c->page_off = 0;
+			c->page_loaded = false;
+		} else {
+			struct lchunk *t = c->cur;
+
+			while (t->next)
+				t = t->next;
+			t->next = c->in_head;
+		}
+		c->in_head = c->in_tail = NULL;
+	}
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* Loads the next sound page of c; false when none is queued. */
+static bool next_page(struct ftc_live *l, struct lcpu *c)
+{
+	for (;;) {
+		struct ftc_subbuf sb;
+		const char *page;
+
+		if (c->page_loaded)
+			c->page_off += l->page;
+		c->page_loaded = false;
+		if (c->cur && c->page_off + l->page > c->cur->len) {
+			struct lchunk *done = c->cur;
+
+			c->cur = done->next;
+			c->page_off = 0;
+			free(done);
+		}
+		if (!c->cur)
+			return false;
+		page = c->cur->data + c->page_off;
+		c->page_loaded = true;
+		if (!ftc_subbuf_decode(&l->layout, page, l->page, &sb))
+			continue;	/* the kernel's own page: cannot happen */
+		if (kbuffer_load_subbuffer(c->kbuf, (void *)page) < 0)
+			continue;
+		c->missed = kbuffer_missed_events(c->kbuf);
+		return true;
+	}
+}
+
+/* Makes c->rec the CPU's next record if one is queued. */
+static bool advance(struct ftc_live *l, struct lcpu *c)
+{
+	while (!c->have) {
+		unsigned long long ts;
+		void *data = c->page_loaded ? kbuffer_read_event(c->kbuf, &ts) : NULL;
+
+		if (!data) {
+			if (!next_page(l, c))
+				return false;
+			continue;
+		}
+		c->rec.ts = ts;
+		c->rec.data = data;
+		c->rec.size = kbuffer_event_size(c->kbuf);
+		c->rec.record_size = kbuffer_curr_size(c->kbuf);
+		c->rec.cpu = c->cpu;
+		c->rec.offset = 0;
+		c->rec.missed_events = c->missed;
+		c->missed = 0;
+		c->have = true;
+	}
+	return true;
+}
+
+/*
+ * The comms a capture stores come from saved_cmdlines at its end; live,
+ * a task seen for the first time is most likely still there to ask.
+ */
+static void learn_comm(struct ftc_live *l, struct tep_record *rec)
+{
+	struct tep_handle *tep = ftc_reader_tep(l->r);
+	char path[64], comm[64];
+	int pid;
+	FILE *f;
+
+	if (!tep || !l->pid_seen || rec->size < 8)
+		return;
+	pid = tep_data_pid(tep, rec);
+	if (pid <= 0 || pid >= PID_BITS || (l->pid_seen[pid / 8] & (1u << (pid % 8))))
+		return;
+	l->pid_seen[pid / 8] |= (uint8_t)(1u << (pid % 8));
+	if (tep_is_pid_registered(tep, pid))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(comm, sizeof(comm), f)) {
+		comm[strcspn(comm, "\n")] = '\0';
+		tep_register_comm(tep, comm, pid);
+	}
+	fclose(f);
+}
+
+/* The CPU whose head record is the oldest, or NULL. */
+static struct lcpu *oldest(struct ftc_live *l)
+{
+	struct lcpu *best = NULL;
+
+	for (int i = 0; i < l->ncpus; i++) {
+		struct lcpu *c = &l->cpus[i];
+
+		if (advance(l, c) && (!best || c->rec.ts < best->rec.ts))
+			best = c;
+	}
+	return best;
+}
+
+/*
+ * Delivers the records the window lets out (all when flushing). Returns
+ * how many, or the callback's non-zero return; *wait_ns gets how long
+ * until the next one may go (0 when none waits).
+ */
+static int deliver(struct ftc_live *l, bool all, ftc_live_cb cb, void *arg, uint64_t *wait_ns)
+{
+	int n = 0;
+
+	*wait_ns = 0;
+	for (;;) {
+		struct lcpu *c = oldest(l);
+		struct ftc_merge_record mr;
+		unsigned long long skip_ts;
+		uint64_t now, due;
+		int ret;
+
+		if (!c)
+			return n;
+		due = c->cur->arrival + l->window_ns;
+		now = now_ns();
+		if (!all && now < due) {
+			*wait_ns = due - now;
+			return n;
+		}
+		mr.rec = &c->rec;
+		mr.buffer = 0;
+		mr.cpu = c->cpu;
+		mr.missed = c->rec.missed_events;
+		if (l->any_delivered && c->rec.ts < l->last_ts)
+			c->late++;
+		else
+			l->last_ts = c->rec.ts;
+		l->any_delivered = true;
+		learn_comm(l, &c->rec);
+		ret = cb(&mr, arg);
+		c->have = false;
+		c->delivered++;
+		kbuffer_next_event(c->kbuf, &skip_ts);
+		if (ret)
+			return ret < 0 ? ret : n + 1;
+		n++;
+	}
+}
+
+static int failed(struct ftc_live *l)
+{
+	if (l->cap && ftc_capture_failed(l->cap)) {
+		ftc_error(EIO, "%s", ftc_capture_error(l->cap));
+		return -EIO;
+	}
+	return 0;
+}
+
+int ftc_live_poll(struct ftc_live *l, int timeout_ms, ftc_live_cb cb, void *arg)
+{
+	uint64_t start = now_ns();
+
+	for (;;) {
+		uint64_t wait_ns, left_ns;
+		struct pollfd p = { .fd = l->efd, .events = POLLIN };
+		int n, ms;
+
+		if (failed(l))
+			return -EIO;
+		take_incoming(l);
+		n = deliver(l, l->stopped, cb, arg, &wait_ns);
+		if (n != 0)
+			return n;
+		if (timeout_ms == 0)
+			return 0;
+		left_ns = timeout_ms < 0 ? UINT64_MAX :
+			  (uint64_t)timeout_ms * 1000000u - (now_ns() - start);
+		if (timeout_ms >= 0 && now_ns() - start >= (uint64_t)timeout_ms * 1000000u)
+			return 0;
+		if (wait_ns && wait_ns < left_ns)
+			left_ns = wait_ns;
+		ms = left_ns == UINT64_MAX ? -1 : (int)((left_ns + 999999) / 1000000);
+		if (poll(&p, 1, ms) < 0) {
+			if (errno != EINTR)
+				return -errno;
+			return 0;	/* a signal: let the caller look at it */
+		}
+	}
+}
+
+static int stop(struct ftc_live *l)
+{
+	int ret = 0;
+
+	if (l->stopped)
+		return 0;
+	l->stopped = true;
+	if (l->cap && ftc_capture_stop(l->cap) < 0)
+		ret = -1;
+	return ret;
+}
+
+int ftc_live_flush(struct ftc_live *l, ftc_live_cb cb, void *arg)
+{
+	uint64_t wait_ns;
+
+	if (stop(l) < 0)
+		return -EIO;
+	take_incoming(l);
+	return deliver(l, true, cb, arg, &wait_ns);
+}
+
+int ftc_live_fd(struct ftc_live *l)
+{
+	return l->efd;
+}
+
+struct ftc_reader *ftc_live_reader(struct ftc_live *l)
+{
+	return l->r;
+}
+
+struct tep_handle *ftc_live_tep(struct ftc_live *l)
+{
+	return l->r ? ftc_reader_tep(l->r) : NULL;
+}
+
+int ftc_live_tids(struct ftc_live *l, pid_t *tids, int max)
+{
+	return l->cap ? ftc_capture_tids(l->cap, tids, max) : 0;
+}
+
+unsigned int ftc_live_window_ms(const struct ftc_live *l)
+{
+	return (unsigned int)(l->window_ns / 1000000u);
+}
+
+int ftc_live_ncpus(const struct ftc_live *l)
+{
+	return l->ncpus;
+}
+
+int ftc_live_cpu_stats(struct ftc_live *l, int i, struct ftc_live_cpu_stats *out)
+{
+	struct ftc_capture_cpu_stats cs;
+	struct lcpu *c;
+
+	if (i < 0 || i >= l->ncpus)
+		return ftc_error(EINVAL, "no live CPU %d (%d are read)", i, l->ncpus);
+	c = &l->cpus[i];
+	memset(out, 0, sizeof(*out));
+	out->cpu = c->cpu;
+	if (ftc_capture_cpu_stats(l->cap, i, &cs) == 0) {
+		out->events = cs.events;
+		out->lost = cs.lost;
+	}
+	pthread_mutex_lock(&l->lock);
+	out->bytes = c->bytes;
+	pthread_mutex_unlock(&l->lock);
+	out->delivered = c->delivered;
+	out->late = c->late;
+	return 0;
+}
+
+static void free_chunks(struct lchunk *k)
+{
+	while (k) {
+		struct lchunk *n = k->next;
+
+		free(k);
+		k = n;
+	}
+}
+
+int ftc_live_close(struct ftc_live *l)
+{
+	int ret = 0;
+
+	if (!l)
+		return 0;
+	if (stop(l) < 0)
+		ret = -1;
+	if (l->record && l->w && ftc_writer_finish(l->w) < 0)
+		ret = -1;
+	ftc_capture_free(l->cap);
+	if (l->r)
+		ftc_reader_close(l->r);
+	ftc_writer_free(l->w);
+	for (int i = 0; i < l->ncpus; i++) {
+		free_chunks(l->cpus[i].cur);
+		free_chunks(l->cpus[i].in_head);
+		if (l->cpus[i].kbuf)
+			kbuffer_free(l->cpus[i].kbuf);
+	}
+	free(l->cpus);
+	if (l->memfd >= 0)
+		close(l->memfd);
+	if (l->efd >= 0)
+		close(l->efd);
+	pthread_mutex_destroy(&l->lock);
+	free(l->instance);
+	free(l->pid_seen);
+	free(l);
+	return ret;
+}
