@@ -11,6 +11,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include "ftc-reader.h"
 #include "ftc-symbols.h"
 #include "top.h"
 
@@ -18,42 +19,68 @@ int top_model_init(struct top_model *m, int ncpus)
 {
 	memset(m, 0, sizeof(*m));
 	m->filter.pid = -1;
-	m->id_switch = m->id_sys_enter = m->id_irq = m->id_func = -1;
-	m->id_exec = m->id_fork = -1;
 	m->ncpus = ncpus > 0 ? ncpus : 1;
 	m->cpu_since = calloc((size_t)m->ncpus, sizeof(*m->cpu_since));
 	return m->cpu_since ? 0 : -1;
 }
 
-static int event_id(struct tep_handle *tep, const char *sys, const char *name,
-		    struct tep_event **ev)
+enum kind { K_UNKNOWN, K_OTHER, K_SWITCH, K_SYS_ENTER, K_IRQ, K_FUNC, K_EXEC, K_FORK };
+#define MAX_IDS 65536	/* common_type is 16 bits */
+
+void top_model_set_reader(struct top_model *m, struct ftc_reader *r)
 {
-	*ev = tep_find_event_by_name(tep, sys, name);
-	return *ev ? (*ev)->id : -1;
+	m->reader = r;
+	m->tep = ftc_reader_tep(r);
+	/* a new reader: its event formats are parsed afresh */
+	if (m->kind)
+		memset(m->kind, K_UNKNOWN, MAX_IDS);
+	m->ev_exec = m->ev_fork = NULL;
+	m->f_prev_pid = m->f_prev_comm = m->f_next_pid = m->f_next_comm = NULL;
+	m->f_sys_id = m->f_func_ip = NULL;
 }
 
-/* Looks up the events the views read; called again when the tep changes. */
-void top_model_set_tep(struct top_model *m, struct tep_handle *tep)
+/* The events the views read, recognised at their first record (the
+ * reader parses a format only when it is first needed). */
+static enum kind classify(struct top_model *m, struct tep_record *rec, int id)
 {
-	struct tep_event *ev;
+	struct tep_event *ev = ftc_reader_event(m->reader, rec);
+	enum kind k = K_OTHER;
 
-	m->tep = tep;
-	m->id_switch = event_id(tep, "sched", "sched_switch", &ev);
-	if (ev) {
+	if (!ev)
+		return k;
+	if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_switch")) {
 		m->f_prev_pid = tep_find_field(ev, "prev_pid");
 		m->f_prev_comm = tep_find_field(ev, "prev_comm");
 		m->f_next_pid = tep_find_field(ev, "next_pid");
 		m->f_next_comm = tep_find_field(ev, "next_comm");
-	}
-	m->id_sys_enter = event_id(tep, "raw_syscalls", "sys_enter", &ev);
-	if (ev)
+		k = K_SWITCH;
+	} else if (!strcmp(ev->system, "raw_syscalls") && !strcmp(ev->name, "sys_enter")) {
 		m->f_sys_id = tep_find_field(ev, "id");
-	m->id_irq = event_id(tep, "irq", "irq_handler_entry", &ev);
-	m->id_exec = event_id(tep, "sched", "sched_process_exec", &m->ev_exec);
-	m->id_fork = event_id(tep, "sched", "sched_process_fork", &m->ev_fork);
-	m->id_func = event_id(tep, "ftrace", "function", &ev);
-	if (ev)
+		k = K_SYS_ENTER;
+	} else if (!strcmp(ev->system, "irq") && !strcmp(ev->name, "irq_handler_entry")) {
+		k = K_IRQ;
+	} else if (!strcmp(ev->system, "ftrace") && !strcmp(ev->name, "function")) {
 		m->f_func_ip = tep_find_field(ev, "ip");
+		k = K_FUNC;
+	} else if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_process_exec")) {
+		m->ev_exec = ev;
+		k = K_EXEC;
+	} else if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_process_fork")) {
+		m->ev_fork = ev;
+		k = K_FORK;
+	}
+	return k;
+}
+
+static enum kind kind_of(struct top_model *m, struct tep_record *rec, int id)
+{
+	if (id < 0 || id >= MAX_IDS)
+		return K_OTHER;
+	if (!m->kind && !(m->kind = calloc(MAX_IDS, 1)))
+		return K_OTHER;
+	if (m->kind[id] == K_UNKNOWN)
+		m->kind[id] = (unsigned char)classify(m, rec, id);
+	return (enum kind)m->kind[id];
 }
 
 static void set_comm(struct top_model *m, uint64_t pid, const char *comm, size_t len)
@@ -169,17 +196,17 @@ static uint64_t num_field(struct tep_event *ev, const char *name, struct tep_rec
 /* A task's comm changes at exec (to the file's name) and starts at fork as
  * its parent's: the filter by comm must see the new name before the new
  * program's first event. */
-static void note_exec_fork(struct top_model *m, int id, struct tep_record *rec)
+static void note_exec_fork(struct top_model *m, enum kind k, struct tep_record *rec)
 {
 	const char *s, *base;
 	int len = 0;
 
-	if (id == m->id_exec && (s = str_field(m->ev_exec, "filename", rec, &len))) {
+	if (k == K_EXEC && (s = str_field(m->ev_exec, "filename", rec, &len))) {
 		base = memrchr(s, '/', (size_t)len);
 		base = base ? base + 1 : s;
 		len -= (int)(base - s);
 		set_comm(m, num_field(m->ev_exec, "pid", rec), base, len > 15 ? 15 : (size_t)len);
-	} else if (id == m->id_fork && (s = str_field(m->ev_fork, "child_comm", rec, &len))) {
+	} else if (k == K_FORK && (s = str_field(m->ev_fork, "child_comm", rec, &len))) {
 		set_comm(m, num_field(m->ev_fork, "child_pid", rec), s, (size_t)len);
 	}
 }
@@ -225,17 +252,18 @@ static void count_func(struct top_model *m, struct tep_record *rec)
 void top_model_record(struct top_model *m, struct tep_record *rec)
 {
 	int id = tep_data_type(m->tep, rec);
+	enum kind k = kind_of(m, rec, id);
 	uint64_t pid = (uint64_t)tep_data_pid(m->tep, rec);
 	struct top_entry *task, *cpu;
 
-	if (id == m->id_switch)
+	if (k == K_SWITCH)
 		note_switch_comms(m, rec);
-	else if (id == m->id_exec || id == m->id_fork)
-		note_exec_fork(m, id, rec);
+	else if (k == K_EXEC || k == K_FORK)
+		note_exec_fork(m, k, rec);
 	if (!top_model_pass(m, pid)) {
 		m->filtered++;
 		/* the CPU's clock for runtime runs on whoever is there */
-		if (id == m->id_switch && rec->cpu < m->ncpus)
+		if (k == K_SWITCH && rec->cpu < m->ncpus)
 			m->cpu_since[rec->cpu] = rec->ts;
 		return;
 	}
@@ -247,9 +275,9 @@ void top_model_record(struct top_model *m, struct tep_record *rec)
 		task->count++;
 	if (cpu)
 		cpu->count++;
-	if (id == m->id_switch) {
+	if (k == K_SWITCH) {
 		count_switch(m, rec, task, cpu);
-	} else if (id == m->id_sys_enter) {
+	} else if (k == K_SYS_ENTER) {
 		struct top_entry *sc = top_map_get(&m->map[TOP_VIEW_SYSCALL],
 						   field(m->f_sys_id, rec));
 
@@ -259,10 +287,10 @@ void top_model_record(struct top_model *m, struct tep_record *rec)
 			task->v[0]++;
 		if (cpu)
 			cpu->v[0]++;
-	} else if (id == m->id_irq) {
+	} else if (k == K_IRQ) {
 		if (cpu)
 			cpu->v[1]++;
-	} else if (id == m->id_func) {
+	} else if (k == K_FUNC) {
 		count_func(m, rec);
 	}
 }
@@ -320,6 +348,7 @@ void top_model_free(struct top_model *m)
 		top_map_clear(&m->map[v]);
 	top_map_clear(&m->comms);
 	free(m->cpu_since);
+	free(m->kind);
 	if (m->syms)
 		ftc_symbols_free(m->syms);
 }

@@ -283,11 +283,18 @@ static void tick(struct top *t, double secs)
 	t->cpu_last = cpu;
 }
 
-/* The function view needs the function tracer: set it when the view is
- * shown (and not before, for its cost), through the journal. */
+static void exclude_self(struct top *t);
+
+/*
+ * The function view needs the function tracer: set when the view is shown
+ * (and not before, for its cost), through the journal. The kernel refuses
+ * to change the tracer while the buffer is read, so the live reader is
+ * closed around the change and opened again.
+ */
 static void func_tracer(struct top *t, bool want)
 {
 	char *why = t->ui.why[TOP_VIEW_FUNC];
+	int ret;
 
 	if (t->has_tracer && !strcmp(t->tracer, "function"))
 		return;
@@ -298,11 +305,17 @@ static void func_tracer(struct top *t, bool want)
 			 t->tracer);
 		return;
 	}
-	if (ftc_set_tracer(t->st, t->inst, want ? "function" : "nop") < 0) {
+	ftc_live_close(t->live);
+	ret = ftc_set_tracer(t->st, t->inst, want ? "function" : "nop");
+	if (ret < 0)
 		snprintf(why, 256, "no function tracer: %s", ftc_strerror());
-		return;
+	else
+		t->func_on = want;
+	t->live = ftc_live_open(t->inst, NULL);
+	if (t->live) {
+		top_model_set_reader(&t->model, ftc_live_reader(t->live));
+		exclude_self(t);
 	}
-	t->func_on = want;
 }
 
 static void reset(struct top *t)
@@ -391,6 +404,12 @@ static int loop(struct top *t)
 		double now = now_secs(&t->t0);
 		int key;
 
+		if (!t->live) {
+			if (!t->batch)
+				top_screen_close();
+			cmd_error(&cmd_top, "reading the trace again: %s", ftc_strerror());
+			return FTC_EXIT_FAIL;
+		}
 		if (now >= next) {
 			tick(t, now - (next - t->ui.delay));
 			next += t->ui.delay;
@@ -465,15 +484,16 @@ static int configure(struct top *t)
 	}
 	t->inst = control_spec_instance(t->spec);
 	start_hist(t);
-	t->live = ftc_live_open(t->inst, NULL);
+	if (t->ui.view == TOP_VIEW_FUNC)
+		func_tracer(t, true);
+	else
+		t->live = ftc_live_open(t->inst, NULL);
 	if (!t->live) {
 		cmd_error(&cmd_top, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
-	top_model_set_tep(&t->model, ftc_live_tep(t->live));
+	top_model_set_reader(&t->model, ftc_live_reader(t->live));
 	exclude_self(t);
-	if (t->ui.view == TOP_VIEW_FUNC)
-		func_tracer(t, true);
 	if (control_spec_tracing_on(t->spec, t->st) < 0) {
 		cmd_error(&cmd_top, "%s", ftc_strerror());
 		return control_exit_status(errno);

@@ -19,6 +19,7 @@ struct tep_record;
 struct tep_event;
 struct tep_format_field;
 struct ftc_symbols;
+struct ftc_reader;
 struct top_perf;
 
 enum top_view {
@@ -69,8 +70,9 @@ struct top_model {
 	uint64_t *cpu_since;
 	int ncpus;
 	struct tep_handle *tep;
-	/* the events and fields the views read, looked up once */
-	int id_switch, id_sys_enter, id_irq, id_func, id_exec, id_fork;
+	struct ftc_reader *reader;	/* parses an event's format on first use */
+	/* what each event id is to the views, learnt at its first record */
+	unsigned char *kind;
 	struct tep_event *ev_exec, *ev_fork;
 	struct tep_format_field *f_prev_pid, *f_prev_comm, *f_next_pid, *f_next_comm;
 	struct tep_format_field *f_sys_id, *f_func_ip;
@@ -80,7 +82,7 @@ struct top_model {
 };
 
 int top_model_init(struct top_model *m, int ncpus);
-void top_model_set_tep(struct top_model *m, struct tep_handle *tep);
+void top_model_set_reader(struct top_model *m, struct ftc_reader *r);
 void top_model_record(struct top_model *m, struct tep_record *rec);
 void top_model_lost(struct top_model *m, int cpu, uint64_t n);
 /* Turns the counts since the last call into rates over secs. */
