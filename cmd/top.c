@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ftc top: a live table of what the kernel does, refreshed every -d SECS.
+ * ftc top: a live table of what the kernel does, refreshed every --delay SECS.
  * It configures tracing as ftc start does (the same options), by default
  * in an instance of its own, reads the per-CPU buffers through the live
  * reader (ftc-live.h: merged by timestamp, lost events counted) and counts
@@ -29,12 +29,14 @@
 
 enum {
 	OPT_ITERATIONS = 0x100, OPT_BATCH, OPT_VIEW, OPT_SORT, OPT_COMM, OPT_NO_HIST,
-	OPT_WIDTH,
+	OPT_WIDTH, OPT_DELAY, OPT_ENTRIES,
 };
 
 static const struct cmd_option top_options[] = {
-	{ 'd', "delay", "SECS", "refresh every SECS seconds (default 2; perf top's -d)", 'd' },
-	{ 'E', "entries", "N", "show at most N rows (perf top's -E)", 'E' },
+	/* perf top's -d and -E: long only, as the trace-cmd family's -d is
+	 * reset's --delete (the letter rule, ftc(1)) */
+	{ 0, "delay", "SECS", "refresh every SECS seconds (default 2; perf top's -d)", OPT_DELAY },
+	{ 0, "entries", "N", "show at most N rows (perf top's -E)", OPT_ENTRIES },
 	{ 0, "iterations", "N", "stop after N refreshes", OPT_ITERATIONS },
 	{ 0, "batch", NULL, "print the table as text every refresh (also when not a terminal)",
 	  OPT_BATCH },
@@ -132,9 +134,9 @@ static int top_opt(int id, const char *arg, void *ctx)
 	if (ret)
 		return ret < 0 ? -1 : save_control(t, id, arg);
 	switch (id) {
-	case 'd':
+	case OPT_DELAY:
 		return parse_secs(arg, &t->ui.delay);
-	case 'E':
+	case OPT_ENTRIES:
 		if (cmd_parse_u64(arg, &n) < 0 || n > 100000)
 			return cmd_bad_value("give a number of rows up to 100000");
 		t->ui.entries = (int)n;

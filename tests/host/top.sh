@@ -35,7 +35,7 @@ wait_for() {
 
 # ---- batch: exact counts ----------------------------------------------------
 inst=$(test_instance batch)
-"$FTC" top --batch -d 1 --iterations 4 --view syscall --comm top-getppid -B "$inst" \
+"$FTC" top --batch --delay 1 --iterations 4 --view syscall --comm top-getppid -B "$inst" \
 	--width 100 >"$D/batch.out" 2>"$D/batch.err" & pid=$!
 # the first table is out: the events are on (a new instance's tracing_on
 # reads 1 before ftc has configured anything)
@@ -59,7 +59,7 @@ w=$(grep -E '^ +NR SYSCALL' "$D/batch.out" | head -1 | awk '{ print length($0) }
 
 # The task view: the workload's row, its syscalls counted (fork, exec, exit
 # and the calls); output to a pipe is batch without --batch.
-"$FTC" top -d 1 --iterations 3 --view task --comm top-getppid 2>"$D/task.err" |
+"$FTC" top --delay 1 --iterations 3 --view task --comm top-getppid 2>"$D/task.err" |
 	cat >"$D/task.out" &
 wait_for "cat $D/task.out" '^ftc top - ' && "$GEN" 5000; wait
 expect_match "not a terminal: the task view as text, the workload's syscalls" \
@@ -69,8 +69,8 @@ expect_nomatch "default instance ftc-top-PID is gone" "ftc-top-" "$(ls "$TRACEFS
 expect_status "--view nosuch is a usage error" 2 "$FTC" top --batch --view nosuch
 expect_status "--sort NOSUCH is a usage error" 2 "$FTC" top --batch --view cpu --sort NOSUCH
 expect_status "an operand is a usage error" 2 "$FTC" top --batch extra
-expect_status "-d 0 is a usage error" 2 "$FTC" top --batch -d 0
-out=$("$FTC" top --batch --iterations 1 -d 0.3 --view ipc 2>&1)
+expect_status "--delay 0 is a usage error" 2 "$FTC" top --batch --delay 0
+out=$("$FTC" top --batch --iterations 1 --delay 0.3 --view ipc 2>&1)
 if grep -q 'perf counters <not supported>' <<<"$out"; then
 	expect_match "ipc view: <not supported> without a PMU" '<not supported> +<not supported>' "$out"
 else
@@ -89,9 +89,10 @@ start() {
 	tmux new-session -d -s "$S" -x 120 -y 30 'sleep 600'
 	tmux set-option -t "$S" remain-on-exit on >/dev/null
 	rm -f "$D/status"
-	tmux respawn-pane -k -t "$S" "$FTC top -d 0.3 $* 2>$D/screen.err; echo \$? >$D/status"
+	tmux respawn-pane -k -t "$S" "$FTC top --delay 0.3 $* 2>$D/screen.err; echo \$? >$D/status"
 	wait_for cap '^ftc top - instance' || return 1
-	pid=$(pgrep -P "$(tmux display-message -p -t "$S" '#{pane_pid}')" -x ftc)
+	pid=$(pgrep -P "$(tmux display-message -p -t "$S" '#{pane_pid}')" | head -1)
+	[ -n "$pid" ]
 }
 # ended: ftc top has exited; prints its status.
 ended() {
