@@ -456,6 +456,10 @@ static void exclude_self(struct top *t)
 	    ftc_set_pids(t->st, t->inst, "set_event_notrace_pid", v, (size_t)n) < 0)
 		cmd_error(&cmd_top, "warning: ftc's own threads will be counted: %s",
 			  ftc_strerror());
+	/* the function tracer's filter is another file; a kernel that refuses
+	 * function tracing may refuse it too, and then there is nothing to hide */
+	if (ftc_knob_exists(t->inst, "set_ftrace_notrace_pid"))
+		ftc_set_pids(t->st, t->inst, "set_ftrace_notrace_pid", v, (size_t)n);
 }
 
 /* Where the kernel has hist triggers, it counts the syscalls itself, and
@@ -464,16 +468,26 @@ static void start_hist(struct top *t)
 {
 	char why[256] = "";
 
-	if (t->no_hist || t->has_events)
+	/* kernels without CONFIG_HIST_TRIGGERS have no hist file */
+	if (t->no_hist || t->has_events ||
+	    !ftc_knob_exists(t->inst, "events/raw_syscalls/sys_enter/hist"))
 		return;
+	/* off first: with a trigger attached, enable reads "1*", which the
+	 * journal could not write back; the trigger still fires on a
+	 * disabled event (soft disabled) */
+	if (ftc_knob_write(t->st, t->inst, "events/raw_syscalls/sys_enter/enable", "0") < 0) {
+		cmd_error(&cmd_top, "warning: %s", ftc_strerror());
+		return;
+	}
 	t->hist = top_hist_start(t->st, t->inst, why, sizeof(why));
-	if (!t->hist)
+	if (!t->hist) {
+		/* the ring buffer counts them after all */
+		if (ftc_knob_write(t->st, t->inst, "events/raw_syscalls/sys_enter/enable", "1") < 0)
+			cmd_error(&cmd_top, "warning: %s", ftc_strerror());
 		return;
+	}
 	t->model.hist_syscalls = true;
 	t->ui.source[TOP_VIEW_SYSCALL] = "hist trigger";
-	/* the trigger still fires on a disabled event (soft disabled) */
-	if (ftc_knob_write(t->st, t->inst, "events/raw_syscalls/sys_enter/enable", "0") < 0)
-		cmd_error(&cmd_top, "warning: %s", ftc_strerror());
 }
 
 static int configure(struct top *t)
