@@ -56,7 +56,7 @@ hist=$(lab_section hist)
 expect_match "lab top hist: exits 0" '^status=0$' "$hist"
 expect_match "lab top hist: the syscall view's source is the hist trigger" \
 	'^view: syscall \(hist trigger\)' "$hist"
-last=$(printf '%s\n' "$hist" | awk '/^ftc top - /{t=""} /^status=/{exit} {t=t $0 "\n"} END{printf "%s", t}')
+last=$(printf "%s\n" "$hist" | awk '/^ftc top - /{t=""} /^instances=/{exit} {t=t $0 "\n"} END{printf "%s", t}')
 expect_match "lab top hist: the workload's 20000 getppid calls, exactly, from the kernel's table" \
 	'^ +110 getppid +20000 +[0-9]+$' "$last"
 expect_match "lab top hist: no instance left" '^instances= ?$' "$hist"
