@@ -19,6 +19,7 @@ int top_model_init(struct top_model *m, int ncpus)
 {
 	memset(m, 0, sizeof(*m));
 	m->filter.pid = -1;
+	m->filter_gen = 1;
 	m->ncpus = ncpus > 0 ? ncpus : 1;
 	m->cpu_since = calloc((size_t)m->ncpus, sizeof(*m->cpu_since));
 	return m->cpu_since ? 0 : -1;
@@ -91,6 +92,7 @@ static void set_comm(struct top_model *m, uint64_t pid, const char *comm, size_t
 		return;
 	free(e->name);
 	e->name = strndup(comm, len);
+	e->v[0] = 0;	/* the filter's verdict on it is to be made again */
 }
 
 static void read_proc_comm(struct top_model *m, uint64_t pid)
@@ -124,13 +126,27 @@ const char *top_model_comm(struct top_model *m, uint64_t pid)
 	return e && e->name ? e->name : "<...>";
 }
 
+/* The verdict on a task is kept with its comm (v[0] the generation it
+ * was made in, v[1] the verdict): one lookup per record, no strcmp. */
 bool top_model_pass(struct top_model *m, uint64_t pid)
 {
+	struct top_entry *e;
+	bool ok;
+
 	if (m->filter.pid >= 0)
 		return pid == (uint64_t)m->filter.pid;
-	if (m->filter.comm[0])
-		return !strcmp(top_model_comm(m, pid), m->filter.comm);
-	return true;
+	if (!m->filter.comm[0])
+		return true;
+	e = top_map_find(&m->comms, pid);
+	if (e && e->name && e->v[0] == m->filter_gen)
+		return e->v[1];
+	ok = !strcmp(top_model_comm(m, pid), m->filter.comm);
+	e = top_map_find(&m->comms, pid);
+	if (e) {
+		e->v[0] = m->filter_gen;
+		e->v[1] = ok;
+	}
+	return ok;
 }
 
 void top_filter_set(struct top_filter *f, const char *text)
@@ -337,6 +353,7 @@ void top_model_reset(struct top_model *m)
 		top_map_clear(&m->map[v]);
 	m->total = m->total_prev = m->total_rate = 0;
 	m->lost = m->filtered = 0;
+	m->filter_gen++;
 	memset(m->cpu_since, 0, (size_t)m->ncpus * sizeof(*m->cpu_since));
 }
 

@@ -66,6 +66,7 @@ struct top_model {
 	uint64_t lost;			/* events the kernel dropped (live reader) */
 	uint64_t filtered;		/* records the filter left out */
 	struct top_filter filter;
+	uint64_t filter_gen;		/* bumped at each reset: the comms' verdicts expire */
 	/* per-CPU: when the running task started running, for runtime */
 	uint64_t *cpu_since;
 	int ncpus;

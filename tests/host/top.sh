@@ -9,8 +9,10 @@
 D=$(mktemp -d /tmp/ftc-top.XXXXXX)
 S=ftc-top-test-$$
 export FTC_JOURNAL_DIR=$D/j
+# a server of our own: the default one is shared with whoever else uses tmux
+tm() { tmux -L "$S" "$@"; }
 cleanup() {
-	tmux kill-session -t "$S" 2>/dev/null
+	tm kill-server 2>/dev/null
 	rm -rf "$D"
 }
 trap cleanup EXIT
@@ -80,18 +82,18 @@ knobs_unchanged "ftc top --batch"
 
 # ---- the screen, in tmux ------------------------------------------------------
 command -v tmux >/dev/null || { skip "tmux" "not installed"; finish; }
-cap() { tmux capture-pane -p -t "$S"; }
+cap() { tm capture-pane -p -t "$S"; }
 # The title line of the table: its width is the terminal's.
 title() { cap | grep -E '^ +NR +SYSCALL' | head -1; }
 # start ARGS...: ftc top in a fresh tmux pane of 120x30; $pid is ftc's.
 start() {
-	tmux kill-session -t "$S" 2>/dev/null
-	tmux new-session -d -s "$S" -x 120 -y 30 'sleep 600'
-	tmux set-option -t "$S" remain-on-exit on >/dev/null
+	tm kill-session -t "$S" 2>/dev/null
+	tm new-session -d -s "$S" -x 120 -y 30 'sleep 600'
+	tm set-option -t "$S" remain-on-exit on >/dev/null
 	rm -f "$D/status"
-	tmux respawn-pane -k -t "$S" "$FTC top --delay 0.3 $* 2>$D/screen.err; echo \$? >$D/status"
+	tm respawn-pane -k -t "$S" "$FTC top --delay 0.3 $* 2>$D/screen.err; echo \$? >$D/status"
 	wait_for cap '^ftc top - instance' || return 1
-	pid=$(pgrep -P "$(tmux display-message -p -t "$S" '#{pane_pid}')" | head -1)
+	pid=$(pgrep -P "$(tm display-message -p -t "$S" '#{pane_pid}')" | head -1)
 	[ -n "$pid" ]
 }
 # ended: ftc top has exited; prints its status.
@@ -110,13 +112,13 @@ mine=ftc-top-$pid
 wait_for cap '^sched:sched_switch +[0-9]+' && pass "screen: the event view first, with its events" ||
 	fail "screen: the event view first, with its events" "$(cap | head -6)"
 
-tmux send-keys -t "$S" s
+tm send-keys -t "$S" s
 wait_for cap '^view: syscall' && pass "screen: s shows the syscall view" ||
 	fail "screen: s shows the syscall view" "$(cap | head -3)"
-tmux send-keys -t "$S" /
+tm send-keys -t "$S" /
 wait_for cap '^filter \(comm or pid' && pass "screen: / asks for a filter" ||
 	fail "screen: / asks for a filter" "$(cap | tail -2)"
-tmux send-keys -t "$S" top-getppid Enter
+tm send-keys -t "$S" top-getppid Enter
 wait_for cap 'filter: comm top-getppid' && pass "screen: the filter is shown" ||
 	fail "screen: the filter is shown" "$(cap | head -3)"
 "$GEN" 30000
@@ -124,27 +126,27 @@ wait_for cap '^ +110 getppid +30000 ' &&
 	pass "screen: the workload's 30000 getppid calls appear under its comm" ||
 	fail "screen: the workload's 30000 getppid calls appear under its comm" "$(cap | head -8)"
 
-tmux send-keys -t "$S" '>'
+tm send-keys -t "$S" '>'
 wait_for cap 'sort: RATE/s descending' && pass "screen: > sorts by the next column" ||
 	fail "screen: > sorts by the next column" "$(cap | sed -n 2p)"
 expect_match "screen: the sort column is starred" '^ +NR +SYSCALL +COUNT +RATE/s\*$' "$(title)"
-tmux send-keys -t "$S" '<' r
+tm send-keys -t "$S" '<' r
 wait_for cap 'sort: COUNT ascending' && pass "screen: < and r sort by COUNT ascending" ||
 	fail "screen: < and r sort by COUNT ascending" "$(cap | sed -n 2p)"
 first=$(cap | grep -A1 -E '^ +NR +SYSCALL' | tail -1)
 expect_nomatch "screen: ascending puts getppid last, not first" 'getppid' "$first"
-tmux send-keys -t "$S" r
+tm send-keys -t "$S" r
 
 # pause: the numbers freeze while the workload runs, and catch up after
-tmux send-keys -t "$S" p
+tm send-keys -t "$S" p
 wait_for cap '\[paused\]' && pass "screen: p pauses" || fail "screen: p pauses" "$(cap | sed -n 2p)"
 "$GEN" 10000; sleep 1
 expect_match "screen: paused, the table stays as it was" '^ +110 getppid +30000 ' "$(cap)"
-tmux send-keys -t "$S" p
+tm send-keys -t "$S" p
 wait_for cap '^ +110 getppid +40000 ' && pass "screen: p again resumes, with what came meanwhile" ||
 	fail "screen: p again resumes, with what came meanwhile" "$(cap | head -6)"
 
-tmux send-keys -t "$S" z
+tm send-keys -t "$S" z
 wait_for cap '^ +NR +SYSCALL' && ! cap | grep -q ' getppid ' &&
 	pass "screen: z zeroes the counts" || fail "screen: z zeroes the counts" "$(cap | head -6)"
 
@@ -152,17 +154,17 @@ wait_for cap '^ +NR +SYSCALL' && ! cap | grep -q ' getppid ' &&
 w=$(title | awk '{ print length($0) }')
 [ "$w" = 120 ] && pass "screen: the table is as wide as the terminal (120)" ||
 	fail "screen: the table is as wide as the terminal (120)" "title is $w wide: $(title)"
-tmux resize-window -t "$S" -x 70 -y 20
+tm resize-window -t "$S" -x 70 -y 20
 wait_for "title | awk '{ print length(\$0) }'" '^70$' &&
 	pass "screen: resized to 70 columns, the table redraws 70 wide" ||
 	fail "screen: resized to 70 columns, the table redraws 70 wide" "$(title)"
-tmux resize-window -t "$S" -x 150 -y 40
+tm resize-window -t "$S" -x 150 -y 40
 wait_for "title | awk '{ print length(\$0) }'" '^150$' &&
 	pass "screen: resized to 150 columns, the table redraws 150 wide" ||
 	fail "screen: resized to 150 columns, the table redraws 150 wide" "$(title)"
 
 for v in t:task c:cpu e:event i:ipc f:func; do
-	tmux send-keys -t "$S" "${v%%:*}"
+	tm send-keys -t "$S" "${v%%:*}"
 	wait_for cap "^view: ${v#*:} " && pass "screen: ${v%%:*} shows the ${v#*:} view" ||
 		fail "screen: ${v%%:*} shows the ${v#*:} view" "$(cap | sed -n 2p)"
 done
@@ -171,13 +173,13 @@ done
 wait_for cap 'no function tracer: .*current_tracer|^[a-z_0-9.]+ +[0-9]+ +[0-9]+$' &&
 	pass "screen: the func view counts functions or says why not" ||
 	fail "screen: the func view counts functions or says why not" "$(cap | sed -n 1,6p)"
-tmux send-keys -t "$S" h
+tm send-keys -t "$S" h
 wait_for cap '^ftc top keys:' && pass "screen: h shows the help" || fail "screen: h shows the help" "$(cap | head -5)"
-tmux send-keys -t "$S" x
+tm send-keys -t "$S" x
 wait_for cap '^ +PID|^FUNCTION' && pass "screen: any key closes the help" ||
 	fail "screen: any key closes the help" "$(cap | head -5)"
 
-tmux send-keys -t "$S" q
+tm send-keys -t "$S" q
 st=$(ended) && [ "$st" = 0 ] && pass "screen: q quits with 0" || fail "screen: q quits with 0" "status '$st'"
 [ -d "$TRACEFS/instances/$mine" ] && fail "screen: q removes the instance" "still there" ||
 	pass "screen: q removes the instance"
@@ -185,7 +187,7 @@ knobs_unchanged "screen: after q"
 
 # Ctrl-C: the journal restores as for q
 start -B "$(test_instance intr)" || fail "screen: second start" "$(tail -3 "$D/screen.err")"
-tmux send-keys -t "$S" C-c
+tm send-keys -t "$S" C-c
 st=$(ended) && [ "$st" = 0 ] && pass "screen: Ctrl-C quits with 0" ||
 	fail "screen: Ctrl-C quits with 0" "status '$st': $(tail -2 "$D/screen.err")"
 [ -d "$TRACEFS/instances/$(test_instance intr)" ] && fail "screen: Ctrl-C removes the instance" \
