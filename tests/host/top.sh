@@ -85,11 +85,13 @@ command -v tmux >/dev/null || { skip "tmux" "not installed"; finish; }
 cap() { tm capture-pane -p -t "$S"; }
 # The title line of the table: its width is the terminal's.
 title() { cap | grep -E '^ +NR +SYSCALL' | head -1; }
-# start ARGS...: ftc top in a fresh tmux pane of 120x30; $pid is ftc's.
+# start ARGS...: ftc top in the pane (120x30 again), in place of what ran
+# there; $pid is ftc's. The session stays from one start to the next (a
+# server left without sessions exits, racing the next new-session).
+tm new-session -d -s "$S" -x 120 -y 30 'sleep 600'
+tm set-option -t "$S" remain-on-exit on >/dev/null
 start() {
-	tm kill-session -t "$S" 2>/dev/null
-	tm new-session -d -s "$S" -x 120 -y 30 'sleep 600'
-	tm set-option -t "$S" remain-on-exit on >/dev/null
+	tm resize-window -t "$S" -x 120 -y 30
 	rm -f "$D/status"
 	tm respawn-pane -k -t "$S" "$FTC top --delay 0.3 $* 2>$D/screen.err; echo \$? >$D/status"
 	wait_for cap '^ftc top - instance' || return 1
