@@ -45,7 +45,9 @@ FTC_API void ftc_capture_use_snapshot(struct ftc_capture *c);
  * reader thread of its CPU (slot: 0.. in the order added; len whole
  * pages, a partial one zero-padded), and each wake-up also takes the page
  * the kernel is filling, so wake_usecs bounds how long an event waits
- * unread. write false: the writer only lends its page size and metadata,
+ * unread; after each wake-up that emptied the CPU's buffer, fn gets pages
+ * NULL and len 0 (every event of the CPU older than the previous such
+ * call has been handed over). write false: the writer only lends its page size and metadata,
  * nothing is written to its file. Call before ftc_capture_start().
  */
 typedef void (*ftc_capture_page_fn)(void *arg, int slot, const void *pages, size_t len);

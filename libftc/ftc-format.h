@@ -49,6 +49,12 @@ FTC_API int ftc_format_record(struct ftc_format *f, const struct ftc_merge_recor
  * selected report prints the same lines as the whole one.
  */
 FTC_API void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr);
+/*
+ * Hands the lines formatted so far to the FILE (they are gathered in a
+ * buffer for speed), but not a function_graph entry held for its exit:
+ * for live output, before fflush().
+ */
+FTC_API void ftc_format_sync(struct ftc_format *f);
 /* Prints what is still held back (function_graph entries waiting for an exit). */
 FTC_API void ftc_format_flush(struct ftc_format *f);
 /* "function_graph", "function" or "nop", from the events at the head of m. */

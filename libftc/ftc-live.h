@@ -13,14 +13,16 @@
  * formatters of ftc-format.h print live records as ftc report does).
  *
  * Order: each CPU's records come in timestamp order, but the CPUs are read
- * by separate threads at separate moments. A record is delivered once it
- * has waited window_ms since its page arrived and no older record waits:
- * a record of another CPU that occurred before it then arrived already,
- * provided every CPU is read at least every window_ms (the readers look
- * every window_ms / 4). So the output never goes back in time and lags
- * the kernel by about the window. A record that still arrives behind one
- * already delivered (a reader starved of CPU for longer than the window)
- * is delivered at once and counted in ftc_live_cpu_stats.late.
+ * by separate threads at separate moments. The oldest queued record x is
+ * delivered once no CPU can still bring an older one: each other CPU
+ * either has a record queued (its next ones are later) or its reader
+ * emptied its buffer after x was read (the readers look every 10 ms, or
+ * four times a window if that is shorter). So the output never goes
+ * back in time and lags the kernel by one or two reader wake-ups. The
+ * window bounds the wait for a reader kept off its CPU: a record waits at
+ * most window_ms after it was read. One that still arrives behind a record
+ * already delivered is delivered at once and counted in
+ * ftc_live_cpu_stats.late.
  *
  * Lost events: a record's missed field says how many events the kernel
  * dropped on its CPU right before it (> 0: that many, -1: some, count
@@ -48,11 +50,11 @@ struct ftc_merge_record;
 struct tep_handle;
 
 /* The reorder window when ftc_live_opts.window_ms is 0. */
-#define FTC_LIVE_WINDOW_MS	50
+#define FTC_LIVE_WINDOW_MS	1000
 
 struct ftc_live_opts {
 	size_t size;		/* sizeof(struct ftc_live_opts) (FTC_OPTS_INIT) */
-	/* Reorder window in milliseconds; 0: FTC_LIVE_WINDOW_MS. 5 to 10000. */
+	/* Longest wait for a late reader, in ms; 0: FTC_LIVE_WINDOW_MS. 5 to 10000. */
 	unsigned int window_ms;
 	/* CPUs to read; NULL: those of the instance's tracing_cpumask. */
 	const int *cpus;

@@ -393,8 +393,12 @@ static void *reader(void *arg)
 		}
 		n = splice_round(s);
 		/* Live: the page the kernel is filling too, so nothing waits for it. */
-		if (n >= 0 && c->live_fn && read_partial(s) < 0)
-			n = -1;
+		if (n >= 0 && c->live_fn) {
+			if (read_partial(s) < 0)
+				n = -1;
+			else	/* emptied: say so, the merge waits for it */
+				c->live_fn(c->live_arg, (int)(s - c->slots), NULL, 0);
+		}
 		if (n < 0) {
 			slot_fail(s);
 			return NULL;

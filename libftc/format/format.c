@@ -481,6 +481,12 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 	f->comm_gen++;
 }
 
+void ftc_format_sync(struct ftc_format *f)
+{
+	out_seq(f);
+	out_flush(f);
+}
+
 void ftc_format_flush(struct ftc_format *f)
 {
 	ftc_graph_flush(f);

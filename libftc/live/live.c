@@ -36,6 +36,8 @@
 
 #define MIN_WINDOW_MS	5
 #define MAX_WINDOW_MS	10000
+#define CMDLINES_MS	200	/* saved_cmdlines read at most this often */
+#define WAKE_US		10000	/* the readers' longest sleep */
 #define PID_BITS	(1 << 22)	/* the kernel's PID_MAX_LIMIT on 64-bit */
 
 /* A run of whole pages one reader read at once. */
@@ -51,6 +53,7 @@ struct lcpu {
 	/* Filled by the reader thread, under l->lock. */
 	struct lchunk *in_head, *in_tail;
 	uint64_t bytes;
+	uint64_t drained, drain_mark;	/* see take_pages */
 	/* The caller's thread only. */
 	struct lchunk *cur;	/* the chunk being walked */
 	size_t page_off;	/* its page in kbuf */
@@ -73,10 +76,12 @@ struct ftc_live {
 	int efd;
 	bool stopped, record;
 	uint64_t window_ns;
+	uint64_t wake_ns;	/* the readers' longest sleep */
 	unsigned long long last_ts;
 	bool any_delivered;
 	pthread_mutex_t lock;
 	uint8_t *pid_seen;	/* bit per pid whose comm was looked for */
+	uint64_t cmdlines_at;	/* saved_cmdlines last read */
 	struct lcpu *cpus;
 	int ncpus;
 };
@@ -94,9 +99,23 @@ static void take_pages(void *arg, int slot, const void *pages, size_t len)
 {
 	struct ftc_live *l = arg;
 	struct lcpu *c = &l->cpus[slot];
-	struct lchunk *k = malloc(sizeof(*k) + len);
+	struct lchunk *k;
 	uint64_t one = 1;
 
+	if (!pages) {
+		/*
+		 * The CPU's buffer was emptied by a round that began after the
+		 * previous mark: every event before that mark is queued.
+		 */
+		uint64_t now = now_ns();
+
+		pthread_mutex_lock(&l->lock);
+		c->drained = c->drain_mark;
+		c->drain_mark = now;
+		pthread_mutex_unlock(&l->lock);
+		return;
+	}
+	k = malloc(sizeof(*k) + len);
 	if (!k)
 		return;		/* counted as lost by nobody: out of memory */
 	k->next = NULL;
@@ -178,8 +197,12 @@ static int check_readers(const char *instance)
 
 static int start(struct ftc_live *l, const struct ftc_live_opts *o)
 {
-	/* The readers look at least four times a window. */
+	/* The readers look every 10 ms (four times a window if shorter). */
 	unsigned int wake_us = (unsigned int)(l->window_ns / 4000);
+
+	if (wake_us > WAKE_US)
+		wake_us = WAKE_US;
+	l->wake_ns = (uint64_t)wake_us * 1000u;
 
 	if (check_readers(l->instance) < 0 || open_meta(l, o) < 0 || open_cpus(l, o) < 0)
 		return -1;
@@ -250,7 +273,25 @@ fail:
 	return NULL;
 }
 
-/* Moves what the readers queued to the walking side. */
+/* Moves what c's reader queued to the walking side; l->lock held. */
+static void take_cpu(struct lcpu *c)
+{
+	if (!c->in_head)
+		return;
+	if (!c->cur) {
+		c->cur = c->in_head;
+		c->page_off = 0;
+		c->page_loaded = false;
+	} else {
+		struct lchunk *t = c->cur;
+
+		while (t->next)
+			t = t->next;
+		t->next = c->in_head;
+	}
+	c->in_head = c->in_tail = NULL;
+}
+
 static void take_incoming(struct ftc_live *l)
 {
 	uint64_t v;
@@ -258,25 +299,34 @@ static void take_incoming(struct ftc_live *l)
 	if (read(l->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return;
 	pthread_mutex_lock(&l->lock);
-	for (int i = 0; i < l->ncpus; i++) {
+	for (int i = 0; i < l->ncpus; i++)
+		take_cpu(&l->cpus[i]);
+	pthread_mutex_unlock(&l->lock);
+}
+
+/*
+ * A CPU without a queued record holds back record x (read at arrival)
+ * until its reader emptied its buffer after x was read: only then can no
+ * older event of that CPU still come. Pages queued meanwhile are taken.
+ */
+static bool quiet_cpus_drained(struct ftc_live *l, uint64_t arrival)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&l->lock);
+	for (int i = 0; i < l->ncpus && ok; i++) {
 		struct lcpu *c = &l->cpus[i];
 
-		if (!c->in_head)
+		if (c->have)
 			continue;
-		if (!c->cur) {
-			c->cur = c->in_head;
-			c->page_off = 0;
-			c->page_loaded = false;
-		} else {
-			struct lchunk *t = c->cur;
-
-			while (t->next)
-				t = t->next;
-			t->next = c->in_head;
+		if (c->in_head) {
+			ok = false;	/* pages came: walk them first */
+			break;
 		}
-		c->in_head = c->in_tail = NULL;
+		ok = c->drained >= arrival;
 	}
 	pthread_mutex_unlock(&l->lock);
+	return ok;
 }
 
 /* Loads the next sound page of c; false when none is queued. */
@@ -338,6 +388,28 @@ static bool advance(struct ftc_live *l, struct lcpu *c)
  * The comms a capture stores come from saved_cmdlines at its end; live,
  * a task seen for the first time is most likely still there to ask.
  */
+/* saved_cmdlines, at most every CMDLINES_MS: the comms the kernel kept. */
+static void read_cmdlines(struct ftc_live *l, struct tep_handle *tep)
+{
+	uint64_t now = now_ns();
+	char *text, *line, *save = NULL;
+
+	if (l->cmdlines_at && now - l->cmdlines_at < CMDLINES_MS * 1000000ull)
+		return;
+	l->cmdlines_at = now;
+	if (ftc_tracefs_read(NULL, "saved_cmdlines", &text, NULL) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char comm[64];
+		int pid;
+
+		if (sscanf(line, "%d %63s", &pid, comm) == 2 && pid > 0 &&
+		    !tep_is_pid_registered(tep, pid))
+			tep_register_comm(tep, comm, pid);
+	}
+	free(text);
+}
+
 static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 {
 	struct tep_handle *tep = ftc_reader_tep(l->r);
@@ -355,8 +427,11 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		/* Gone already (a short command): the kernel's list may have it. */
+		read_cmdlines(l, tep);
 		return;
+	}
 	if (fgets(comm, sizeof(comm), f)) {
 		comm[strcspn(comm, "\n")] = '\0';
 		tep_register_comm(tep, comm, pid);
@@ -364,7 +439,11 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 	fclose(f);
 }
 
-/* The CPU whose head record is the oldest, or NULL. */
+/*
+ * The CPU whose head record is the oldest, or NULL. A CPU that has a
+ * record queued cannot bring an older one than its head (each CPU's
+ * records come in order).
+ */
 static struct lcpu *oldest(struct ftc_live *l)
 {
 	struct lcpu *best = NULL;
@@ -372,7 +451,14 @@ static struct lcpu *oldest(struct ftc_live *l)
 	for (int i = 0; i < l->ncpus; i++) {
 		struct lcpu *c = &l->cpus[i];
 
-		if (advance(l, c) && (!best || c->rec.ts < best->rec.ts))
+		if (!advance(l, c)) {
+			pthread_mutex_lock(&l->lock);
+			take_cpu(c);
+			pthread_mutex_unlock(&l->lock);
+			if (!advance(l, c))
+				continue;
+		}
+		if (!best || c->rec.ts < best->rec.ts)
 			best = c;
 	}
 	return best;
@@ -399,8 +485,9 @@ static int deliver(struct ftc_live *l, bool all, ftc_live_cb cb, void *arg, uint
 			return n;
 		due = c->cur->arrival + l->window_ns;
 		now = now_ns();
-		if (!all && now < due) {
-			*wait_ns = due - now;
+		if (!all && now < due && !quiet_cpus_drained(l, c->cur->arrival)) {
+			/* the next drain mark comes within a reader's wake-up */
+			*wait_ns = due - now < l->wake_ns ? due - now : l->wake_ns;
 			return n;
 		}
 		mr.rec = &c->rec;

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Record selection as ftc report does it (rec-select.h). */
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "options.h"
+#include "rec-select.h"
+
+int rec_select_push(char ***list, int *n, const char *s)
+{
+	char **l = realloc(*list, (size_t)(*n + 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	l[(*n)++] = (char *)s;
+	*list = l;
+	return 0;
+}
+
+int rec_select_cpus(struct rec_select *s, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a >= 1024)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= 1024)
+				goto bad;
+		}
+		for (long c = a; c <= b; c++)
+			s->cpu_mask[c / 64] |= 1ULL << (c % 64);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	s->have_cpus = true;
+	return 0;
+bad:
+	return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
+}
+
+int rec_select_pids(struct rec_select *s, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		int *n;
+
+		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ','))
+			return cmd_bad_value("not a pid list (e.g. 1,42)");
+		n = realloc(s->pids, (size_t)(s->npids + 1) * sizeof(*n));
+		if (!n)
+			return -1;
+		s->pids = n;
+		s->pids[s->npids++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static bool event_matches(const char *want, const struct tep_event *ev)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s:%s", ev->system, ev->name);
+	return !fnmatch(want, ev->name, 0) || !fnmatch(want, full, 0) ||
+	       !strcmp(want, ev->system);
+}
+
+/* An --event that names no event of this kernel is a slip, not an empty stream. */
+static int check_events(struct rec_select *s, struct tep_handle *tep, const char *who)
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+
+	for (int i = 0; i < s->nevents; i++) {
+		int k = 0;
+
+		while (all && all[k] && !event_matches(s->events[i], all[k]))
+			k++;
+		if (!all || !all[k]) {
+			fprintf(stderr, "%s: --event '%s': no such event (`ftc list -e` lists "
+				"them)\n", who, s->events[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const char *who)
+{
+	struct tep_handle *tep = ftc_reader_tep(r);
+	char err[256];
+
+	if (s->nevents && (ftc_reader_parse_all_events(r) < 0 || check_events(s, tep, who) < 0))
+		return -1;
+	if (!s->nfilters)
+		return 0;
+	if (ftc_reader_parse_all_events(r) < 0)
+		return -1;
+	s->filter = tep_filter_alloc(tep);
+	if (!s->filter)
+		return -1;
+	for (int i = 0; i < s->nfilters; i++) {
+		enum tep_errno ret = tep_filter_add_filter_str(s->filter, s->filters[i]);
+
+		if (ret < 0) {
+			tep_filter_strerror(s->filter, ret, err, sizeof(err));
+			fprintf(stderr, "%s: bad filter '%s': %s\n", who, s->filters[i], err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool rec_select_any(const struct rec_select *s)
+{
+	return s->have_cpus || s->npids || s->ncomms || s->nevents || s->nfilters;
+}
+
+static bool task_selected(struct rec_select *s, struct tep_handle *tep, struct tep_record *rec)
+{
+	int pid;
+
+	if (!s->npids && !s->ncomms && !s->filter)
+		return true;
+	pid = tep_data_pid(tep, rec);
+	if (s->npids) {
+		int i;
+
+		for (i = 0; i < s->npids && s->pids[i] != pid; i++)
+			;
+		if (i == s->npids)
+			return false;
+	}
+	if (s->ncomms) {
+		const char *comm = tep_data_comm_from_pid(tep, pid);
+		int i;
+
+		for (i = 0; i < s->ncomms && fnmatch(s->comms[i], comm, 0); i++)
+			;
+		if (i == s->ncomms)
+			return false;
+	}
+	return !s->filter || tep_filter_match(s->filter, rec) == TEP_ERRNO__FILTER_MATCH;
+}
+
+bool rec_select_match(struct rec_select *s, struct ftc_reader *r,
+		      const struct ftc_merge_record *mr)
+{
+	int cpu = mr->cpu;
+	struct tep_event *ev;
+	int i;
+
+	if (s->have_cpus &&
+	    !(cpu >= 0 && cpu < 1024 && (s->cpu_mask[cpu / 64] & (1ULL << (cpu % 64)))))
+		return false;
+	if (s->nevents) {
+		ev = ftc_reader_event(r, mr->rec);
+		for (i = 0; ev && i < s->nevents && !event_matches(s->events[i], ev); i++)
+			;
+		if (!ev || i == s->nevents)
+			return false;
+	}
+	return task_selected(s, ftc_reader_tep(r), mr->rec);
+}
+
+void rec_select_free(struct rec_select *s)
+{
+	if (s->filter)
+		tep_filter_free(s->filter);
+	free(s->pids);
+	free(s->comms);
+	free(s->events);
+	free(s->filters);
+}

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc stream: configure tracing as ftc start does (journaled), print the
+ * buffer's records live, every CPU merged by timestamp (libftc's live
+ * reader), with report's formatting and selections, until Ctrl-C,
+ * SIGTERM, a closed output, --duration or the end of the command; then
+ * put tracefs back as it was. --record FILE also writes the capture.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "control-opts.h"
+#include "options.h"
+#include "ftc.h"
+#include "ftc-control.h"
+#include "ftc-live.h"
+#include "rec-select.h"
+#include "record-self.h"
+
+enum {
+	OPT_DURATION = 2000, OPT_COMPRESSION, OPT_FILE_VERSION, OPT_RECORD, OPT_WINDOW,
+	OPT_CPU, OPT_COMM, OPT_MATCH, OPT_JSON, OPT_RAW, OPT_NS,
+	OPT_NO_GRAPH, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_NO_PLUGINS,
+};
+
+static const struct cmd_option stream_options[] = {
+	FTC_HELP_OPTION,
+	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
+	{ 'q', "quiet", NULL, "no summary at the end", 'q' },
+	{ 0, "duration", "SECS", "stop after SECS seconds", OPT_DURATION },
+	{ 0, "window", "MS", "longest wait for a late CPU reader, in ms (default 1000; 5 to 10000)",
+	  OPT_WINDOW },
+	{ 0, "record", "FILE", "also write the capture into FILE (a trace.dat)", OPT_RECORD },
+	{ 0, "compression", "ALG", "--record: zstd (default), zlib or none", OPT_COMPRESSION },
+	{ 0, "file-version", "N", "--record: trace.dat version 7 (default) or 6",
+	  OPT_FILE_VERSION },
+	{ 0, "cpu", "CPUS", "print only these CPUs, e.g. 0-1,3", OPT_CPU },
+	{ 0, "comm", "COMM", "print only tasks with this command name (glob; repeatable)",
+	  OPT_COMM },
+	{ 0, "match", "FILTER", "print only what this filter takes (as report -F; repeatable)",
+	  OPT_MATCH },
+	{ 0, "json", NULL, "one JSON object per record (as ftc report --json)", OPT_JSON },
+	{ 0, "raw", NULL, "print raw fields (name=value) instead of the print format", OPT_RAW },
+	{ 0, "ns", NULL, "print timestamps in nanoseconds", OPT_NS },
+	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
+	{ 0, "graph-proc", NULL, "function_graph: add the TASK/PID column", OPT_GRAPH_PROC },
+	{ 0, "graph-abstime", NULL, "function_graph: add the TIME column", OPT_GRAPH_ABSTIME },
+	{ 0, "no-plugins", NULL, "do not load libtraceevent plugins", OPT_NO_PLUGINS },
+	{ 0 }
+};
+
+struct stream {
+	struct control_spec *spec;
+	struct rec_select sel;
+	bool follow, quiet, json, raw, ns, no_graph, graph_proc, graph_abstime, no_plugins;
+	double duration;
+	unsigned long long window;
+	const char *record;
+	int compression, version;
+	bool compression_set;
+	char **argv;
+	struct ftc_workload *cmd;
+	struct ftc_state *st;
+	struct ftc_live *live;
+	struct ftc_format *fmt;
+	const char *instance;
+	bool out_closed;
+	uint64_t printed;
+};
+
+static int stream_opt(int id, const char *arg, void *ctx)
+{
+	struct stream *s = ctx;
+	int ret = control_spec_opt(s->spec, id, arg);
+	char *end;
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	switch (id) {
+	case 'F': s->follow = true; return 0;
+	case 'q': s->quiet = true; return 0;
+	case OPT_RECORD: s->record = arg; return 0;
+	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
+	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
+	case OPT_MATCH: return rec_select_push(&s->sel.filters, &s->sel.nfilters, arg);
+	case OPT_JSON: s->json = true; return 0;
+	case OPT_RAW: s->raw = true; return 0;
+	case OPT_NS: s->ns = true; return 0;
+	case OPT_NO_GRAPH: s->no_graph = true; return 0;
+	case OPT_GRAPH_PROC: s->graph_proc = true; return 0;
+	case OPT_GRAPH_ABSTIME: s->graph_abstime = true; return 0;
+	case OPT_NO_PLUGINS: s->no_plugins = true; return 0;
+	case OPT_WINDOW:
+		if (cmd_parse_u64(arg, &s->window) < 0 || s->window < 5 || s->window > 10000)
+			return cmd_bad_value("not a window (milliseconds, 5 to 10000)");
+		return 0;
+	case OPT_DURATION:
+		s->duration = strtod(arg, &end);
+		if (*end || !(s->duration > 0))
+			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
+		return 0;
+	case OPT_COMPRESSION:
+		s->compression = ftc_compression_parse(arg);
+		s->compression_set = true;
+		if (s->compression < 0)
+			return cmd_bad_value("not a compression (zstd, zlib or none)");
+		return 0;
+	case OPT_FILE_VERSION:
+		s->version = atoi(arg);
+		if (strcmp(arg, "6") && strcmp(arg, "7"))
+			return cmd_bad_value("not a trace.dat version (6 or 7)");
+		return 0;
+	}
+	return 0;
+}
+
+static int stream_run(int argc, char **argv);
+
+const struct command cmd_stream = {
+	.name = "stream",
+	.summary = "trace and print the records live, CPUs merged by timestamp",
+	.synopsis = "[options] [[--] COMMAND [ARGS] | -P PID]",
+	.options = stream_options,
+	.shared_options = control_options,
+	.run = stream_run,
+	.stop_at_operand = true,
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A lost-events marker of a record the selection leaves out still shows. */
+static void lost_line(struct stream *s, const struct ftc_merge_record *mr)
+{
+	ftc_format_sync(s->fmt);	/* after the lines before it */
+	if (s->json) {
+		printf("{\"type\":\"lost\",\"ts\":%llu,\"cpu\":%d,\"instance\":\"%s\",\"count\":",
+		       (unsigned long long)mr->rec->ts, mr->cpu, s->instance ? s->instance : "");
+		if (mr->missed > 0)
+			printf("%lld}\n", mr->missed);
+		else
+			printf("null}\n");
+	} else if (mr->missed > 0) {
+		printf("CPU:%d [%lld EVENTS DROPPED]\n", mr->cpu, mr->missed);
+	} else {
+		printf("CPU:%d [EVENTS DROPPED]\n", mr->cpu);
+	}
+}
+
+static int print_one(const struct ftc_merge_record *mr, void *ctx)
+{
+	struct stream *s = ctx;
+	struct ftc_reader *r = ftc_live_reader(s->live);
+
+	if (s->out_closed)
+		return 1;
+	if (rec_select_match(&s->sel, r, mr)) {
+		ftc_format_record(s->fmt, mr);
+		s->printed++;
+	} else {
+		if (mr->missed)
+			lost_line(s, mr);
+		ftc_format_pass_over(s->fmt, mr);
+	}
+	return 0;
+}
+
+/* Output that nobody reads any more ends the stream (| head). */
+static bool flush_out(struct stream *s)
+{
+	ftc_format_sync(s->fmt);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		s->out_closed = true;
+		return false;
+	}
+	return true;
+}
+
+static unsigned int format_flags(struct stream *s)
+{
+	unsigned int fl = 0;
+	char *tracer = NULL;
+	bool graph = false;
+
+	if (ftc_tracefs_read(s->instance, "current_tracer", &tracer, NULL) == 0)
+		graph = !strncmp(tracer, "function_graph", 14);
+	free(tracer);
+	if (s->ns)
+		fl |= FTC_FMT_NS;
+	if (s->raw)
+		fl |= FTC_FMT_RAW;
+	if (s->json)
+		fl |= FTC_FMT_JSON;
+	if (s->no_graph)
+		fl |= FTC_FMT_NO_GRAPH;
+	if (graph && !s->raw && !s->json && !s->no_graph)
+		fl |= FTC_FMT_GRAPH_KERNEL | (s->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
+		      (s->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
+	return fl;
+}
+
+static int main_tids(void *ctx, pid_t *tids, int max)
+{
+	struct stream *s = ctx;
+	int n = 0;
+
+	tids[n++] = getpid();
+	if (max > 1 && ftc_state_guardian(s->st))
+		tids[n++] = ftc_state_guardian(s->st);
+	return n;
+}
+
+static int reader_tids(void *ctx, pid_t *tids, int max)
+{
+	return ftc_live_tids(ctx, tids, max);
+}
+
+/* ftc's own syscalls and wake-ups stay out of what it prints. */
+static void exclude_self(struct stream *s)
+{
+	const struct tid_source src[] = {
+		{ main_tids, s, 2 },
+		{ reader_tids, s->live, ftc_live_ncpus(s->live) },
+	};
+	size_t n = 0;
+	char **v = self_tids(src, 2, &n);
+
+	if (!v || !ftc_knob_exists(s->instance, "set_event_notrace_pid"))
+		goto out;
+	if (ftc_set_pids(s->st, s->instance, "set_event_notrace_pid", v, n) < 0 && !s->quiet)
+		cmd_error(&cmd_stream, "warning: ftc's own threads will be traced: %s",
+			  ftc_strerror());
+out:
+	if (v)
+		self_tids_free(v, n);
+}
+
+static int open_live(struct stream *s)
+{
+	struct ftc_live_opts o = FTC_OPTS_INIT(ftc_live_opts,
+		.window_ms = (unsigned int)s->window,
+		.record_path = s->record,
+		.file_version = s->version,
+		.compression = (enum ftc_compression)s->compression,
+		.reader_flags = s->no_plugins ? FTC_READER_NO_PLUGINS : 0);
+
+	s->live = ftc_live_open(s->instance, &o);
+	if (!s->live)
+		return -1;
+	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), "ftc stream") < 0)
+		return -2;
+	s->fmt = ftc_format_new(ftc_live_reader(s->live), stdout, format_flags(s));
+	return s->fmt ? 0 : -1;
+}
+
+/* 1 interrupted, 0 the end came, -1 a reader failed. */
+static int stream_loop(struct stream *s, int *child_status)
+{
+	double t0 = now_s();
+
+	for (;;) {
+		int n;
+
+		if (ftc_state_interrupted())
+			return 1;
+		if (s->cmd && ftc_workload_exited(s->cmd)) {
+			ftc_workload_reap(s->cmd);
+			*child_status = ftc_workload_exit_code(s->cmd);
+			return 0;
+		}
+		if (s->duration > 0 && now_s() - t0 >= s->duration)
+			return 0;
+		n = ftc_live_poll(s->live, 100, print_one, s);
+		if (n < 0 && n != -EINTR)
+			return -1;
+		if (n > 0 && !flush_out(s))
+			return 0;
+		if (s->out_closed)
+			return 0;
+	}
+}
+
+static void summary(struct stream *s)
+{
+	uint64_t ev = 0, lost = 0, late = 0, del = 0;
+
+	for (int i = 0; i < ftc_live_ncpus(s->live); i++) {
+		struct ftc_live_cpu_stats c;
+
+		if (ftc_live_cpu_stats(s->live, i, &c) < 0)
+			continue;
+		ev += c.events;
+		lost += c.lost;
+		late += c.late;
+		del += c.delivered;
+	}
+	fprintf(stderr, "ftc stream: %llu events read, %llu printed, %llu lost",
+		(unsigned long long)del, (unsigned long long)s->printed,
+		(unsigned long long)lost);
+	if (late)
+		fprintf(stderr, ", %llu out of order (a longer --window keeps them in order)",
+			(unsigned long long)late);
+	if (s->record)
+		fprintf(stderr, "; capture in %s", s->record);
+	fputc('\n', stderr);
+	if (lost)
+		fprintf(stderr, "ftc stream: events were lost: a bigger buffer (-b KB) or fewer "
+			"events (-e, -f) keeps them\n");
+	(void)ev;
+}
+
+/* The end: tracing off, the rest printed (unless nobody reads), the file finished. */
+static int finish(struct stream *s)
+{
+	int ret = 0, n;
+
+	if (ftc_knob_write(s->st, s->instance, "tracing_on", "0") < 0)
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+	n = ftc_live_flush(s->live, print_one, s);
+	if (n < 0) {
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+		ret = -1;
+	}
+	if (!s->out_closed) {
+		ftc_format_flush(s->fmt);
+		flush_out(s);
+	}
+	if (!s->quiet)
+		summary(s);
+	return ret;
+}
+
+static int run_traced(struct stream *s)
+{
+	int child_status = 0, stop, ret = FTC_EXIT_OK, o;
+
+	if (s->argv && !(s->cmd = ftc_workload_spawn(s->argv)))
+		goto fail;
+	if (s->follow) {
+		char pid[32];
+
+		snprintf(pid, sizeof(pid), "%d", (int)ftc_workload_pid(s->cmd));
+		if (control_spec_follow(s->spec, pid) < 0)
+			goto fail;
+	}
+	if (control_spec_configure(s->spec, s->st) < 0) {
+		int err = ftc_state_interrupted() ? EINTR : errno;
+
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+		ftc_workload_reap(s->cmd);
+		return control_exit_status(err);
+	}
+	o = open_live(s);
+	if (o == -2) {
+		ftc_workload_reap(s->cmd);
+		return FTC_EXIT_USAGE;
+	}
+	if (o < 0)
+		goto fail;
+	exclude_self(s);
+	if (control_spec_tracing_on(s->spec, s->st) < 0)
+		goto fail;
+	if (s->argv && ftc_workload_start(s->cmd) < 0) {
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+		ftc_workload_reap(s->cmd);
+		return 127;
+	}
+	stop = stream_loop(s, &child_status);
+	if (stop < 0)
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+	if (finish(s) < 0 || stop < 0)
+		ret = FTC_EXIT_FAIL;
+	else if (stop > 0 && s->argv)
+		ret = FTC_EXIT_INTERRUPTED;
+	else if (s->argv && ftc_workload_exited(s->cmd))
+		ret = child_status;
+	if (stop) {
+		ftc_workload_free(s->cmd);
+		s->cmd = NULL;
+	}
+	return ret;
+fail:
+	cmd_error(&cmd_stream, "%s", ftc_strerror());
+	ftc_workload_reap(s->cmd);
+	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
+}
+
+static int check_args(struct stream *s)
+{
+	if (control_spec_count(s->spec) > 1) {
+		cmd_error(&cmd_stream, "ftc stream reads one buffer: give one -B NAME at most "
+			  "(ftc record takes several)");
+		return -1;
+	}
+	if (s->version == 6 && s->compression_set && s->compression != FTC_COMPRESS_NONE) {
+		cmd_error(&cmd_stream, "--file-version 6 has no compression: "
+			  "use --compression none or version 7");
+		return -1;
+	}
+	if (s->version == 6)
+		s->compression = FTC_COMPRESS_NONE;
+	if (s->follow && !s->argv) {
+		cmd_error(&cmd_stream, "-F follows a command: give one after --");
+		return -1;
+	}
+	if (s->json && s->raw) {
+		cmd_error(&cmd_stream, "--json and --raw: choose one");
+		return -1;
+	}
+	return 0;
+}
+
+static int stream_run(int argc, char **argv)
+{
+	struct stream s = { .version = 7, .compression = FTC_COMPRESS_ZSTD };
+	int ret;
+
+	s.spec = control_spec_new();
+	if (!s.spec) {
+		cmd_error(&cmd_stream, "out of memory");
+		return FTC_EXIT_FAIL;
+	}
+	ret = cmd_options_parse(&cmd_stream, argc, argv, stream_opt, &s);
+	if (ret < 0) {
+		ret = cmd_options_exit(ret);
+		goto out;
+	}
+	if (ret < argc)
+		s.argv = argv + ret;
+	if (check_args(&s) < 0) {
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	s.instance = control_spec_instance(s.spec);
+	/* A closed pipe is an answer (| head), not a death: see flush_out. */
+	signal(SIGPIPE, SIG_IGN);
+	s.st = ftc_state_new();
+	if (!s.st) {
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+		ret = FTC_EXIT_FAIL;
+		goto out;
+	}
+	if (ftc_state_guard(s.st, "stream") < 0)
+		cmd_error(&cmd_stream, "warning: tracefs stays changed if ftc is killed: %s",
+			  ftc_strerror());
+	ftc_state_catch_signals();
+	ret = run_traced(&s);
+	if (s.fmt)
+		ftc_format_free(s.fmt);
+	if (ftc_live_close(s.live) < 0) {
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+		if (ret == FTC_EXIT_OK)
+			ret = FTC_EXIT_FAIL;
+	}
+	if (ftc_state_restore(s.st) < 0) {
+		cmd_error(&cmd_stream, "%s", ftc_strerror());
+		if (ret == FTC_EXIT_OK)
+			ret = FTC_EXIT_FAIL;
+	}
+	ftc_state_free(s.st);
+	ftc_workload_reap(s.cmd);
+	ftc_workload_free(s.cmd);
+out:
+	rec_select_free(&s.sel);
+	control_spec_free(s.spec);
+	return ret;
+}
