@@ -13,6 +13,7 @@ export FTC_JOURNAL_DIR=$D/j
 tm() { tmux -L "$S" "$@"; }
 cleanup() {
 	tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S"
 	rm -rf "$D"
 }
 trap cleanup EXIT
