@@ -15,6 +15,11 @@ MANDIR    := $(PREFIX)/share/man/man1
 MAN3DIR   := $(PREFIX)/share/man/man3
 COMPDIR   := $(PREFIX)/share/bash-completion/completions
 PCDIR     := $(LIBDIR)/pkgconfig
+# Where the system's libtraceevent looks for plugins, whatever PREFIX is:
+# there trace-cmd report loads ftc's too. pkg-config names it on some
+# systems; Debian's is under libtraceevent's libdir.
+TEP_PLUGIN_DIR ?= $(or $(shell pkg-config --variable=plugin_dir libtraceevent), \
+		  $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins)
 
 CC        ?= cc
 PKGS      := libtracefs libtraceevent libelf libdw zlib libzstd
@@ -42,14 +47,33 @@ CMD_SRC   := $(sort $(wildcard cmd/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
 PIC_OBJ   := $(LIB_SRC:%.c=$(B)/pic/%.o)
 CMD_OBJ   := $(CMD_SRC:%.c=$(B)/%.o)
+# One generated source: the syscall names (scripts/gen-syscalls).
+SYSCALLS_C := $(B)/gen/syscall-names.c
+LIB_OBJ   += $(B)/gen/syscall-names.o
+PIC_OBJ   += $(B)/pic/gen/syscall-names.o
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # The installed headers: libftc.so exports what these declare, nothing else
 # (tests/host/exports.sh reads this list through `make public-headers`).
 PUBLIC_HDR := $(sort $(wildcard libftc/ftc*.h))
 
-.PHONY: all static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
-all: ftc $(B)/libftc.a $(B)/libftc.so unit
+# libtraceevent plugins (Documentation/hacking.md, "Plugins"): each
+# plugins/plugin_*.c is one .so, linked with the other plugins/*.c and the
+# syscall tables; ftc report loads them from plugins/ beside the binary.
+PLUGIN_SRC := $(sort $(wildcard plugins/plugin_*.c))
+PLUGIN_LIB := $(filter-out $(PLUGIN_SRC) plugins/static.c,$(sort $(wildcard plugins/*.c)))
+PLUGINS   := $(PLUGIN_SRC:%.c=%.so)
+PLUGIN_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilibftc \
+	     -Ilibftc/base -Ilibftc/symbols -Iplugins $(PKG_CFLAGS) -MMD -MP
+PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-table.o \
+	     $(B)/pic/gen/syscall-names.o
+# ftc-static's copies, registered by plugins/static.c (not ftc_perf's:
+# ftc prints those records with its own handler).
+PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
+	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
+
+.PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
+all: ftc $(B)/libftc.a $(B)/libftc.so unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
 ftc: $(B)/ftc
@@ -75,6 +99,42 @@ $(B)/libftc.a: $(LIB_OBJ)
 $(B)/libftc.so: $(PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# The syscall names by number, generated from the kernel's uapi headers
+# (scripts/gen-syscalls; the lookups are libftc/base/syscall-table.c).
+$(SYSCALLS_C): scripts/gen-syscalls
+	@mkdir -p $(dir $@)
+	CC="$(CC)" scripts/gen-syscalls > $@.tmp && mv -f $@.tmp $@
+
+$(B)/gen/syscall-names.o: $(SYSCALLS_C)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/pic/gen/syscall-names.o: $(SYSCALLS_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+plugins: $(PLUGINS)
+# objects that only a pattern rule names: keep them
+.SECONDARY: $(PLUGIN_PIC_LIB) $(PLUGIN_SRC:%.c=$(B)/pic/%.o)
+plugins/%.so: $(B)/pic/plugins/%.o $(PLUGIN_PIC_LIB)
+	$(CC) -shared -o $@.tmp $^ $(LDFLAGS) $(PLUGIN_LIBS) && mv -f $@.tmp $@
+
+# plugin_ftc_perf prints with libftc's code (symbols/perf-print.c and the
+# symbols it uses): the objects it needs come from an archive of libftc's
+# PIC objects, hidden inside the plugin.
+plugins/plugin_ftc_perf.so: $(B)/libftc-pic.a
+plugins/plugin_ftc_perf.so: PLUGIN_LIBS = -Wl,--exclude-libs,ALL $(B)/libftc-pic.a $(LDLIBS)
+$(B)/libftc-pic.a: $(PIC_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+# Only the loader, unloader and options leave a plugin (FTC_PLUGIN_EXPORT).
+$(B)/pic/plugins/%.o: plugins/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(B)/static/plugins/%.o: plugins/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -DFTC_PLUGIN_STATIC -c -o $@ $<
+
 # libftc keeps everything but its API (FTC_API, libftc/ftc-api.h) to itself:
 # libftc.so exports only that, and a program that links libftc.a into a
 # shared object of its own does not re-export our internals either.
@@ -94,11 +154,15 @@ $(B)/tests/%: tests/unit/%.c $(B)/libftc.a
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(B)/libftc.a $(LDFLAGS) $(LDLIBS)
 
 # A fully static ftc for boards and the lab initramfs. libtraceevent's
-# plugin loader uses dlopen, so glibc warns: static builds load no plugins.
+# plugin loader uses dlopen, so glibc warns: static builds load no plugins
+# from files, and ftc's own plugins are linked in instead (plugins/static.c).
 # ftc-static is stripped; its debug information is kept beside it in
 # ftc-static.debug, which gdb finds through the .gnu_debuglink and the
 # build-id they share.
 static: ftc-static
+# ftc's own plugins, linked in with the commands' objects (plugins/static.c).
+ftc-static: $(PLUGIN_STATIC_OBJ)
+ftc-static: CMD_OBJ += $(PLUGIN_STATIC_OBJ)
 ftc-static: $(CMD_OBJ) $(B)/libftc.a
 	rm -f $@ $@.debug $@.full
 	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(B)/libftc.a \
@@ -145,6 +209,8 @@ install: all
 	install -m 644 Documentation/*.1 $(DESTDIR)$(MANDIR)/
 	install -m 644 Documentation/*.3 $(DESTDIR)$(MAN3DIR)/
 	install -m 644 bash-completion/ftc $(DESTDIR)$(COMPDIR)/ftc
+	install -d $(DESTDIR)$(TEP_PLUGIN_DIR)
+	install -m 644 $(PLUGINS) $(DESTDIR)$(TEP_PLUGIN_DIR)/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		libftc/libftc.pc.in > $(DESTDIR)$(PCDIR)/libftc.pc
 
@@ -155,6 +221,6 @@ lib-dirs:
 	@printf '%s\n' $(LIB_DIRS)
 
 clean:
-	rm -rf build ftc ftc-static ftc-static.debug ftc-asan tests/out
+	rm -rf build ftc ftc-static ftc-static.debug ftc-asan tests/out $(PLUGINS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)

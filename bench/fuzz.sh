@@ -30,11 +30,17 @@ rm -rf "$B"; mkdir -p "$B"
 # build SRC_TREE OUT OPT: the fuzz target as that tree's tests/fuzz/run
 # builds it (the base at -O1, today's at -O2).
 build() {
-	# shellcheck disable=SC2046
+	local gen=
+	# A tree with scripts/gen-syscalls has its syscall names generated.
+	if [ -x "$1/scripts/gen-syscalls" ]; then
+		gen=$2-syscall-names.c
+		"$1/scripts/gen-syscalls" >"$gen" || return 1
+	fi
+	# shellcheck disable=SC2046,SC2086
 	clang -std=gnu11 -D_GNU_SOURCE -g "$3" -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -DFTC_VERSION='"fuzz"' $(find "$1/libftc" -type d | sed 's/^/-I/') -I"$1/cmd" \
 		$(pkg-config --cflags libtracefs libtraceevent) -o "$2" \
-		"$1/tests/fuzz/reader-fuzz.c" $(ls "$1/cmd/parse-guard.c" 2>/dev/null) $(find "$1/libftc" -name '*.c') \
+		"$1/tests/fuzz/reader-fuzz.c" $(ls "$1/cmd/parse-guard.c" 2>/dev/null) $(find "$1/libftc" -name '*.c') $gen \
 		$(pkg-config --libs libtracefs libtraceevent libdw libelf zlib libzstd) -lpthread -lm
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "options.h"
 #include "ftc.h"
@@ -20,14 +21,14 @@ struct item_list {
 };
 
 struct boot_args {
-	const char *tracer, *clock, *buf_kb, *depth;
+	const char *tracer, *clock, *buf_kb, *depth, *kernel;
 	struct item_list filter, notrace, graph, events, triggers, opts;
 	bool dump, dump_orig, traceoff_warn, lines;
 	char trigger_text[MAX_ITEMS][512];
 };
 
 enum {
-	OPT_DEPTH = 0x100, OPT_DUMP, OPT_DUMP_ORIG, OPT_TRACEOFF_WARN, OPT_LINES,
+	OPT_DEPTH = 0x100, OPT_DUMP, OPT_DUMP_ORIG, OPT_TRACEOFF_WARN, OPT_LINES, OPT_KERNEL,
 };
 
 static const struct cmd_option boot_options[] = {
@@ -54,6 +55,8 @@ static const struct cmd_option boot_options[] = {
 	{ 0, "traceoff-on-warning", NULL, "stop tracing at the first WARN "
 	  "(traceoff_on_warning)", OPT_TRACEOFF_WARN },
 	{ 0, "lines", NULL, "print one parameter per line instead of one line", OPT_LINES },
+	{ 0, "kernel", "VERSION", "the target kernel, to warn of what it lacks (default: uname -r)",
+	  OPT_KERNEL },
 	FTC_HELP_OPTION,
 	{ 0 }
 };
@@ -143,6 +146,14 @@ static int boot_opt(int id, const char *arg, void *ctx)
 	case OPT_DUMP_ORIG: a->dump_orig = true; break;
 	case OPT_TRACEOFF_WARN: a->traceoff_warn = true; break;
 	case OPT_LINES: a->lines = true; break;
+	case OPT_KERNEL: {
+		unsigned int major, minor;
+
+		if (sscanf(arg, "%u.%u", &major, &minor) != 2)
+			return cmd_bad_value("not a kernel version such as 6.1 or 6.1.0-56-amd64");
+		a->kernel = arg;
+		break;
+	}
 	}
 	return 0;
 }
@@ -181,6 +192,66 @@ static void emit_list(struct out *o, const char *key, const struct item_list *l)
 		printf("%s%s", i ? "," : "", l->v[i]);
 	if (quote)
 		putchar('"');
+}
+
+/* Parameters that appeared after the oldest kernels ftc runs on. */
+static const struct {
+	const char *param;
+	unsigned int major, minor;
+} param_since[] = {
+	/* 6.1 passes it to init: "Unknown kernel command line parameters" */
+	{ "trace_trigger", 6, 2 },
+};
+
+static bool printed(const struct boot_args *a, const char *param)
+{
+	return !strcmp(param, "trace_trigger") && a->triggers.n;
+}
+
+/*
+ * A parameter the target kernel does not know is passed to init, not
+ * applied: say so. The target is --kernel's, else the running kernel's.
+ */
+static void warn_unknown(const struct boot_args *a)
+{
+	struct utsname u;
+	const char *ver = a->kernel, *from = "--kernel";
+	unsigned int major, minor;
+
+	if (!ver) {
+		if (uname(&u) < 0)
+			return;
+		ver = u.release, from = "uname -r";
+	}
+	if (sscanf(ver, "%u.%u", &major, &minor) != 2)
+		return;
+	for (size_t i = 0; i < sizeof(param_since) / sizeof(param_since[0]); i++) {
+		if (!printed(a, param_since[i].param))
+			continue;
+		if (major > param_since[i].major ||
+		    (major == param_since[i].major && minor >= param_since[i].minor))
+			continue;
+		fprintf(stderr, "ftc boot-args: warning: %s= needs Linux %u.%u or later; kernel "
+			"%s (%s) ignores it and passes it to init (dmesg: \"Unknown kernel "
+			"command line parameters\"); give --kernel VERSION for another "
+			"target\n", param_since[i].param, param_since[i].major,
+			param_since[i].minor, ver, from);
+	}
+}
+
+/*
+ * Without trace_clock=, a kernel that finds sched_clock unstable (virtual
+ * machines often do) switches to the global clock at late_initcall_sync,
+ * and switching clocks empties the buffer: the boot's records are lost.
+ */
+static void warn_clock(const struct boot_args *a)
+{
+	if (a->clock || (!a->tracer && !a->events.n))
+		return;
+	fprintf(stderr, "ftc boot-args: warning: no -C: a kernel whose sched_clock is "
+		"unstable switches to the global clock late in boot, which empties the "
+		"buffer (dmesg: \"Unstable clock detected\"); give -C local or -C global "
+		"to keep the boot's records\n");
 }
 
 static int boot_run(int argc, char **argv)
@@ -227,5 +298,8 @@ static int boot_run(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	putchar('\n');
+	fflush(stdout);
+	warn_unknown(&a);
+	warn_clock(&a);
 	return FTC_EXIT_OK;
 }

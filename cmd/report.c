@@ -19,12 +19,13 @@
 #include "ftc.h"
 #include "ftc-reader.h"
 #include "parse-guard.h"
+#include "report-initcalls.h"
 #include "report-profile.h"
 
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
 	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
-	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT,
+	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT, OPT_INITCALLS,
 };
 
 static const struct cmd_option report_options[] = {
@@ -47,6 +48,8 @@ static const struct cmd_option report_options[] = {
 	{ 't', "ns", NULL, "print timestamps in nanoseconds", 0 },
 	{ 0, "stat", NULL, "counts per CPU and per event, lost events, overruns, clock, "
 	  "instances", OPT_STAT },
+	{ 0, "initcalls", NULL, "a boot-time capture's initcalls, slowest first",
+	  OPT_INITCALLS },
 	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
@@ -75,7 +78,7 @@ struct report {
 	bool no_plugins;
 	const char *instance;
 	unsigned long long from, to, first, last;
-	bool have_first, have_last, endian;
+	bool have_first, have_last, endian, initcalls;
 
 	struct report_profile prof;
 
@@ -190,6 +193,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case 'R': rp->raw = true; return 0;
 	case 't': rp->ns = true; return 0;
 	case OPT_STAT: rp->stat = true; return 0;
+	case OPT_INITCALLS: rp->initcalls = true; return 0;
 	case OPT_JSON: rp->json = true; return 0;
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
 	case OPT_NO_GRAPH: rp->no_graph = true; return 0;
@@ -635,6 +639,10 @@ static int check_combination(const struct report *rp)
 		a = "-e", b = rp->stat ? "--stat" : rp->json ? "--json" : "a sample profile";
 	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->json))
 		a = rp->stat ? "--stat" : "--json", b = "a sample profile";
+	else if (rp->initcalls && (rp->stat || rp->json || rp->endian ||
+				   report_profile_wanted(&rp->prof)))
+		a = "--initcalls", b = rp->stat ? "--stat" : rp->json ? "--json" :
+				       rp->endian ? "-e" : "a sample profile";
 	if (!a)
 		return 0;
 	cmd_error(&cmd_report, "%s and %s ask for different outputs: give one", a, b);
@@ -704,6 +712,10 @@ static int report_run(int argc, char **argv)
 	if (report_profile_wanted(&rp.prof)) {
 		status = report_profile_run(rp.r, &rp.prof, rp.input,
 					    profile_selects(&rp) ? profile_keep : NULL, &rp);
+		goto out;
+	}
+	if (rp.initcalls) {
+		status = report_initcalls_run(rp.r, rp.input, rp.ns);
 		goto out;
 	}
 	/*

@@ -7,6 +7,9 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 FTC=${FTC:-$TOP/ftc}
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 OUT=${OUT:-$TOP/tests/out}
+# ftc report loads the build's plugins (plugins/, beside ./ftc): trace-cmd
+# report loads them too, so that both print the same text.
+export TRACEEVENT_PLUGIN_DIR=${TRACEEVENT_PLUGIN_DIR-$TOP/plugins}
 mkdir -p "$OUT"
 T_FAILED=0
 

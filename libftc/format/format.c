@@ -455,9 +455,10 @@ int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 		ftc_format_line(f, mr, &rec, ev);
 	/*
 	 * Plugin handlers (sched_switch's) register comms as they print, which
-	 * can replace the strings the cache points at: start it afresh.
+	 * can replace the strings the cache points at: start it afresh. Pure
+	 * ones (ftc's syscalls plugin) register none.
 	 */
-	if (ev && ev->handler)
+	if (ev && ev->handler && !ftc_reader_handler_is_pure(f->r, ev))
 		f->comm_gen++;
 	out_seq(f);
 	return 0;
@@ -469,9 +470,9 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 	struct tep_event *ev;
 	char why[160];
 
-	/* Only handler events are printed: copy just those into the scratch record. */
+	/* Only impure handler events are printed: copy just those into the scratch record. */
 	ev = ftc_reader_event(f->r, mr->rec);
-	if (!ev || !ev->handler)
+	if (!ev || !ev->handler || ftc_reader_handler_is_pure(f->r, ev))
 		return;
 	ftc_format_safe_record(f, mr->rec, &rec);
 	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)

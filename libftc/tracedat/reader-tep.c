@@ -5,6 +5,7 @@
  * some 1500 formats of which a trace uses a handful, and kallsyms (several
  * megabytes) is loaded only when an event that prints symbols shows up.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -19,6 +20,43 @@
 #include "tracedat-format.h"
 
 #define FTC_MAX_EVENT_ID	(1 << 20)
+
+/*
+ * A static ftc cannot dlopen plugins: it links ftc's own in (plugins/
+ * static.c) and they are registered through these, which only such a
+ * binary defines.
+ */
+int ftc_static_plugins_load(struct tep_handle *tep) __attribute__((weak));
+void ftc_static_plugins_unload(struct tep_handle *tep) __attribute__((weak));
+bool ftc_static_plugins_pure(void *handler) __attribute__((weak));
+
+/*
+ * A plugin may say which of its handlers print from the record's payload
+ * alone (then the info memo can keep their text): it exports
+ * "bool ftc_plugin_pure(void *handler)". The plugins libtraceevent loaded
+ * are found again, in its own walk, by their paths (RTLD_NOLOAD: never a
+ * new load).
+ */
+static void find_pure(struct tep_handle *tep, const char *dir, const char *file, void *data)
+{
+	struct ftc_reader *r = data;
+	char path[4096];
+	void *dl, *sym;
+
+	if (r->npure >= FTC_MAX_PURE_PLUGINS ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return;
+	dl = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+	if (!dl)
+		return;
+	sym = dlsym(dl, "ftc_plugin_pure");
+	if (!sym) {
+		dlclose(dl);
+		return;
+	}
+	memcpy(&r->pure[r->npure], &sym, sizeof(sym));
+	r->pure_dl[r->npure++] = dl;
+}
 
 int ftc_tep_init(struct ftc_reader *r)
 {
@@ -38,8 +76,53 @@ int ftc_tep_init(struct ftc_reader *r)
 		    tep_add_plugin_path(r->tep, r->plugin_dir, TEP_PLUGIN_LAST) < 0)
 			return ftc_error(ENOMEM, "out of memory for libtraceevent");
 		r->plugins = tep_load_plugins(r->tep);
+		if (r->plugins)
+			tep_load_plugins_hook(r->tep, ".so", find_pure, r);
+		if (ftc_static_plugins_load && ftc_static_plugins_load(r->tep) == 0)
+			r->static_plugins = true;
 	}
 	return 0;
+}
+
+/*
+ * Plugin options the file decides: ftc's syscalls plugin names raw syscall
+ * numbers from the table of the machine that recorded the trace, the last
+ * word of its uname ("" when the file has none: the plugin guesses).
+ * libtraceevent's options are global: the last file opened sets them.
+ */
+void ftc_tep_plugin_options(struct ftc_reader *r)
+{
+	/* libtraceevent keeps every option set, for good: set a new value only. */
+	static char last[32] = "-";
+	const char *uname = ftc_reader_option_text(r, FTC_OPT_UNAME);
+	const char *machine = uname && strrchr(uname, ' ') ? strrchr(uname, ' ') + 1 : "";
+
+	if (!r->tep || (r->flags & FTC_READER_NO_PLUGINS) || strlen(machine) >= sizeof(last) ||
+	    !strcmp(last, machine))
+		return;
+	if (tep_plugin_add_option("ftc_syscalls:arch", machine) == 0)
+		snprintf(last, sizeof(last), "%s", machine);
+}
+
+void ftc_tep_unload_plugins(struct ftc_reader *r)
+{
+	if (r->static_plugins && ftc_static_plugins_unload)
+		ftc_static_plugins_unload(r->tep);
+	if (r->plugins)
+		tep_unload_plugins(r->plugins, r->tep);
+	while (r->npure > 0)
+		dlclose(r->pure_dl[--r->npure]);
+}
+
+static bool handler_is_pure(struct ftc_reader *r, struct tep_event *ev)
+{
+	if (r->static_plugins && ftc_static_plugins_pure &&
+	    ftc_static_plugins_pure((void *)ev->handler))
+		return true;
+	for (int i = 0; i < r->npure; i++)
+		if (r->pure[i]((void *)ev->handler))
+			return true;
+	return false;
 }
 
 static void cur_mem(struct ftc_cur *c, struct ftc_reader *r, const char *buf, size_t len,
@@ -431,13 +514,34 @@ static void learn_type_layout(struct ftc_reader *r, struct tep_event *ev)
 	r->type_u16 = f && f->offset == 0 && f->size == 2 && ftc_reader_host_order(r) ? 1 : -1;
 }
 
-bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev)
+static struct ftc_fmt_index *fmt_of(struct ftc_reader *r, const struct tep_event *ev)
 {
 	int id = ev->id;
 
-	if (ev->handler || id < 0 || id > r->max_id || !r->fmt_by_id || !r->fmt_by_id[id])
+	if (id < 0 || id > r->max_id || !r->fmt_by_id || !r->fmt_by_id[id])
+		return NULL;
+	return &r->fmts[r->fmt_by_id[id] - 1];
+}
+
+bool ftc_reader_handler_is_pure(struct ftc_reader *r, struct tep_event *ev)
+{
+	struct ftc_fmt_index *f = fmt_of(r, ev);
+
+	if (!f || !ev->handler)
 		return false;
-	return !r->fmts[r->fmt_by_id[id] - 1].uses_common;
+	/* A handler is set once, when its event is parsed: ask once. */
+	if (!f->pure_handler)
+		f->pure_handler = handler_is_pure(r, ev) ? 1 : -1;
+	return f->pure_handler > 0;
+}
+
+bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev)
+{
+	struct ftc_fmt_index *f = fmt_of(r, ev);
+
+	if (!f)
+		return false;
+	return ev->handler ? ftc_reader_handler_is_pure(r, ev) : !f->uses_common;
 }
 
 /*

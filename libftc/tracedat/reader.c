@@ -316,6 +316,7 @@ static struct ftc_reader *reader_parse(struct ftc_reader *r)
 		goto fail;
 	if (ftc_apply_options(r) < 0)
 		goto fail;
+	ftc_tep_plugin_options(r);
 	if ((r->flags & FTC_READER_ALL_EVENTS) && r->tep && ftc_reader_parse_all_events(r) < 0)
 		goto fail;
 	return r;
@@ -390,8 +391,7 @@ void ftc_reader_close(struct ftc_reader *r)
 	if (!r)
 		return;
 	if (r->tep) {
-		if (r->plugins)
-			tep_unload_plugins(r->plugins, r->tep);
+		ftc_tep_unload_plugins(r);
 		tep_free(r->tep);
 	}
 	free(r->plugin_dir);

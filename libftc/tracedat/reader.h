@@ -33,7 +33,12 @@ struct ftc_fmt_index {
 	bool parsed;
 	bool needs_syms;
 	bool uses_common;		/* its print format reads REC->common_* */
+	signed char pure_handler;	/* its plugin handler prints from the payload: 1, 0 unknown, -1 no */
 };
+
+/* A plugin's answer to: is this handler's text a function of the payload? */
+typedef bool (*ftc_pure_fn)(void *handler);
+#define FTC_MAX_PURE_PLUGINS	8
 
 /* Reads bounded bytes from the file or from a decompressed section. */
 struct ftc_cur {
@@ -75,6 +80,11 @@ struct ftc_reader {
 
 	struct tep_handle *tep;
 	void *plugins;
+	bool static_plugins;		/* ftc_static_plugins_load() ran on tep */
+	/* plugins exporting ftc_plugin_pure (reader-tep.c), with their dlopen refs */
+	ftc_pure_fn pure[FTC_MAX_PURE_PLUGINS];
+	void *pure_dl[FTC_MAX_PURE_PLUGINS];
+	int npure;
 	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
 	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
 	void *guard_ctx;
@@ -160,6 +170,8 @@ struct ftc_dat_buffer *ftc_add_buffer(struct ftc_reader *r, const char *name);
 
 /* tep setup from the metadata payloads (reader-tep.c). */
 int ftc_tep_init(struct ftc_reader *r);
+void ftc_tep_plugin_options(struct ftc_reader *r);
+void ftc_tep_unload_plugins(struct ftc_reader *r);
 int ftc_tep_header(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len);
 int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len);
@@ -235,5 +247,7 @@ static inline bool ftc_reader_host_order(const struct ftc_reader *r)
 
 /* True when libtraceevent prints ev's fields from its payload alone. */
 bool ftc_reader_print_is_pure(struct ftc_reader *r, struct tep_event *ev);
+/* ev has a plugin handler that prints from the payload alone (and registers no comm). */
+bool ftc_reader_handler_is_pure(struct ftc_reader *r, struct tep_event *ev);
 
 #endif

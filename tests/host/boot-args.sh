@@ -11,10 +11,11 @@
 OUT=$OUT/boot-args.$$; mkdir -p "$OUT"; trap 'rm -rf "$OUT"' EXIT
 
 knobs_save
-# expect_args NAME WANT ARGS...: ftc boot-args ARGS prints exactly WANT.
+# expect_args NAME WANT ARGS...: ftc boot-args ARGS prints exactly WANT on
+# stdout (warnings go to stderr, $OUT/args.err).
 expect_args() {
 	name=$1; want=$2; shift 2
-	got=$("$FTC" boot-args "$@" 2>&1); rc=$?
+	got=$("$FTC" boot-args "$@" 2>"$OUT/args.err"); rc=$?
 	if [ $rc = 0 ] && [ "$got" = "$want" ]; then pass "$name"; else
 		fail "$name" "rc=$rc got '$got', want '$want'"; fi
 }
@@ -39,6 +40,49 @@ expect_args "oops dump and traceoff on warning" \
 expect_args "oops dump of the oopsing CPU only" 'ftrace_dump_on_oops=orig_cpu' --dump-orig-cpu
 expect_args "--lines prints one parameter per line" "ftrace=function
 ftrace_dump_on_oops" --lines -p function --dump-on-oops
+
+# Warnings on stderr, the parameters still on stdout. trace_trigger= came
+# with Linux 6.2: 6.1 hands it to init (tests/lab/boot-trace.sh boots it).
+expect_args "a trigger for a 6.1 target is still printed" \
+	'trace_event=sched:sched_switch trace_trigger=sched_switch.traceoff trace_clock=local' \
+	-e sched:sched_switch -R traceoff -C local --kernel 6.1.0-56-amd64
+expect_match "--kernel 6.1: a warning names trace_trigger=, 6.2 and the target" \
+	'^ftc boot-args: warning: trace_trigger= needs Linux 6\.2 or later; kernel 6\.1\.0-56-amd64 \(--kernel\) ignores it' \
+	"$(cat "$OUT/args.err")"
+for v in 6.2 6.12.3 7.0; do
+	expect_args "--kernel $v: the trigger is printed" \
+		'trace_event=sched:sched_switch trace_trigger=sched_switch.traceoff trace_clock=local' \
+		-e sched:sched_switch -R traceoff -C local --kernel "$v"
+	expect_nomatch "--kernel $v: no warning" . "$(cat "$OUT/args.err")"
+done
+expect_args "--kernel 5.15 without a trigger: nothing to warn of" 'trace_clock=local' \
+	-C local --kernel 5.15
+expect_nomatch "--kernel 5.15 without a trigger: no warning" . "$(cat "$OUT/args.err")"
+# Without --kernel the running kernel is the target.
+running=$(uname -r)
+"$FTC" boot-args -e sched:sched_switch -R traceoff -C local >/dev/null 2>"$OUT/args.err"
+case $running in
+[0-5].*|6.[01].*|6.[01])
+	expect_match "without --kernel, the running kernel $running is compared" "kernel $running \\(uname -r\\)" \
+		"$(cat "$OUT/args.err")" ;;
+*)
+	expect_nomatch "without --kernel, the running kernel $running (6.2 or later) has it" . \
+		"$(cat "$OUT/args.err")" ;;
+esac
+# Without trace_clock= a kernel whose sched_clock is unstable switches to
+# the global clock late in boot and empties the buffer (seen in the lab).
+for a in "-p function" "-e initcall:*"; do
+	"$FTC" boot-args $a >/dev/null 2>"$OUT/args.err"
+	expect_match "'$a' without -C: a warning that the boot's records may be lost" \
+		'^ftc boot-args: warning: no -C: .*empties the buffer.*give -C local or -C global' \
+		"$(cat "$OUT/args.err")"
+	"$FTC" boot-args $a -C global >/dev/null 2>"$OUT/args.err"
+	expect_nomatch "'$a -C global': no clock warning" . "$(cat "$OUT/args.err")"
+done
+"$FTC" boot-args --dump-on-oops >/dev/null 2>"$OUT/args.err"
+expect_nomatch "--dump-on-oops alone traces nothing at boot: no clock warning" . "$(cat "$OUT/args.err")"
+expect_status "--kernel that is not a version exits 2" 2 "$FTC" boot-args -p function --kernel six
+expect_match "the reason names --kernel and the value" "--kernel 'six'" "$(cat "$OUT/last.err")"
 
 # What no boot parameter can say is refused, with the reason.
 expect_status "nothing to convert exits 2" 2 "$FTC" boot-args

@@ -33,6 +33,9 @@
 #   LAB_CACHE		the kernel cache folder (default .cache/lab)
 #   LAB_ACCEL		qemu's -accel value (default tcg,thread=single; see
 #			lab_boot and tests/lab/README.md, "Guest panics")
+#   LAB_APPEND		kernel parameters appended to the guest's command line,
+#			as one string, e.g. the output of ftc boot-args (quotes
+#			and spaces reach the kernel as written)
 #   FTC_STATIC		the ftc put in the guest (default ftc-static)
 #   LAB_BUSYBOX		a static busybox (default /bin/busybox)
 
@@ -237,7 +240,7 @@ lab_boot() {
 	timeout -k 5 "$2" \
 		qemu-system-x86_64 -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp 2 \
 		-kernel "$LAB_KERNEL" -initrd "$1/initrd" \
-		-append "console=ttyS0 quiet panic=-1 mitigations=off" \
+		-append "console=ttyS0 quiet panic=-1 mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
 		-nic none -nographic -no-reboot </dev/null >"$LAB_CONSOLE" 2>&1
 }
 
