@@ -83,15 +83,6 @@ $(B)/ftc: $(CMD_OBJ) $(B)/libftc.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS) $(CURSES_LIBS)
 
 $(B)/cmd/top-screen.o $(B)/cmd/top-keys.o: ALL_CFLAGS += $(CURSES_CFLAGS)
-# ftc top's syscall names come from the installed kernel headers.
-SYSCALL_HDR ?= $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_64.h \
-				      /usr/include/asm/unistd_64.h))
-$(B)/gen/syscall-names.h: $(SYSCALL_HDR) scripts/syscall-names.awk
-	@mkdir -p $(dir $@)
-	$(if $(SYSCALL_HDR),awk -f scripts/syscall-names.awk $(SYSCALL_HDR),true) > $@.tmp
-	mv -f $@.tmp $@
-$(B)/cmd/top-syscalls.o: $(B)/gen/syscall-names.h
-$(B)/cmd/top-syscalls.o: ALL_CFLAGS += -I$(B)/gen
 
 $(B)/libftc.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^

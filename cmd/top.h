@@ -2,9 +2,9 @@
 /*
  * ftc top's parts: the counts (top-model.c), the views that turn them into
  * sorted rows and text lines (top-view.c), the ncurses screen
- * (top-screen.c), its keys (top-keys.c), the syscall names
- * (top-syscalls.c), the hist-trigger source (top-hist.c) and the perf
- * counters per task (top-perf.c). top.c sets tracing up and runs the loop.
+ * (top-screen.c), its keys (top-keys.c), the hist-trigger source
+ * (top-hist.c) and the perf counters per task (top-perf.c); syscall names
+ * come from libftc's generated tables (syscall-table.h). top.c sets tracing up and runs the loop.
  */
 #ifndef FTC_CMD_TOP_H
 #define FTC_CMD_TOP_H
@@ -97,11 +97,6 @@ bool top_model_pass(struct top_model *m, uint64_t pid);
 /* Parses "NAME" or a number into the filter; "" clears it. */
 void top_filter_set(struct top_filter *f, const char *text);
 void top_model_free(struct top_model *m);
-
-/* Syscall names (x86_64), generated from the kernel headers at build time;
- * NULL for a number they do not name. */
-const char *top_syscall_name(uint64_t nr);
-size_t top_syscall_count(void);
 
 /* A column of a view. */
 enum top_fmt { TOP_NUM, TOP_TEXT, TOP_CENTI };	/* CENTI: hundredths, "1.25" */
