@@ -35,6 +35,10 @@ LIB_DIRS  := $(sort $(patsubst %/,%,$(dir $(wildcard libftc/*/*.c libftc/*/*.h))
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) \
 	     -DFTC_VERSION='"$(VERSION)"' -Ilibftc $(LIB_DIRS:%=-I%) -Icmd $(PKG_CFLAGS) -MMD -MP
 LDLIBS    := $(PKG_LIBS) -lm -lpthread
+# ncurses is ftc top's alone: the command links it, libftc does not.
+CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw)
+CURSES_LIBS := $(shell pkg-config --libs ncursesw)
+CURSES_STATIC_LIBS := $(shell pkg-config --libs --static ncursesw)
 
 # Every build flavour lives in its own folder so they never mix objects.
 B         ?= build/default
@@ -76,7 +80,9 @@ ftc: $(B)/ftc
 	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(B)/ftc: $(CMD_OBJ) $(B)/libftc.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS) $(CURSES_LIBS)
+
+$(B)/cmd/top-screen.o $(B)/cmd/top-keys.o: ALL_CFLAGS += $(CURSES_CFLAGS)
 
 $(B)/libftc.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -151,7 +157,7 @@ ftc-static: CMD_OBJ += $(PLUGIN_STATIC_OBJ)
 ftc-static: $(CMD_OBJ) $(B)/libftc.a
 	rm -f $@ $@.debug $@.full
 	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(B)/libftc.a \
-		$(PKG_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
+		$(PKG_STATIC_LIBS) $(CURSES_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
 		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
 	@test -x $@.full
 	objcopy --only-keep-debug $@.full $@.debug

@@ -47,7 +47,7 @@ for c in $("$FTC" --list-cmds); do
 	table "$c" >"$out/$c.table"
 	page_options "$page" >"$out/$c.page"
 	missing=$(comm -23 "$out/$c.table" "$out/$c.page")
-	if [ "$c" = record ] || [ "$c" = stream ]; then	# the control options: ftc-start(1)
+	if [ "$c" = record ] || [ "$c" = stream ] || [ "$c" = top ]; then	# the control options: ftc-start(1)
 		missing=$(printf '%s\n' "$missing" | grep -v -x -F -f "$out/shared" |
 			  grep -v '^$')
 	fi
