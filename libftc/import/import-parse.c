@@ -20,6 +20,7 @@
 
 #include "ftc.h"
 #include "import.h"
+#include "reader.h"	/* FTC_MAX_CPUS: a CPU the reader takes */
 
 struct ctx {
 	char comm[IMP_COMM_LEN];
@@ -147,7 +148,7 @@ static bool trace_tail(struct imp_dump *d, const char *p, const char *e, struct 
 	const char *tok;
 
 	p++;
-	if (!digits(&p, e, &cpu, 5) || p >= e || *p != ']')
+	if (!digits(&p, e, &cpu, 5) || p >= e || *p != ']' || cpu >= FTC_MAX_CPUS)
 		return false;
 	p = skip_sp(p + 1, e);
 	tok = p;
@@ -176,7 +177,7 @@ static bool lat_tail(struct imp_dump *d, const char *p, const char *e, struct ct
 	const char *f;
 	bool us = false;
 
-	if (!digits(&p, e, &cpu, 5))
+	if (!digits(&p, e, &cpu, 5) || cpu >= FTC_MAX_CPUS)
 		return false;
 	f = p;
 	while (p < e && *p != ' ')
@@ -687,7 +688,7 @@ static int parse_graph(struct imp_dump *d, const char *s, const char *e, unsigne
 			p = skip_sp(b + 1, e);
 		}
 	}
-	if (!digits(&p, e, &cpu, 5) || p >= e || *p != ')' || cpu > INT_MAX)
+	if (!digits(&p, e, &cpu, 5) || p >= e || *p != ')' || cpu >= FTC_MAX_CPUS)
 		return 0;
 	p++;
 	gl.g = gcpu(d, (int)cpu);
