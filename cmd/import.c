@@ -26,8 +26,8 @@ enum {
 static const struct cmd_option import_options[] = {
 	FTC_HELP_OPTION,
 	{ 'o', "output", "FILE", "write FILE (default trace.dat)", 'o' },
-	{ 0, "kallsyms", "FILE", "the traced kernel's /proc/kallsyms or System.map: function "
-	  "lines become function records", OPT_KALLSYMS },
+	{ 0, "kallsyms", "FILE", "the traced kernel's /proc/kallsyms or System.map (function records)",
+	  OPT_KALLSYMS },
 	{ 0, "dump", "N", "import the log's Nth dump (1 = the first; default the last)", OPT_DUMP },
 	{ 0, "file-version", "N", "trace.dat version 7 (default) or 6", OPT_FILE_VERSION },
 	{ 0, "compression", "ALG", "zstd, zlib or none (version 7; default zstd)",
