@@ -536,10 +536,11 @@ static int pop(struct imp_gcpu *g, int depth, char **name, uint64_t *ts)
 
 struct gline {
 	struct imp_gcpu *g;
+	const char *dur_col;	/* where the duration column starts: a text record's text */
 	uint64_t abs, dur;
 	bool has_abs, has_dur;
 	struct ctx c;
-	bool has_proc;
+	bool has_proc, has_lat;
 };
 
 static struct imp_rec *graph_rec(struct imp_dump *d, struct gline *gl, unsigned long line)
@@ -579,7 +580,9 @@ static int graph_text(struct imp_dump *d, struct gline *gl, const char *t, const
 	if (!r)
 		return -1;
 	r->depth = depth;
-	r->text = dup_n(t, (size_t)(e - t));
+	/* As text, the line keeps its duration: "+ 16.474 us   |    getname();". */
+	r->text = gl->dur_col ? dup_n(skip_sp(gl->dur_col, e), (size_t)(e - skip_sp(gl->dur_col, e))) :
+		  dup_n(t, (size_t)(e - t));
 	if (!r->text)
 		return -1;
 	s = sym_end(p, e);
@@ -654,10 +657,12 @@ static int graph_columns(struct gline *gl, const char **pp, const char *e)
 		s = skip_sp(p, bar);
 		se = rtrim(s, bar);
 		if (duration(p, bar, &gl->dur, &gl->has_dur)) {
+			gl->dur_col = p;
 			*pp = bar + 1;
 			return 1;
 		}
 		if (se - s >= 4 && se - s <= 6 && lat_flags(s, (size_t)(se - s), &gl->c)) {
+			gl->has_lat = true;
 			p = bar + 1;
 			continue;
 		}
@@ -715,6 +720,8 @@ static int parse_graph(struct imp_dump *d, const char *s, const char *e, unsigne
 	}
 	if (gl.has_proc)
 		add_task(d, gl.c.pid, gl.c.comm);
+	d->gproc |= gl.has_proc;
+	d->glat |= gl.has_lat;
 	return graph_text(d, &gl, p, e, line);
 }
 

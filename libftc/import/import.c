@@ -194,7 +194,12 @@ static const char *tracer_of(const struct imp_dump *d)
  */
 int ftc_imp_header(struct imp_dump *d)
 {
-	const char *layout = d->graph ? "function_graph (CPU) DURATION | FUNCTION)" :
+	const char *layout = d->graph ? (d->gproc && d->glat ? "function_graph (columns: CPU, "
+					 "TASK-PID, latency flags, DURATION, FUNCTION)" :
+					 d->gproc ? "function_graph (columns: CPU, TASK-PID, "
+					 "DURATION, FUNCTION)" : d->glat ? "function_graph (columns: "
+					 "CPU, latency flags, DURATION, FUNCTION)" :
+					 "function_graph (columns: CPU, DURATION, FUNCTION)") :
 			     d->latency ? "latency (COMM-PID CPU+FLAGS TIMEus : TEXT; flags: "
 					  "irqs-off, need-resched, hardirq/softirq, preempt-depth, "
 					  "migrate-disable)" :

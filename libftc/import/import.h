@@ -65,6 +65,7 @@ struct imp_dump {
 	size_t foreign;
 	bool in;		/* past the opening dashes */
 	bool graph, latency, trace_layout, non_ns, abstime;
+	bool gproc, glat;	/* function_graph's funcgraph-proc and latency columns */
 	bool empty;		/* "(ftrace buffer empty)" */
 	char *hash_lines;	/* the dump's own "# ..." lines */
 	char *header;		/* built by ftc_imp_header() */
@@ -101,7 +102,6 @@ void ftc_imp_strip(const char *line, size_t len, struct imp_line *out);
 
 /* import-parse.c: a dump's line, once known to be inside a dump. */
 int ftc_imp_parse_line(struct imp_dump *d, const char *s, size_t len, unsigned long lineno);
-int ftc_imp_finish_dump(struct imp_dump *d);
 int ftc_imp_add_bad(struct imp_dump *d, const char *s, size_t len, unsigned long lineno);
 void ftc_imp_free_dump(struct imp_dump *d);
 int ftc_imp_header(struct imp_dump *d);

@@ -101,6 +101,15 @@ expect_match "trace-cmd's function_graph plugin shows a leaf with its duration" 
 expect_match "trace-cmd shows the last entry, panic, on CPU 0" \
 	'\[000\] .*funcgraph_entry: .*\| +panic\(\) \{' "$(printf '%s\n' "$out" | tail -1)"
 
+# funcgraph-abstime, -proc, -tail and latency-format: times, pids and flags from the columns.
+expect_status "a function_graph dump with all its columns imports" 0 "$FTC" import -q -o "$OUT/gc.dat" \
+	"$FX/graph-columns.log"
+expect_match "trace-cmd: the crash's entry at its abstime, with sh-93 from the proc column" \
+	'sh-93 +\[000\] +7\.970465: text: +\| +sysrq_handle_crash\(\) \{$' "$(trace-cmd report -i "$OUT/gc.dat" 2>&1)"
+expect_match "ftc dump shows the dump's header among the file's options" \
+	'option 18004 .*tracer: function_graph\\nlayout: function_graph \(columns: CPU, TASK-PID, latency flags' \
+	"$("$FTC" dump "$OUT/gc.dat" 2>&1)"
+
 # Logs as users have them: standard input, journalctl, unparsable lines.
 expect_status "'-' reads the log from standard input" 0 sh -c "cat '$FX/frozen.log' | '$FTC' import -q -o '$OUT/s.dat' -"
 expect_match "... the same records" 'tracing_mark_write: before-freeze' "$("$FTC" report -i "$OUT/s.dat" 2>&1)"

@@ -324,6 +324,17 @@ static void functions(const char *dir)
 	      n > 10 && !strcmp(v[n - 4].event, "funcgraph_entry") &&
 	      v[n - 4].a == 0xffffffffb4a90910ULL && v[n - 4].b == 1);
 	free(v);
+	snprintf(path, sizeof(path), "%s/columns.dat", dir);
+	CHECK("function_graph with funcgraph-abstime, -proc, -tail and latency-format written",
+	      import_file("tests/fixtures/import/graph-columns.log", NULL, path, 7) == 0);
+	v = read_back(path, &n);
+	CHECK("graph columns: 42 records; the last, sh-93's sysrq_handle_crash() {, at its "
+	      "abstime 7.970465 on CPU 0",
+	      n == 42 && v[41].pid == 93 && v[41].cpu == 0 && v[41].ts == 7970465000ULL &&
+	      !strcmp(v[41].event, "text"));
+	CHECK("graph columns: ls-99's lines on CPU 1 have its pid from the proc column",
+	      n > 20 && v[18].cpu == 1 && v[18].pid == 99);
+	free(v);
 	snprintf(path, sizeof(path), "%s/text.dat", dir);
 	CHECK("function dump without kallsyms written",
 	      import_file("tests/fixtures/import/function-oops.log", NULL, path, 7) == 0);
