@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "ftc.h"
@@ -91,6 +92,11 @@ static char *slurp(const char *path, size_t *len, const char *what)
 
 	if (!f) {
 		cmd_error(&cmd_import, "%s %s: %s", what, path, strerror(errno));
+		return NULL;
+	}
+	if (f == stdin && isatty(0)) {
+		cmd_error(&cmd_import, "'-' reads the log from standard input, which is a terminal: "
+			  "pipe the log in, or name its file");
 		return NULL;
 	}
 	for (;;) {
