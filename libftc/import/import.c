@@ -29,7 +29,11 @@ static bool dump_start(const struct imp_line *l)
 	return n >= 7 && !memcmp(s + n - 7, "buffer:", 7);
 }
 
-/* The closing (and opening) line: dashes from the first column. */
+/*
+ * The closing (and opening) line: 33 dashes from the first column. The
+ * task banner of function_graph is 42, after a blank: a log that lost
+ * leading blanks still does not end the dump there.
+ */
 static bool dump_rule(const struct imp_line *l)
 {
 	size_t n = l->len, i = 0;
@@ -38,7 +42,7 @@ static bool dump_rule(const struct imp_line *l)
 		n--;
 	while (i < n && l->s[i] == '-')
 		i++;
-	return i == n && n >= 20;
+	return i == n && n >= 20 && n <= 40;
 }
 
 static struct imp_dump *new_dump(struct ftc_import *im, const struct imp_line *l,
