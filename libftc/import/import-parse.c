@@ -788,7 +788,7 @@ int ftc_imp_parse_line(struct imp_dump *d, const char *s, size_t len, unsigned l
 		return 1;
 	}
 	/* The graph's banner rule " ------------------------------------------". */
-	if (b > s && e - b >= 10 && dashes(b, e))
+	if (e - b >= 10 && dashes(b, e))
 		return 1;
 	ret = parse_graph(d, s, e, lineno);
 	if (ret)

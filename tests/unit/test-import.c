@@ -231,6 +231,25 @@ static void layouts(void)
 	ftc_import_free(im);
 }
 
+/* dmesg -T's dates, an ISO journal, pstore's header, a banner without its blank. */
+static void prefixes(void)
+{
+	static const char log[] =
+		"Panic#1 Part1\n"
+		"[Tue Nov 24 06:06:09 2026] Dumping ftrace buffer:\n"
+		"[Tue Nov 24 06:06:09 2026] ---------------------------------\n"
+		"2026-11-24T06:06:09+0000 lab kernel:       sh-93        1..... 30595us : a <-b\n"
+		"<0>[    5.854864] ------------------------------------------\n"
+		"<0>[    5.854864]       sh-93        1..... 30596us : c <-d\n"
+		"<0>[    5.854864] ---------------------------------\n";
+	struct ftc_import *im = ftc_import_parse(log, sizeof(log) - 1);
+
+	CHECK("dmesg -T, ISO journal and pstore lines: one dump, two records, nothing bad",
+	      im && ftc_import_ndumps(im) == 1 && ftc_import_records(im, 0) == 2 &&
+	      ftc_import_nbad(im, 0) == 0 && ftc_import_end_line(im, 0) == 7);
+	ftc_import_free(im);
+}
+
 struct rec {
 	int cpu, pid;
 	unsigned long long ts, a, b;
@@ -386,6 +405,7 @@ int main(void)
 		return 1;
 	variants();
 	layouts();
+	prefixes();
 	functions(dir);
 	fuzz_findings(dir);
 	{
