@@ -225,6 +225,13 @@ static int put_event(struct ftc_perf_pager *p, uint64_t ts, const void *payload,
 	return 0;
 }
 
+/* An event the caller laid out itself, common header first (ftc import's). */
+int ftc_perf_pager_add_raw(struct ftc_perf_pager *p, uint64_t ts, const void *payload,
+			   size_t len)
+{
+	return put_event(p, ts, payload, len);
+}
+
 /* Common header + fixed fields + one optional dynamic array, as one payload. */
 static int add(struct ftc_perf_pager *p, enum ftc_perf_fevent e, uint64_t ts, int32_t pid,
 	       const void *fixed, size_t fixed_len, int loc_off, const void *dyn, size_t dyn_len)

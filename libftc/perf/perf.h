@@ -86,6 +86,13 @@ struct ftc_perf_pager {
 	uint64_t events, pages;
 };
 
+/*
+ * Packs an event whose payload (8-byte common header and fields) the
+ * caller made, at ts, into the pager's pages (ftc import).
+ */
+int ftc_perf_pager_add_raw(struct ftc_perf_pager *p, uint64_t ts, const void *payload,
+			   size_t len);
+
 struct ftc_perf_ring {
 	int fd;
 	struct perf_event_mmap_page *meta;

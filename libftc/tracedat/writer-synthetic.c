@@ -74,3 +74,14 @@ int ftc_writer_add_synthetic_buffer(struct ftc_writer *w, const char *name,
 		w->bufs[idx].synthetic = true;
 	return idx;
 }
+
+int ftc_writer_add_option(struct ftc_writer *w, uint16_t id, const void *data, uint32_t size)
+{
+	if (w->started)
+		return ftc_error(EBUSY, "%s: options must be added before the capture starts",
+				 w->path);
+	ftc_dbuf_u16(&w->extra_options, id);
+	ftc_dbuf_u32(&w->extra_options, size);
+	ftc_dbuf_add(&w->extra_options, data, size);
+	return w->extra_options.oom ? ftc_error(ENOMEM, "out of memory") : 0;
+}

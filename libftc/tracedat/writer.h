@@ -170,6 +170,8 @@ int ftc_wpatch_sections(struct ftc_writer *w);
 #define JOIN_BUF	(1u << 20)
 int ftc_wjoin_halves(struct ftc_writer *w, struct wcpu *wc, char *buf, size_t cap);
 /* writer-synthetic.c: appends ftc's own event systems to the formats. */
+/* ... and an option of the caller's to the file's options (ftc import). */
+int ftc_writer_add_option(struct ftc_writer *w, uint16_t id, const void *data, uint32_t size);
 int ftc_wsynthetic_formats(struct ftc_writer *w);
 
 /*

@@ -35,6 +35,26 @@ for in in "$TOP"/tests/fuzz/regress/*; do
 done
 [ $n -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress"
 
+# The import target's findings (tests/fuzz/run --target import): console logs.
+for in in "$TOP"/tests/fuzz/regress-import/*; do
+	[ -f "$in" ] || continue
+	name=$(basename "$in")
+	timeout 20 "$FTC" import -q --kallsyms "$TOP/tests/fixtures/import/graph-orig-cpu.kallsyms" \
+		-o "$D/imp.dat" "$in" >"$D/o" 2>"$D/e"
+	st=$?
+	if [ $st -ge 124 ]; then
+		fail "fuzz regress: import $name" "exit $st (signal or hang): $(tail -2 "$D/e" | tr '\n' ' ')"
+	elif grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"; then
+		fail "fuzz regress: import $name" "sanitizer report: $(grep -m2 -E 'ERROR|runtime error' "$D/e" | tr '\n' ' ')"
+	elif [ $st -ne 0 ] && [ ! -s "$D/e" ]; then
+		fail "fuzz regress: import $name" "exit $st without an error message"
+	elif [ $st = 0 ] && ! "$FTC" report "$D/imp.dat" >"$D/o" 2>"$D/e"; then
+		fail "fuzz regress: import $name" "ftc report refuses what import wrote: $(tail -1 "$D/e")"
+	else
+		pass "fuzz regress: import $name (exit $st)"
+	fi
+done
+
 # The record the 4 GB malloc came from is named, and the report goes on.
 in=$TOP/tests/fuzz/regress/report-sigbus-4g-malloc.dat
 "$FTC" report "$in" >"$D/o" 2>/dev/null

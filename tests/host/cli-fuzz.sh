@@ -102,6 +102,7 @@ base() {
 	extract) [ "$2" != --instance ] && echo "-B $I"; echo "-o $T/x.dat" ;;
 	hist) echo "-B $I -e sched:sched_switch --key prev_pid" ;;
 	convert) [ "$2" != --output ] && echo "-o $T/c.dat" ;;
+	import) [ "$2" != --output ] && echo "-o $T/i.dat" ;;
 	split) [ "$2" != --input ] && echo "-i $T/tiny.dat" ;;
 	*) ;;
 	esac
@@ -120,7 +121,7 @@ tail_args() {
 	case $1 in
 	record|stream|stat|profile|hist) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
-	dump|restore) echo "$T/tiny.dat" ;;
+	dump|restore|import) echo "$T/tiny.dat" ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
 	*) ;;
