@@ -227,23 +227,16 @@ const char *ftc_symbols_kernel_dso(struct ftc_symbols *s, uint64_t addr)
 
 const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off)
 {
-	size_t lo = 0, hi = s->nksyms;
+	long i;
 
 	if (!s->nksyms && s->kfn)
 		return s->kfn(s->kctx, addr, off);
-	if (!s->nksyms || addr < s->ksyms[0].addr)
+	i = ksym_at(s, addr);
+	if (i < 0)
 		return NULL;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->ksyms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
 	if (off)
-		*off = addr - s->ksyms[lo].addr;
-	return s->ksyms[lo].name;
+		*off = addr - s->ksyms[i].addr;
+	return s->ksyms[i].name;
 }
 
 static void load_segments(struct dso *d)

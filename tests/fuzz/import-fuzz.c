@@ -21,6 +21,7 @@
 #include "ftc-merge.h"
 #include "ftc-reader.h"
 #include "ftc-writer.h"
+#include "mem-path.h"
 
 static const char ksyms[] =
 	"ffffffff81000000 T do_sys_openat2\n"
@@ -31,16 +32,6 @@ static const char ksyms[] =
 	"ffffffff81000500 T sysrq_handle_crash\n"
 	"ffffffff81000600 t write_sysrq_trigger\n"
 	"ffffffff81000700 T panic\n";
-
-static const char *mem_path(int *fd, char *buf, size_t size)
-{
-	if (*fd < 0)
-		*fd = memfd_create("fuzz-import", 0);
-	if (*fd < 0 || ftruncate(*fd, 0) < 0)
-		return NULL;
-	snprintf(buf, size, "/proc/self/fd/%d", *fd);
-	return buf;
-}
 
 static void walk(const char *path)
 {
@@ -93,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int d = 0; d < n; d = d ? n : (n > 1 ? n - 1 : n)) {
 			int v6 = size % 3 == 0;
 
-			if (mem_path(&fd, path, sizeof(path)) &&
+			if (fuzz_mem_path(&fd, path, sizeof(path)) &&
 			    ftc_import_write(im, d, path, v6 ? 6 : 7,
 					     v6 ? FTC_COMPRESS_NONE : FTC_COMPRESS_ZSTD) == 0)
 				walk(path);

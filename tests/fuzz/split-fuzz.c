@@ -16,17 +16,7 @@
 #include "ftc-reader.h"
 #include "ftc-writer.h"
 #include "parse-guard.h"
-
-/* A file in memory, named by /proc/self/fd: the writer needs a path. */
-static const char *mem_path(int *fd, char *buf, size_t size)
-{
-	if (*fd < 0)
-		*fd = memfd_create("fuzz-out", 0);
-	if (*fd < 0 || ftruncate(*fd, 0) < 0)
-		return NULL;
-	snprintf(buf, size, "/proc/self/fd/%d", *fd);
-	return buf;
-}
+#include "mem-path.h"
 
 static void split(struct ftc_reader *r, int unit, uint64_t count, bool per_cpu, int *fd)
 {
@@ -35,7 +25,7 @@ static void split(struct ftc_reader *r, int unit, uint64_t count, bool per_cpu, 
 	struct ftc_split *s = ftc_split_open(r, &o);
 	char path[64];
 
-	for (int parts = 0; s && parts < 64 && mem_path(fd, path, sizeof(path)); parts++)
+	for (int parts = 0; s && parts < 64 && fuzz_mem_path(fd, path, sizeof(path)); parts++)
 		if (ftc_split_next(s, path) != 1)
 			break;
 	ftc_split_close(s);
@@ -55,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!r)
 		return 0;
-	if (mem_path(&fd, path, sizeof(path)))
+	if (fuzz_mem_path(&fd, path, sizeof(path)))
 		ftc_convert(r, path, &co);
 	ftc_reader_close(r);
 	/* the split reads a fresh reader: convert has walked the first to its end */
