@@ -110,6 +110,35 @@ out=$(LAB_EXPECT=panic LAB_CONSOLE=$OUT/lab-h-exit.console lab_verdict "lab h-ex
 expect_match "lab harness: LAB_EXPECT=panic fails a run that did not panic" \
 	'^FAIL lab h-exit: the scenario was meant to panic the guest' "$out"
 
+# LAB_REBOOTS=1 (import-pstore.sh boots it): a panic, then a second boot
+# that ends well, passes; no reboot, or a second boot that fails too,
+# fails. Consoles only, as the real one takes a boot of its own.
+reboot_console() { # FILE SECOND-BOOT-LINES...
+	local f=$1
+	shift
+	{
+		echo "@@LAB BEGIN 6.1.0-lab uptime=1.8"
+		echo "[    7.7] Kernel panic - not syncing: sysrq triggered crash"
+		echo "[    8.7] Rebooting in 1 seconds.."
+		printf '%s\n' "$@"
+	} >"$f"
+}
+reboot_console "$OUT/lab-h-reboot.console" "@@LAB BEGIN 6.1.0-lab uptime=1.9" "@@LAB END status=0 uptime=3.0"
+out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-reboot.console lab_verdict "lab h-reboot" 0 1 1)
+expect_match "lab harness: LAB_REBOOTS=1 passes a panic and a clean second boot" \
+	'^PASS lab h-reboot \(after the reboot\): guest ran the scenario' "$out"
+reboot_console "$OUT/lab-h-reboot1.console"
+out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-reboot1.console lab_verdict "lab h-reboot1" 0 1 1)
+expect_match "lab harness: LAB_REBOOTS=1 fails a guest that did not boot again" \
+	'^FAIL lab h-reboot1: LAB_REBOOTS=1: want a panic, then one more boot of /init; got 1 boots' "$out"
+reboot_console "$OUT/lab-h-reboot2.console" "@@LAB BEGIN 6.1.0-lab uptime=1.9" "@@LAB END status=4 uptime=3.0"
+out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-reboot2.console lab_verdict "lab h-reboot2" 0 1 1)
+expect_match "lab harness: LAB_REBOOTS=1 judges the second boot: its exit 4 fails" \
+	'^FAIL lab h-reboot2 \(after the reboot\): the scenario exited 4' "$out"
+out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-exit.console lab_verdict "lab h-exit" 0 1 1)
+expect_match "lab harness: LAB_REBOOTS=1 fails a first boot that did not panic" \
+	'^FAIL lab h-exit: LAB_REBOOTS=1: want a panic' "$out"
+
 out=$(FTC_STATIC=/nonexistent/ftc-static lab_run h-noftc - </dev/null; echo "rc=$?")
 expect_match "lab harness: a missing ftc-static fails" \
 	'^FAIL lab h-noftc: /nonexistent/ftc-static not found: run .make static.' "$out"

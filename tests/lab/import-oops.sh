@@ -5,17 +5,18 @@
 # host ftc import --kallsyms makes a capture whose last records on the
 # crashing CPU lead into sysrq_handle_crash, which ftc report and
 # trace-cmd both print. Three boots: ftrace_dump_on_oops=1 with the
-# function tracer; orig_cpu with function_graph; and a buffer frozen
-# before the crash. The 6.1 guest has no way to raise a WARN from user
-# space without a module (LKDTM is not built), so the frozen buffer is
-# made by a traceoff function trigger, which stops the ring buffer the way
-# traceoff_on_warning does (tracing_off()), with traceoff_on_warning set
-# too; the dump then ends where tracing stopped, not at the crash.
+# function tracer; orig_cpu with function_graph; and a buffer that a real
+# WARN froze under traceoff_on_warning (ftc boot-args
+# --traceoff-on-warning), raised by the lab module (tests/lab/module,
+# "echo warn >/proc/ftclab"; the 6.1 guest has no LKDTM): the dump then
+# ends at the warning, not at the crash.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lab.bash"
 
-# The guest's text symbols, gzipped (about 440 KB, 3 s of lab_export).
-KSYMS='grep " [tTwW] " /proc/kallsyms | gzip -c >/tmp/k.gz; lab_export /tmp/k.gz'
+# The guest's text symbols, gzipped (about 440 KB, 3 s of lab_export). The
+# sleep lets the tty drain the last KB of base64 before the crash, whose
+# messages go straight to the UART and would land inside the data.
+KSYMS='grep " [tTwW] " /proc/kallsyms | gzip -c >/tmp/k.gz; lab_export /tmp/k.gz; sleep 1'
 
 # crash_cpu CONSOLE: the CPU of the panic's "CPU: N PID: P Comm: sh" line.
 crash_cpu() {
@@ -92,30 +93,69 @@ then
 	fi
 fi
 
-if LAB_TIMEOUT=60 LAB_EXPECT=panic lab_run import-frozen - <<EOF
+# The frozen buffer: traceoff_on_warning from the command line that ftc
+# boot-args prints, and a real WARN_ON_ONCE raised by the lab module
+# (echo warn >/proc/ftclab). The ud2 of WARN_ON_ONCE traps into
+# handle_bug, whose report_bug (not traceable) stops tracing
+# (tracing_off()) before it calls __warn (traced, and never recorded), so
+# the dump at the crash ends at ftclab_warn: ftclab's calls after the
+# warning, the marker and sysrq are not in it. (The "Disabling tracing due to warning" line the kernel means to
+# write into the buffer first is not there: it needs trace_printk's
+# buffers, which nothing in this guest allocated.) The WARNING itself is a warning-level message,
+# which quiet keeps off the console: dmesg shows it.
+frozen() {
+	local ko append
+	if ! ko=$("$TOP/tests/lab/module/build" 2>"$OUT/import-frozen.build.err"); then
+		skip "lab import-frozen" "$(cat "$OUT/import-frozen.build.err")"
+		return 1
+	fi
+	if ! append=$("$FTC" boot-args --traceoff-on-warning); then
+		fail "lab import-frozen: ftc boot-args --traceoff-on-warning exits 0"
+		return 1
+	fi
+	LAB_APPEND="$append" LAB_TIMEOUT=60 LAB_EXPECT=panic \
+		lab_run import-frozen - "$ko=/lab/ftclab.ko" <<EOF
+echo "traceoff_on_warning=\$(cat /proc/sys/kernel/traceoff_on_warning)"
+insmod /lab/ftclab.ko
 ftc oops-dump on
-echo 1 >/proc/sys/kernel/traceoff_on_warning
-ftc start -q -p function -l 'sysrq*' -l __handle_sysrq -l do_sys_openat2 -l 'vfs_fsync*' \
-	--func-trigger 'vfs_fsync_range:traceoff' -e sched:sched_process_exec
+ftc start -q -p function -l ':mod:ftclab' -l __warn -l 'sysrq*' -l __handle_sysrq \
+	-l do_sys_openat2 -e sched:sched_process_exec
 echo "start status=\$?"
-echo before-freeze >/sys/kernel/tracing/trace_marker
-sync /tmp
+echo before-warn >/sys/kernel/tracing/trace_marker
+echo 2 >/proc/ftclab
+echo warn >/proc/ftclab
 echo "tracing_on=\$(cat /sys/kernel/tracing/tracing_on)"
-echo after-freeze >/sys/kernel/tracing/trace_marker 2>/dev/null
+dmesg | grep -m1 'WARNING: CPU'
+echo 3 >/proc/ftclab
+echo after-warn >/sys/kernel/tracing/trace_marker 2>/dev/null
 $KSYMS
 echo 1 >/proc/sys/kernel/sysrq
 echo c >/proc/sysrq-trigger
 EOF
-then
-	expect_match "lab import-frozen: the trigger froze the buffer" '^tracing_on=0$' "$(cat "$LAB_OUTPUT")"
+}
+
+if frozen; then
+	expect_match "lab import-frozen: ftc boot-args --traceoff-on-warning set the sysctl at boot" \
+		'^traceoff_on_warning=1$' "$(cat "$LAB_OUTPUT")"
+	expect_match "lab import-frozen: ftc start exits 0" '^start status=0$' "$(cat "$LAB_OUTPUT")"
+	expect_match "lab import-frozen: the module's WARN froze the buffer" '^tracing_on=0$' \
+		"$(cat "$LAB_OUTPUT")"
+	expect_match "lab import-frozen: the kernel printed the WARNING from ftclab_warn" \
+		'WARNING: CPU: [0-9]+ PID: [0-9]+ at .*ftclab_warn' "$(cat "$LAB_OUTPUT")"
 	if import import-frozen; then
-		last=$(grep -vE '^#' "$OUT/import-frozen.ftc" | tail -1)
-		expect_match "lab import-frozen: the capture ends where tracing stopped: sync's vfs_fsync_range" \
-			'sync-[0-9]+ +\[[0-9]+\] .* vfs_fsync_range <-' "$last"
-		expect_match "lab import-frozen: the marker before the freeze is there" 'before-freeze$' \
-			"$(cat "$OUT/import-frozen.ftc")"
-		expect_nomatch "lab import-frozen: nothing after it (no marker, no sysrq)" 'after-freeze|sysrq' \
-			"$(cat "$OUT/import-frozen.ftc")"
+		recs=$(grep -vE '^#' "$OUT/import-frozen.ftc")
+		expect_match "lab import-frozen: the capture ends in the WARN: ftclab_write, ftclab_warn" \
+			'sh-[0-9]+ +\[[0-9]+\] .* ftclab_write <-proc_reg_write\| +sh-[0-9]+ +\[[0-9]+\] .* ftclab_warn <-ftclab_write\|$' \
+			"$(echo "$recs" | tail -2 | tr '\n' '|')"
+		expect_nomatch "lab import-frozen: __warn, called after tracing_off(), is not there" \
+			' __warn <-' "$recs"
+		expect "lab import-frozen: the 2 runs before the warning are there, 3 calls each" \
+			test "$(echo "$recs" | grep -cE ' ftclab_(run|step_a|step_b) <-')" = 6
+		expect_match "lab import-frozen: the marker before the warning is there" 'before-warn$' "$recs"
+		expect_nomatch "lab import-frozen: nothing after it (no marker, no sysrq)" \
+			'after-warn|sysrq' "$recs"
+		expect_match "lab import-frozen: trace-cmd prints the path into the warning" \
+			'function: +ftclab_warn' "$(cat "$OUT/import-frozen.tc")"
 	fi
 fi
 finish

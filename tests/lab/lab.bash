@@ -30,6 +30,12 @@
 #   LAB_QEMU_TIMEOUT	seconds for the whole qemu run (default LAB_TIMEOUT + 60)
 #   LAB_EXPECT=panic	the scenario crashes the guest on purpose: a panic
 #			passes, a clean end fails
+#   LAB_REBOOTS=1	the scenario crashes the guest on purpose and the guest
+#			reboots once (panic=1, qemu keeps its RAM): /init runs
+#			the same scenario again, which tells the boots apart
+#			by what survived (pstore); the run passes when the
+#			first boot panicked and the second ended with 0. The
+#			second boot's output follows a "== reboot" line
 #   LAB_CACHE		the kernel cache folder (default .cache/lab)
 #   LAB_ACCEL		qemu's -accel value (default tcg,thread=single; see
 #			lab_boot and tests/lab/README.md, "Guest panics")
@@ -188,6 +194,10 @@ lab_tail() { tr -d '\r' <"$1" | grep -v '^$' | tail -n "${2:-15}"; }
 # lab_verdict NAME RC SECONDS QEMU_TIMEOUT: reads the console, reports the run.
 lab_verdict() {
 	local name=$1 rc=$2 secs=$3 qtmo=$4 con=$LAB_CONSOLE why="" st k
+	if [ -n "${LAB_REBOOTS:-}" ]; then
+		lab_reboot_verdict "$@"
+		return
+	fi
 	st=$(tr -d '\r' <"$con" | sed -n 's/^@@LAB END status=\([0-9]*\).*/\1/p' | tail -1)
 	if [ "${LAB_EXPECT:-}" = panic ]; then
 		if grep -q 'Kernel panic' "$con"; then
@@ -224,6 +234,22 @@ lab_verdict() {
 	return 1
 }
 
+# lab_reboot_verdict NAME RC SECONDS QEMU_TIMEOUT (LAB_REBOOTS=1): the first
+# boot must panic and reboot; the second is judged as any run, on its own
+# part of the console (a panic there fails, and with panic=1 it would boot
+# a third time, which fails too).
+lab_reboot_verdict() {
+	local con=$LAB_CONSOLE n
+	n=$(tr -d '\r' <"$con" | grep -c '@@LAB BEGIN')
+	if [ "$n" != 2 ] ||
+	   ! tr -d '\r' <"$con" | awk '/@@LAB BEGIN/ { n++ } n == 1' | grep -q 'Kernel panic'; then
+		fail "$1" "LAB_REBOOTS=1: want a panic, then one more boot of /init; got $n boots (qemu exited $2); console tail: $(lab_tail "$con" 3 | tr '\n' '|')"
+		return 1
+	fi
+	tr -d '\r' <"$con" | awk '/@@LAB BEGIN/ { n++ } n == 2' >"$con.reboot"
+	LAB_REBOOTS="" LAB_CONSOLE=$con.reboot lab_verdict "$1 (after the reboot)" "$2" "$3" "$4"
+}
+
 # lab_boot STAGE SECONDS: one boot of the guest, its console in $LAB_CONSOLE.
 # -enable-kvm hangs on these hosts: TCG only. Single-threaded TCG, because
 # multi-threaded TCG (qemu 7.2) lets one vCPU run a stale translation of
@@ -235,13 +261,16 @@ lab_verdict() {
 # running both vCPUs in turn cannot race with itself; it was no slower here
 # (tests/lab/README.md, "Guest panics", has the counts). Two vCPUs still,
 # so per-CPU buffers and IPIs are tested. stdin is /dev/null so that qemu
-# leaves the terminal alone.
+# leaves the terminal alone. LAB_REBOOTS: the panic reboots after 1 s, and
+# qemu resets the machine (keeping its RAM) instead of exiting.
 lab_boot() {
+	local panic=-1 noreboot=-no-reboot
+	[ -n "${LAB_REBOOTS:-}" ] && panic=1 noreboot=""
 	timeout -k 5 "$2" \
 		qemu-system-x86_64 -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp 2 \
 		-kernel "$LAB_KERNEL" -initrd "$1/initrd" \
-		-append "console=ttyS0 quiet panic=-1 mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
-		-nic none -nographic -no-reboot </dev/null >"$LAB_CONSOLE" 2>&1
+		-append "console=ttyS0 quiet panic=$panic mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
+		-nic none -nographic $noreboot </dev/null >"$LAB_CONSOLE" 2>&1
 }
 
 lab_run() {
@@ -282,6 +311,7 @@ lab_run() {
 	# The scenario's own output, without the exported files' data.
 	tr -d '\r' <"$LAB_CONSOLE" | awk '
 		/^@@LAB END /	{ exit }
+		on && /@@LAB BEGIN / { print "== reboot"; next }
 		on && /^@@LAB FILE .* BEGIN$/ { skip = 1; next }
 		skip && /^@@LAB FILE .* END / { skip = 0; print "(exported " $3 ")"; next }
 		on && !skip	{ print }

@@ -6,7 +6,9 @@
  * when that parameter is not 0 (off by default, so counts stay exact).
  * Each link of the chain emits the ftclab:ftclab_step event (a string,
  * an array, flags and a symbolic value); each run ends with
- * ftclab:ftclab_done.
+ * ftclab:ftclab_done. Writing "warn" raises WARN_ON_ONCE(1) from
+ * ftclab_warn, the one way the lab has to provoke a warning from user space
+ * (traceoff_on_warning; the 6.1 guest has no LKDTM).
  */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -32,6 +34,7 @@ static struct proc_dir_entry *ftclab_proc;
 u32 ftclab_run(void);
 u32 ftclab_step_a(u32 x);
 u32 ftclab_step_b(u32 x);
+void ftclab_warn(void);
 
 noinline u32 ftclab_step_b(u32 x)
 {
@@ -63,6 +66,12 @@ noinline u32 ftclab_run(void)
 	return r;
 }
 
+/* Once per load, as WARN_ON_ONCE is: the first "warn" is the one that counts. */
+noinline void ftclab_warn(void)
+{
+	WARN_ON_ONCE(1);
+}
+
 static void ftclab_work_fn(struct work_struct *w)
 {
 	ftclab_run();
@@ -74,8 +83,16 @@ static void ftclab_work_fn(struct work_struct *w)
 static ssize_t ftclab_write(struct file *f, const char __user *buf, size_t len, loff_t *pos)
 {
 	unsigned int n, i;
+	char word[8];
 	int err;
 
+	if (len >= 4 && len < sizeof(word) && !copy_from_user(word, buf, len)) {
+		word[len] = 0;
+		if (sysfs_streq(word, "warn")) {
+			ftclab_warn();
+			return len;
+		}
+	}
 	err = kstrtouint_from_user(buf, len, 0, &n);
 	if (err)
 		return err;
