@@ -261,7 +261,7 @@ static int open_live(struct stream *s)
 	s->live = ftc_live_open(s->instance, &o);
 	if (!s->live)
 		return -1;
-	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), "ftc stream") < 0)
+	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), &cmd_stream, "--match") < 0)
 		return -2;
 	s->fmt = ftc_format_new(ftc_live_reader(s->live), stdout, format_flags(s));
 	return s->fmt ? 0 : -1;
