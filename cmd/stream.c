@@ -20,6 +20,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-live.h"
@@ -81,7 +82,6 @@ static int stream_opt(int id, const char *arg, void *ctx)
 {
 	struct stream *s = ctx;
 	int ret = control_spec_opt(s->spec, id, arg);
-	char *end;
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -104,21 +104,12 @@ static int stream_opt(int id, const char *arg, void *ctx)
 			return cmd_bad_value("not a window (milliseconds, 5 to 10000)");
 		return 0;
 	case OPT_DURATION:
-		s->duration = strtod(arg, &end);
-		if (*end || !(s->duration > 0))
-			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
-		return 0;
+		return cmd_opt_duration(arg, &s->duration);
 	case OPT_COMPRESSION:
-		s->compression = ftc_compression_parse(arg);
 		s->compression_set = true;
-		if (s->compression < 0)
-			return cmd_bad_value("not a compression (zstd, zlib or none)");
-		return 0;
+		return cmd_opt_compression(arg, &s->compression);
 	case OPT_FILE_VERSION:
-		s->version = atoi(arg);
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return cmd_bad_value("not a trace.dat version (6 or 7)");
-		return 0;
+		return cmd_opt_file_version(arg, &s->version);
 	}
 	return 0;
 }
