@@ -150,6 +150,24 @@ bool rec_select_match(struct rec_select *s, struct ftc_reader *r,
 	return rec_select_cpu(s, mr->cpu) && task_selected(s, ftc_reader_tep(r), mr->rec);
 }
 
+unsigned int rec_output_flags(const struct rec_output *o, bool graph)
+{
+	unsigned int fl = 0;
+
+	if (o->ns)
+		fl |= FTC_FMT_NS;
+	if (o->raw)
+		fl |= FTC_FMT_RAW;
+	if (o->json)
+		fl |= FTC_FMT_JSON;
+	if (o->no_graph)
+		fl |= FTC_FMT_NO_GRAPH;
+	if (graph && !o->raw && !o->json && !o->no_graph)
+		fl |= FTC_FMT_GRAPH_KERNEL | (o->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
+		      (o->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
+	return fl;
+}
+
 void rec_select_free(struct rec_select *s)
 {
 	if (s->filter)

@@ -43,4 +43,14 @@ bool rec_select_match(struct rec_select *s, struct ftc_reader *r,
 		      const struct ftc_merge_record *mr);
 void rec_select_free(struct rec_select *s);
 
+/* The output options of ftc report and ftc stream: --ns, --raw, --json,
+ * --no-graph, --graph-proc, --graph-abstime. */
+struct rec_output {
+	bool ns, raw, json, no_graph, graph_proc, graph_abstime;
+};
+
+/* Their ftc_format_new() flags; graph: the kernel's function_graph layout
+ * is wanted (the tracer is function_graph), unless an option says no. */
+unsigned int rec_output_flags(const struct rec_output *o, bool graph);
+
 #endif

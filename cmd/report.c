@@ -71,8 +71,9 @@ struct report {
 	char **events;
 	int nevents;
 	struct rec_select sel;	/* --cpu, --pid, --comm, -F */
-	bool have_from, have_to, raw, ns, stat, json, no_header, no_graph;
-	bool graph_events, graph_kernel, graph_proc, graph_abstime;
+	struct rec_output out;	/* --ns, -R, --json, --no-graph, --graph-proc/-abstime */
+	bool have_from, have_to, stat, no_header;
+	bool graph_events, graph_kernel;
 	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
@@ -125,16 +126,16 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_CPU: return rec_select_cpus(&rp->sel, arg);
 	case OPT_PID: return rec_select_pids(&rp->sel, arg);
 	case OPT_INSTANCE: rp->instance = arg; return 0;
-	case 'R': rp->raw = true; return 0;
-	case 't': rp->ns = true; return 0;
+	case 'R': rp->out.raw = true; return 0;
+	case 't': rp->out.ns = true; return 0;
 	case OPT_STAT: rp->stat = true; return 0;
 	case OPT_INITCALLS: rp->initcalls = true; return 0;
-	case OPT_JSON: rp->json = true; return 0;
+	case OPT_JSON: rp->out.json = true; return 0;
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
-	case OPT_NO_GRAPH: rp->no_graph = true; return 0;
+	case OPT_NO_GRAPH: rp->out.no_graph = true; return 0;
 	case OPT_NO_PLUGINS: rp->no_plugins = true; return 0;
-	case OPT_GRAPH_PROC: rp->graph_proc = true; return 0;
-	case OPT_GRAPH_ABSTIME: rp->graph_abstime = true; return 0;
+	case OPT_GRAPH_PROC: rp->out.graph_proc = true; return 0;
+	case OPT_GRAPH_ABSTIME: rp->out.graph_abstime = true; return 0;
 	case OPT_GRAPH_LAYOUT:
 		if (strcmp(arg, "kernel") && strcmp(arg, "events"))
 			return cmd_bad_value("not a layout (kernel or events)");
@@ -289,27 +290,16 @@ static void ring_print(struct ring *rg, FILE *out)
 
 static unsigned int format_flags(struct report *rp)
 {
-	unsigned int fl = 0;
+	unsigned int fl;
 	bool instances = false;
 
 	for (int i = 0; i < ftc_reader_nbuffers(rp->r); i++)
 		if (*ftc_reader_buffer(rp->r, i)->name && ftc_reader_buffer(rp->r, i)->ncpus)
 			instances = true;
-	if (rp->ns)
-		fl |= FTC_FMT_NS;
-	if (rp->raw)
-		fl |= FTC_FMT_RAW;
-	if (rp->json)
-		fl |= FTC_FMT_JSON;
-	if (rp->no_graph)
-		fl |= FTC_FMT_NO_GRAPH;
+	fl = rec_output_flags(&rp->out, ((rp->tracer && !strcmp(rp->tracer, "function_graph")) ||
+					 rp->graph_kernel) && !rp->graph_events);
 	if (instances && rp->buffer_sel < 0)
 		fl |= FTC_FMT_INSTANCE;
-	if (((rp->tracer && !strcmp(rp->tracer, "function_graph")) || rp->graph_kernel) &&
-	    !rp->raw && !rp->json && !rp->no_graph && !rp->graph_events)
-		fl |= FTC_FMT_GRAPH_KERNEL |
-		      (rp->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
-		      (rp->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
 	return fl;
 }
 
@@ -329,7 +319,7 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 	if (!f)
 		return -1;
 	ftc_format_set_merge(f, m);
-	if (!rp->no_header && !rp->json)
+	if (!rp->no_header && !rp->out.json)
 		ftc_format_header(f, rp->tracer);
 	if (rp->have_last) {
 		if (!rp->last)
@@ -502,17 +492,17 @@ static int check_combination(const struct report *rp)
 {
 	const char *a = NULL, *b = NULL;
 
-	if (rp->json && rp->stat)
+	if (rp->out.json && rp->stat)
 		a = "--json", b = "--stat";
 	else if (rp->have_first && rp->have_last)
 		a = "--first", b = "--last";
-	else if (rp->endian && (rp->stat || rp->json || report_profile_wanted(&rp->prof)))
-		a = "-e", b = rp->stat ? "--stat" : rp->json ? "--json" : "a sample profile";
-	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->json))
+	else if (rp->endian && (rp->stat || rp->out.json || report_profile_wanted(&rp->prof)))
+		a = "-e", b = rp->stat ? "--stat" : rp->out.json ? "--json" : "a sample profile";
+	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->out.json))
 		a = rp->stat ? "--stat" : "--json", b = "a sample profile";
-	else if (rp->initcalls && (rp->stat || rp->json || rp->endian ||
+	else if (rp->initcalls && (rp->stat || rp->out.json || rp->endian ||
 				   report_profile_wanted(&rp->prof)))
-		a = "--initcalls", b = rp->stat ? "--stat" : rp->json ? "--json" :
+		a = "--initcalls", b = rp->stat ? "--stat" : rp->out.json ? "--json" :
 				       rp->endian ? "-e" : "a sample profile";
 	if (!a)
 		return 0;
@@ -586,7 +576,7 @@ static int report_run(int argc, char **argv)
 		goto out;
 	}
 	if (rp.initcalls) {
-		status = report_initcalls_run(rp.r, rp.input, rp.ns);
+		status = report_initcalls_run(rp.r, rp.input, rp.out.ns);
 		goto out;
 	}
 	/*

@@ -62,7 +62,8 @@ static const struct cmd_option stream_options[] = {
 struct stream {
 	struct control_spec *spec;
 	struct rec_select sel;
-	bool follow, quiet, json, raw, ns, no_graph, graph_proc, graph_abstime, no_plugins;
+	bool follow, quiet, no_plugins;
+	struct rec_output out;
 	double duration;
 	unsigned long long window;
 	const char *record;
@@ -92,12 +93,12 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
 	case OPT_MATCH: return rec_select_push(&s->sel.filters, &s->sel.nfilters, arg);
-	case OPT_JSON: s->json = true; return 0;
-	case OPT_RAW: s->raw = true; return 0;
-	case OPT_NS: s->ns = true; return 0;
-	case OPT_NO_GRAPH: s->no_graph = true; return 0;
-	case OPT_GRAPH_PROC: s->graph_proc = true; return 0;
-	case OPT_GRAPH_ABSTIME: s->graph_abstime = true; return 0;
+	case OPT_JSON: s->out.json = true; return 0;
+	case OPT_RAW: s->out.raw = true; return 0;
+	case OPT_NS: s->out.ns = true; return 0;
+	case OPT_NO_GRAPH: s->out.no_graph = true; return 0;
+	case OPT_GRAPH_PROC: s->out.graph_proc = true; return 0;
+	case OPT_GRAPH_ABSTIME: s->out.graph_abstime = true; return 0;
 	case OPT_NO_PLUGINS: s->no_plugins = true; return 0;
 	case OPT_WINDOW:
 		if (cmd_parse_u64(arg, &s->window) < 0 || s->window < 5 || s->window > 10000)
@@ -138,7 +139,7 @@ static double now_s(void)
 static void lost_line(struct stream *s, const struct ftc_merge_record *mr)
 {
 	ftc_format_sync(s->fmt);	/* after the lines before it */
-	if (s->json) {
+	if (s->out.json) {
 		printf("{\"type\":\"lost\",\"ts\":%llu,\"cpu\":%d,\"instance\":\"%s\",\"count\":",
 		       (unsigned long long)mr->rec->ts, mr->cpu, s->instance ? s->instance : "");
 		if (mr->missed > 0)
@@ -183,25 +184,13 @@ static bool flush_out(struct stream *s)
 
 static unsigned int format_flags(struct stream *s)
 {
-	unsigned int fl = 0;
 	char *tracer = NULL;
 	bool graph = false;
 
 	if (ftc_tracefs_read(s->instance, "current_tracer", &tracer, NULL) == 0)
 		graph = !strncmp(tracer, "function_graph", 14);
 	free(tracer);
-	if (s->ns)
-		fl |= FTC_FMT_NS;
-	if (s->raw)
-		fl |= FTC_FMT_RAW;
-	if (s->json)
-		fl |= FTC_FMT_JSON;
-	if (s->no_graph)
-		fl |= FTC_FMT_NO_GRAPH;
-	if (graph && !s->raw && !s->json && !s->no_graph)
-		fl |= FTC_FMT_GRAPH_KERNEL | (s->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
-		      (s->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
-	return fl;
+	return rec_output_flags(&s->out, graph);
 }
 
 static int main_tids(void *ctx, pid_t *tids, int max)
@@ -408,7 +397,7 @@ static int check_args(struct stream *s)
 		cmd_error(&cmd_stream, "-F follows a command: give one after --");
 		return -1;
 	}
-	if (s->json && s->raw) {
+	if (s->out.json && s->out.raw) {
 		cmd_error(&cmd_stream, "--json and --raw: choose one");
 		return -1;
 	}

@@ -10,11 +10,9 @@
 command -v tmux >/dev/null || { skip "stream tmux" "tmux is not installed"; finish; }
 D=$(mktemp -d /tmp/ftc-stream-tmux.XXXXXX)
 S=ftc-stream-tmux-$$
-# a server of our own: the default one is shared with whoever else uses tmux
-tm() { tmux -L "$S" "$@"; }
+. "$(dirname "$0")/tmux.bash"
 cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S"
+	tmux_cleanup
 	rm -rf "$D"
 }
 trap cleanup EXIT
@@ -31,14 +29,6 @@ setup "build the workload" cc -O2 -o "$GEN" "$GEN.c" || finish
 
 eq() {	# NAME WANT GOT
 	[ "$2" = "$3" ] && pass "$1" || fail "$1" "wanted $(echo $2 | head -c 80), got $(echo $3 | head -c 200)"
-}
-wait_for() {	# TEXT_CMD REGEX [TRIES of 0.1 s]
-	local i
-	for i in $(seq 1 "${3:-50}"); do
-		eval "$1" | grep -Eq -- "$2" && return 0
-		sleep 0.1
-	done
-	return 1
 }
 cap() { tm capture-pane -p -J -S - -t "$S"; }
 # The getppid lines on the screen, as "enter"/"exit", in screen order.
