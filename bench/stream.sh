@@ -32,7 +32,16 @@ build_rate_gen "$OUT/sgen" || exit 0
 echo 1 > "$OUT/fe"; : > "$OUT/null_f"
 saved_kb=$(cat $T/buffer_size_kb)
 saved_on=$(cat $T/tracing_on)
-restore_top() { [ "$TC" = 1 ] && { echo "$saved_kb" > $T/buffer_size_kb; echo "$saved_on" > $T/tracing_on; }; }
+saved_in=$(cat $T/events/syscalls/sys_enter_getppid/enable)
+saved_out=$(cat $T/events/syscalls/sys_exit_getppid/enable)
+# trace-cmd stream's top-level changes, its events included (a trace-cmd
+# killed at its time limit leaves them on)
+restore_top() {
+	[ "$TC" = 1 ] || return 0
+	echo "$saved_kb" > $T/buffer_size_kb; echo "$saved_on" > $T/tracing_on
+	echo "${saved_in%\*}" > $T/events/syscalls/sys_enter_getppid/enable
+	echo "${saved_out%\*}" > $T/events/syscalls/sys_exit_getppid/enable
+}
 trap 'restore_top; rm -f "$OUT/s.dat"' EXIT
 
 # cputime OUTFILE COMMAND...: runs it with its stdout passed on, writes the
