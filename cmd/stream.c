@@ -209,7 +209,7 @@ static int reader_tids(void *ctx, pid_t *tids, int max)
 	return ftc_live_tids(ctx, tids, max);
 }
 
-/* ftc's own syscalls and wake-ups stay out of what it prints. */
+/* ftc's own syscalls, wake-ups and function calls stay out of what it prints. */
 static void exclude_self(struct stream *s)
 {
 	const struct tid_source src[] = {
@@ -224,6 +224,14 @@ static void exclude_self(struct stream *s)
 	if (ftc_set_pids(s->st, s->instance, "set_event_notrace_pid", v, n) < 0 && !s->quiet)
 		cmd_error(&cmd_stream, "warning: ftc's own threads will be traced: %s",
 			  ftc_strerror());
+	/*
+	 * And from the function tracers (best effort, as ftc top): with -g
+	 * do_sys_openat2, ftc's own reads of /proc/PID/comm came out as
+	 * graphs. Where the kernel has no function tracer the knob is
+	 * refused, and nothing is lost.
+	 */
+	if (ftc_knob_exists(s->instance, "set_ftrace_notrace_pid"))
+		ftc_set_pids(s->st, s->instance, "set_ftrace_notrace_pid", v, n);
 out:
 	if (v)
 		self_tids_free(v, n);

@@ -7,7 +7,7 @@
 # exit, which stream must fold without report's look-ahead), closing braces,
 # nesting balanced, lines of report's shape; -p function
 # -l prints one line per call with its caller; afterwards tracer and
-# instances are as before.
+# instances are as before. ftc's own calls stay out (set_ftrace_notrace_pid).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lab.bash"
 
@@ -45,6 +45,12 @@ close=$(printf '%s\n' "$graph" | grep -cE '\|[[:space:]]+\}')
 	pass "lab stream graph: every entry is closed ($open blocks)" ||
 	fail "lab stream graph: every entry is closed" "$open entries, $close closing braces"
 expect_match "lab stream graph: ftc record of the same kind" '^record status=0$' "$rgraph"
+# ftc's own opens (/proc/PID/comm) are not traced: only busybox cat's one
+# open of /proc/version (6 blocks before; ftc record, which does not keep
+# itself out of the function tracers, shows its own too)
+opens() { grep -cE '\|  do_sys_openat2\(\) \{$'; }
+expect_match "lab stream graph: only the command's open, not ftc's own" '^1$' \
+	"$(printf '%s\n' "$graph" | opens)"
 # The graph lines: "CPU) [mark] [DURATION us] |  INDENT func() {|func();|}"
 # (the context-switch banners and cat's own output aside).
 graph_lines() { grep -E '^ *[0-9]+\) .*\|'; }
