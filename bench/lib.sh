@@ -22,3 +22,7 @@ build_getppid_loop() {
 		'{ long n = atol(argv[1]); for (long i = 0; i < n; i++) syscall(SYS_getppid); return 0; }' \
 		>"$1.c" && cc -O2 -o "$1" "$1.c"
 }
+
+# build_rate_gen DEST: bench/getppid-gen.c, the rate-paced getppid load of
+# the record, stream and top benches (RATE/s per CPU, SECS, NTHREADS [cpu]).
+build_rate_gen() { cc -O2 -o "$1" "$TOP/bench/getppid-gen.c" -lpthread; }

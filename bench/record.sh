@@ -25,67 +25,8 @@ if pgrep -f 'trace-cmd record|ftc record' >/dev/null; then
 	echo "record bench: another recorder is running; it would steal events"; exit 0
 fi
 
-# A load generator: each CPU calls getppid at RATE per second (0: flat out).
-cat >"$OUT/gen.c" <<'C'
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-static long rate, done[256];
-static double secs;
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-static void *run(void *arg)
-{
-	long id = (long)arg, n = 0;
-	double t0 = now(), t;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(id, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	while ((t = now()) - t0 < secs) {
-		long want = rate ? (long)((t - t0) * rate) + 1000 : n + 1000;
-		while (n < want) {
-			syscall(SYS_getppid);
-			n++;
-		}
-		if (rate) {
-			long ahead = n - (long)((now() - t0) * rate);
-			if (ahead > 0 && ahead < rate) {
-				struct timespec s = { 0, ahead * 1000000000L / rate };
-				nanosleep(&s, NULL);
-			}
-		}
-	}
-	done[id] = n;
-	return NULL;
-}
-int main(int argc, char **argv)
-{
-	int nt = atoi(argv[3]);
-	pthread_t th[256];
-	long total = 0;
-	rate = atol(argv[1]);
-	secs = atof(argv[2]);
-	for (long i = 0; i < nt; i++)
-		pthread_create(&th[i], NULL, run, (void *)i);
-	for (int i = 0; i < nt; i++) {
-		pthread_join(th[i], NULL);
-		total += done[i];
-	}
-	printf("%ld\n", total);
-	return 0;
-}
-C
-cc -O2 -o "$OUT/gen" "$OUT/gen.c" -lpthread || exit 0
+# The load: each CPU calls getppid at RATE per second (0: flat out).
+build_rate_gen "$OUT/gen" || exit 0
 
 # trace-cmd leaves buffer_size_kb changed: put the top level back after each run.
 saved_kb=$(cat $T/buffer_size_kb)

@@ -12,8 +12,12 @@
 # the function-tracer knobs it insists on writing). perf top samples the
 # same tracepoint with -c 1 (every event through its perf ring buffer) and
 # shows shares per formatted event, not counts: only its CPU is compared.
+# The loss baseline: ftc record of the same event on the same load, in an
+# instance of its own with the same (default) buffer size as ftc top's; its
+# loss is the kernel's count (its summary), ftc top's the calls it missed.
 # Not a test.
 #   RUNS=N (3) SECS=N (3) RATES="total calls/s ..." ("100000 1000000")
+#   TC=0: without trace-cmd stream, PERF=0: without perf top
 set -u
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-3}
@@ -25,60 +29,9 @@ NCPU=$(nproc)
 command -v python3 >/dev/null || { echo "top bench: needs python3 (CPU times)"; exit 0; }
 [ -w $T/instances ] || { echo "top bench: needs root and tracefs"; exit 0; }
 
-# The load: NCPU threads, RATE/NCPU calls/s each, for SECS; prints the calls made.
-cat >"$OUT/topgen.c" <<'C'
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-static long rate, done[256];
-static double secs;
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
-static void *run(void *arg)
-{
-	long id = (long)arg, n = 0;
-	double t0 = now(), t;
-	while ((t = now()) - t0 < secs) {
-		long want = (long)((t - t0) * rate) + 100;
-		while (n < want) {
-			syscall(SYS_getppid);
-			n++;
-		}
-		long ahead = n - (long)((now() - t0) * rate);
-		if (ahead > 0) {
-			struct timespec s = { 0, ahead * 1000000000L / rate };
-			nanosleep(&s, NULL);
-		}
-	}
-	done[id] = n;
-	return NULL;
-}
-int main(int argc, char **argv)
-{
-	int nt = atoi(argv[3]);
-	pthread_t th[256];
-	long total = 0;
-	rate = atol(argv[1]) / nt;
-	secs = atof(argv[2]);
-	for (long i = 0; i < nt; i++)
-		pthread_create(&th[i], NULL, run, (void *)i);
-	for (int i = 0; i < nt; i++) {
-		pthread_join(th[i], NULL);
-		total += done[i];
-	}
-	printf("%ld\n", total);
-	return 0;
-}
-C
-cc -O2 -o "$OUT/topgen" "$OUT/topgen.c" -lpthread || exit 0
+# The load: NCPU threads, RATE/NCPU calls/s each, for SECS; prints the calls
+# made. Its comm is topgen (ftc top's --comm).
+build_rate_gen "$OUT/topgen" || exit 0
 
 # trace-cmd stream works in the top level and, when it hangs at exit (it
 # does at 1 M events/s: killed after 3 s), leaves its event enabled there.
@@ -108,6 +61,11 @@ run() {
 	if [ "$who" = ftc ]; then
 		cputime "$OUT/top.out" "$FTC" top --batch --delay 1 --iterations $((SECS + 3)) \
 			--no-hist -e raw_syscalls:sys_enter --view syscall --comm topgen &
+	elif [ "$who" = record ]; then
+		# the loss baseline: ftc record of the same event into a fresh
+		# instance, whose buffer is as large as ftc top's
+		cputime "$OUT/top.out" sh -c "timeout -s INT -k 3 $((SECS + 3)) $FTC record \
+			-B ftc-top-bench-$$ -e raw_syscalls:sys_enter -o $OUT/top.dat 2>&1" &
 	elif [ "$who" = perf ]; then
 		cputime "$OUT/top.out" timeout -s INT -k 3 $((SECS + 3)) perf top \
 			-e raw_syscalls:sys_enter -c 1 --stdio -d 1 </dev/null &
@@ -121,11 +79,17 @@ run() {
 			exec trace-cmd stream -e raw_syscalls:sys_enter' &
 	fi
 	sleep 1.5
-	"$OUT/topgen" "$rate" "$SECS" "$NCPU" >"$OUT/calls"
+	"$OUT/topgen" $((rate / NCPU)) "$SECS" "$NCPU" >"$OUT/calls"
 	wait
 	restore_top
 	if [ "$who" = ftc ]; then
 		seen=$(awk '$2 == "getppid" { n = $3 } END { print n + 0 }' "$OUT/top.out")
+	elif [ "$who" = record ]; then
+		# its summary's count of lost events (anyone's: the comm of a
+		# record is known only afterwards, from saved_cmdlines)
+		seen=$(sed -n 's/.* events, \([0-9]*\) lost.*/\1/p' "$OUT/top.out" | tail -1)
+		seen=$(( $(cat "$OUT/calls") - ${seen:-0} ))
+		rm -f "$OUT/top.dat"
 	elif [ "$who" = perf ]; then
 		seen=0	# perf top shows shares, not counts
 	else
@@ -135,14 +99,16 @@ run() {
 }
 
 perf_ok=false
-command -v perf >/dev/null && perf_ok=true
+command -v perf >/dev/null && [ "${PERF:-1}" != 0 ] && perf_ok=true
 
 tc_ok=true
 command -v trace-cmd >/dev/null || tc_ok=false
+[ "${TC:-1}" = 0 ] && tc_ok=false
 for rate in $RATES; do
-	: >"$OUT/ftc.runs"; : >"$OUT/tc.runs"; : >"$OUT/perf.runs"
+	: >"$OUT/ftc.runs"; : >"$OUT/tc.runs"; : >"$OUT/perf.runs"; : >"$OUT/record.runs"
 	for i in $(seq 1 "$RUNS"); do
 		run ftc "$rate" >>"$OUT/ftc.runs"
+		run record "$rate" >>"$OUT/record.runs"
 		$tc_ok && run tc "$rate" >>"$OUT/tc.runs"
 		$perf_ok && run perf "$rate" >>"$OUT/perf.runs"
 	done
@@ -157,6 +123,9 @@ for rate in $RATES; do
 	fr=$(col "$OUT/ftc.stats" 1); fc=$(col "$OUT/ftc.stats" 2); fn=$(col "$OUT/ftc.stats" 3)
 	fs=$(col "$OUT/ftc.stats" 4)
 	echo "rate $rate/s asked ($fr/s made): ftc top CPU $fc% of one CPU, $fn ns/event, saw $fs of the calls"
+	# lost: calls made that were not counted, summed over the runs
+	lost() { awk '{ l += $1 - $2; m += $1 } END { printf "%d of %d (%.4f %%)", l, m, m ? l * 100 / m : 0 }' "$1"; }
+	echo "rate $rate/s: lost over $RUNS runs: ftc top $(lost "$OUT/ftc.runs"), ftc record $(lost "$OUT/record.runs")"
 	if $tc_ok; then
 		tr=$(col "$OUT/tc.stats" 1); tcpu=$(col "$OUT/tc.stats" 2); tn=$(col "$OUT/tc.stats" 3)
 		ts=$(col "$OUT/tc.stats" 4)
@@ -170,5 +139,5 @@ for rate in $RATES; do
 		echo "rate $rate/s: CPU ratio ftc top / perf top $(ratio "$fc" "$pc")"
 	fi
 done
-$tc_ok || echo "trace-cmd stream: trace-cmd is not installed"
-$perf_ok || echo "perf top: perf is not installed"
+$tc_ok || echo "trace-cmd stream: left out (TC=0, or trace-cmd is not installed)"
+$perf_ok || echo "perf top: left out (PERF=0, or perf is not installed)"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-convert.h"
 #include "ftc-reader.h"
@@ -71,10 +72,7 @@ static int convert_opt(int id, const char *arg, void *ctx)
 			return cmd_bad_value("not a compression (zstd, zlib, none or any)");
 		break;
 	case OPT_FILE_VERSION:
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return cmd_bad_value("not a trace.dat version (6 or 7)");
-		c->version = atoi(arg);
-		break;
+		return cmd_opt_file_version(arg, &c->version);
 	}
 	return 0;
 }

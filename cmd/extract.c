@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-capture.h"
 #include "ftc-writer.h"
@@ -84,15 +85,9 @@ static int extract_opt(int id, const char *arg, void *ctx)
 	case 's': x->snapshot = true; break;
 	case 'q': x->quiet = true; break;
 	case OPT_COMPRESSION:
-		x->compression = ftc_compression_parse(arg);
-		if (x->compression < 0)
-			return cmd_bad_value("not a compression (zstd, zlib or none)");
-		break;
+		return cmd_opt_compression(arg, &x->compression);
 	case OPT_FILE_VERSION:
-		x->version = atoi(arg);
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return cmd_bad_value("not a trace.dat version (6 or 7)");
-		break;
+		return cmd_opt_file_version(arg, &x->version);
 	}
 	return 0;
 }

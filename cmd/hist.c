@@ -20,6 +20,7 @@
 #include "control-opts.h"
 #include "hist.h"
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-workload.h"
@@ -99,7 +100,6 @@ static int hist_opt(int id, const char *arg, void *ctx)
 	struct hist_args *a = ctx;
 	struct hist_spec *s = &a->spec;
 	unsigned long long n;
-	char *end;
 
 	switch (id) {
 	case 'e': a->event_arg = arg; break;
@@ -117,10 +117,7 @@ static int hist_opt(int id, const char *arg, void *ctx)
 		a->size_set = true;
 		break;
 	case OPT_DURATION:
-		a->duration = strtod(arg, &end);
-		if (*end || !(a->duration > 0))
-			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
-		break;
+		return cmd_opt_duration(arg, &a->duration);
 	case OPT_RAW: a->raw = true; break;
 	case OPT_SHOW: a->show = true; break;
 	case 'o': a->output = arg; break;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Record selection as ftc report does it (rec-select.h). */
+/* Record selection of ftc report and ftc stream (rec-select.h). */
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,29 @@ bad:
 	return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
 }
 
-int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const char *who)
+int rec_select_pids(struct rec_select *s, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		int *n;
+
+		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ','))
+			return cmd_bad_value("not a pid list (e.g. 1,42)");
+		n = realloc(s->pids, (size_t)(s->npids + 1) * sizeof(*n));
+		if (!n)
+			return -1;
+		s->pids = n;
+		s->pids[s->npids++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const struct command *cmd,
+		     const char *opt)
 {
 	struct tep_handle *tep = ftc_reader_tep(r);
 	char err[256];
@@ -70,8 +93,7 @@ int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const char *who
 
 		if (ret < 0) {
 			tep_filter_strerror(s->filter, ret, err, sizeof(err));
-			fprintf(stderr, "%s: --match '%s': %s (as ftc report -F takes it)\n", who,
-				s->filters[i], err);
+			cmd_error(cmd, "%s '%s': bad filter: %s", opt, s->filters[i], err);
 			return -1;
 		}
 	}
@@ -80,37 +102,70 @@ int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const char *who
 
 bool rec_select_any(const struct rec_select *s)
 {
-	return s->have_cpus || s->ncomms || s->nfilters;
+	return s->have_cpus || s->npids || s->ncomms || s->nfilters;
 }
 
+bool rec_select_cpu(const struct rec_select *s, int cpu)
+{
+	return !s->have_cpus ||
+	       (cpu >= 0 && cpu < 1024 && (s->cpu_mask[cpu / 64] & (1ULL << (cpu % 64))));
+}
+
+static bool pid_selected(const struct rec_select *s, int pid)
+{
+	int i;
+
+	for (i = 0; i < s->npids && s->pids[i] != pid; i++)
+		;
+	return i < s->npids;
+}
+
+static bool comm_selected(const struct rec_select *s, const char *comm)
+{
+	int i;
+
+	for (i = 0; i < s->ncomms && fnmatch(s->comms[i], comm, 0); i++)
+		;
+	return i < s->ncomms;
+}
+
+/* --pid, --comm and the filters. */
 static bool task_selected(struct rec_select *s, struct tep_handle *tep, struct tep_record *rec)
 {
-	int pid, i;
+	int pid;
 
-	if (!s->ncomms && !s->filter)
+	if (!s->npids && !s->ncomms && !s->filter)
 		return true;
-	if (s->ncomms) {
-		const char *comm;
-
-		pid = tep_data_pid(tep, rec);
-		comm = tep_data_comm_from_pid(tep, pid);
-		for (i = 0; i < s->ncomms && fnmatch(s->comms[i], comm, 0); i++)
-			;
-		if (i == s->ncomms)
-			return false;
-	}
+	pid = tep_data_pid(tep, rec);
+	if (s->npids && !pid_selected(s, pid))
+		return false;
+	if (s->ncomms && !comm_selected(s, tep_data_comm_from_pid(tep, pid)))
+		return false;
 	return !s->filter || tep_filter_match(s->filter, rec) == TEP_ERRNO__FILTER_MATCH;
 }
 
 bool rec_select_match(struct rec_select *s, struct ftc_reader *r,
 		      const struct ftc_merge_record *mr)
 {
-	int cpu = mr->cpu;
+	return rec_select_cpu(s, mr->cpu) && task_selected(s, ftc_reader_tep(r), mr->rec);
+}
 
-	if (s->have_cpus &&
-	    !(cpu >= 0 && cpu < 1024 && (s->cpu_mask[cpu / 64] & (1ULL << (cpu % 64)))))
-		return false;
-	return task_selected(s, ftc_reader_tep(r), mr->rec);
+unsigned int rec_output_flags(const struct rec_output *o, bool graph)
+{
+	unsigned int fl = 0;
+
+	if (o->ns)
+		fl |= FTC_FMT_NS;
+	if (o->raw)
+		fl |= FTC_FMT_RAW;
+	if (o->json)
+		fl |= FTC_FMT_JSON;
+	if (o->no_graph)
+		fl |= FTC_FMT_NO_GRAPH;
+	if (graph && !o->raw && !o->json && !o->no_graph)
+		fl |= FTC_FMT_GRAPH_KERNEL | (o->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
+		      (o->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
+	return fl;
 }
 
 void rec_select_free(struct rec_select *s)
@@ -119,4 +174,5 @@ void rec_select_free(struct rec_select *s)
 		tep_filter_free(s->filter);
 	free(s->comms);
 	free(s->filters);
+	free(s->pids);
 }

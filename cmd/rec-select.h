@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Which records to print, as ftc report selects them: CPUs, comms and
- * libtraceevent filters (ftc stream; pids and events are selected by the
- * kernel there, -P and -e). The same rules as cmd/report.c's, which keeps
- * its own copy for now.
+ * Which records to print: CPUs, pids, comms and libtraceevent filters, the
+ * one copy of those rules for ftc report (--cpu, --pid, --comm, -F) and
+ * ftc stream (--cpu, --comm, --match; its pids are selected by the
+ * kernel, -P).
  */
 #ifndef FTC_CMD_REC_SELECT_H
 #define FTC_CMD_REC_SELECT_H
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct command;
 struct ftc_reader;
 struct ftc_merge_record;
 struct tep_event_filter;
@@ -20,19 +21,36 @@ struct rec_select {
 	bool have_cpus;
 	char **comms, **filters;
 	int ncomms, nfilters;
+	int *pids;
+	int npids;
 	struct tep_event_filter *filter;
 };
 
-/* Stores one value of --cpu (CPUS), --comm or a filter; -1 after
- * cmd_bad_value() or out of memory. */
+/* From option handlers: stores one value of a CPU list (CPUS), a pid list,
+ * a comm glob or a filter; -1 after cmd_bad_value() or out of memory. */
 int rec_select_cpus(struct rec_select *s, const char *arg);
+int rec_select_pids(struct rec_select *s, const char *arg);
 int rec_select_push(char ***list, int *n, const char *arg);
-/* Compiles the filters against r's formats; -1 with the message printed
- * (prefixed by who). */
-int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const char *who);
+/* Compiles the filters against r's formats; -1 with a message naming cmd
+ * and the option (opt) that gave the filter. */
+int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const struct command *cmd,
+		     const char *opt);
+/* Whether any selection was asked for. */
 bool rec_select_any(const struct rec_select *s);
+bool rec_select_cpu(const struct rec_select *s, int cpu);
+/* The CPU, pid, comm and filter selections together. */
 bool rec_select_match(struct rec_select *s, struct ftc_reader *r,
 		      const struct ftc_merge_record *mr);
 void rec_select_free(struct rec_select *s);
+
+/* The output options of ftc report and ftc stream: --ns, --raw, --json,
+ * --no-graph, --graph-proc, --graph-abstime. */
+struct rec_output {
+	bool ns, raw, json, no_graph, graph_proc, graph_abstime;
+};
+
+/* Their ftc_format_new() flags; graph: the kernel's function_graph layout
+ * is wanted (the tracer is function_graph), unless an option says no. */
+unsigned int rec_output_flags(const struct rec_output *o, bool graph);
 
 #endif

@@ -25,6 +25,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-capture.h"
 #include "ftc-control.h"
@@ -85,7 +86,6 @@ static int record_opt(int id, const char *arg, void *ctx)
 {
 	struct record *r = ctx;
 	int ret = control_spec_opt(r->spec, id, arg);
-	char *end;
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -106,21 +106,12 @@ static int record_opt(int id, const char *arg, void *ctx)
 			return cmd_bad_value("not a number of microseconds (e.g. 100000)");
 		return 0;
 	case OPT_DURATION:
-		r->duration = strtod(arg, &end);
-		if (*end || !(r->duration > 0))
-			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
-		return 0;
+		return cmd_opt_duration(arg, &r->duration);
 	case OPT_COMPRESSION:
-		r->compression = ftc_compression_parse(arg);
 		r->compression_set = true;
-		if (r->compression < 0)
-			return cmd_bad_value("not a compression (zstd, zlib or none)");
-		return 0;
+		return cmd_opt_compression(arg, &r->compression);
 	case OPT_FILE_VERSION:
-		r->version = atoi(arg);
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return cmd_bad_value("not a trace.dat version (6 or 7)");
-		return 0;
+		return cmd_opt_file_version(arg, &r->version);
 	}
 	return 0;
 }

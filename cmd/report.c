@@ -19,6 +19,7 @@
 #include "ftc.h"
 #include "ftc-reader.h"
 #include "parse-guard.h"
+#include "rec-select.h"
 #include "report-initcalls.h"
 #include "report-profile.h"
 
@@ -67,13 +68,12 @@ static const struct cmd_option report_options[] = {
 
 struct report {
 	const char *input;
-	char **filters, **events, **comms;
-	int nfilters, nevents, ncomms;
-	int *pids;
-	int npids;
-	uint64_t cpu_mask[16];
-	bool have_cpus, have_from, have_to, raw, ns, stat, json, no_header, no_graph;
-	bool graph_events, graph_kernel, graph_proc, graph_abstime;
+	char **events;
+	int nevents;
+	struct rec_select sel;	/* --cpu, --pid, --comm, -F */
+	struct rec_output out;	/* --ns, -R, --json, --no-graph, --graph-proc/-abstime */
+	bool have_from, have_to, stat, no_header;
+	bool graph_events, graph_kernel;
 	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
@@ -83,7 +83,6 @@ struct report {
 	struct report_profile prof;
 
 	struct ftc_reader *r;
-	struct tep_event_filter *filter;
 	int buffer_sel;
 };
 
@@ -96,69 +95,6 @@ const struct command cmd_report = {
 	.options = report_options,
 	.run = report_run,
 };
-
-static int push(char ***list, int *n, const char *s)
-{
-	char **l = realloc(*list, (size_t)(*n + 1) * sizeof(*l));
-
-	if (!l)
-		return -1;
-	l[(*n)++] = (char *)s;
-	*list = l;
-	return 0;
-}
-
-static int parse_cpus(struct report *rp, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a >= 1024)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= 1024)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++)
-			rp->cpu_mask[c / 64] |= 1ULL << (c % 64);
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	rp->have_cpus = true;
-	return 0;
-bad:
-	return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
-}
-
-static int parse_pids(struct report *rp, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		int *n;
-
-		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ','))
-			return cmd_bad_value("not a pid list (e.g. 1,42)");
-		n = realloc(rp->pids, (size_t)(rp->npids + 1) * sizeof(*n));
-		if (!n)
-			return -1;
-		rp->pids = n;
-		rp->pids[rp->npids++] = (int)v;
-		p = *end ? end + 1 : end;
-	}
-	return 0;
-}
 
 /* "SECONDS[.FRACTION]" to nanoseconds, without floating-point rounding. */
 static int parse_time(const char *arg, unsigned long long *ns)
@@ -183,23 +119,23 @@ static int report_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': rp->input = arg; return 0;
-	case 'F': return push(&rp->filters, &rp->nfilters, arg);
-	case OPT_EVENT: return push(&rp->events, &rp->nevents, arg);
+	case 'F': return rec_select_push(&rp->sel.filters, &rp->sel.nfilters, arg);
+	case OPT_EVENT: return rec_select_push(&rp->events, &rp->nevents, arg);
 	case 'e': rp->endian = true; return 0;
-	case OPT_COMM: return push(&rp->comms, &rp->ncomms, arg);
-	case OPT_CPU: return parse_cpus(rp, arg);
-	case OPT_PID: return parse_pids(rp, arg);
+	case OPT_COMM: return rec_select_push(&rp->sel.comms, &rp->sel.ncomms, arg);
+	case OPT_CPU: return rec_select_cpus(&rp->sel, arg);
+	case OPT_PID: return rec_select_pids(&rp->sel, arg);
 	case OPT_INSTANCE: rp->instance = arg; return 0;
-	case 'R': rp->raw = true; return 0;
-	case 't': rp->ns = true; return 0;
+	case 'R': rp->out.raw = true; return 0;
+	case 't': rp->out.ns = true; return 0;
 	case OPT_STAT: rp->stat = true; return 0;
 	case OPT_INITCALLS: rp->initcalls = true; return 0;
-	case OPT_JSON: rp->json = true; return 0;
+	case OPT_JSON: rp->out.json = true; return 0;
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
-	case OPT_NO_GRAPH: rp->no_graph = true; return 0;
+	case OPT_NO_GRAPH: rp->out.no_graph = true; return 0;
 	case OPT_NO_PLUGINS: rp->no_plugins = true; return 0;
-	case OPT_GRAPH_PROC: rp->graph_proc = true; return 0;
-	case OPT_GRAPH_ABSTIME: rp->graph_abstime = true; return 0;
+	case OPT_GRAPH_PROC: rp->out.graph_proc = true; return 0;
+	case OPT_GRAPH_ABSTIME: rp->out.graph_abstime = true; return 0;
 	case OPT_GRAPH_LAYOUT:
 		if (strcmp(arg, "kernel") && strcmp(arg, "events"))
 			return cmd_bad_value("not a layout (kernel or events)");
@@ -276,54 +212,16 @@ static int check_events(struct report *rp)
 	return 0;
 }
 
-/* The task and filter selections: --pid, --comm, -F. */
-static bool task_selected(struct report *rp, const struct ftc_merge_record *mr)
-{
-	struct tep_handle *tep = ftc_reader_tep(rp->r);
-	struct tep_record *rec = mr->rec;
-	int pid;
-
-	if (!rp->npids && !rp->ncomms && !rp->filter)
-		return true;
-	pid = tep_data_pid(tep, rec);
-	if (rp->npids) {
-		int i;
-
-		for (i = 0; i < rp->npids && rp->pids[i] != pid; i++)
-			;
-		if (i == rp->npids)
-			return false;
-	}
-	if (rp->ncomms) {
-		const char *comm = tep_data_comm_from_pid(tep, pid);
-		int i;
-
-		for (i = 0; i < rp->ncomms && fnmatch(rp->comms[i], comm, 0); i++)
-			;
-		if (i == rp->ncomms)
-			return false;
-	}
-	if (rp->filter && tep_filter_match(rp->filter, rec) != TEP_ERRNO__FILTER_MATCH)
-		return false;
-	return true;
-}
-
-static bool cpu_selected(const struct report *rp, int cpu)
-{
-	return !rp->have_cpus ||
-	       (cpu >= 0 && cpu < 1024 && (rp->cpu_mask[cpu / 64] & (1ULL << (cpu % 64))));
-}
-
 /* Every selection except the time window; 1 when the record is wanted. */
 static bool selected(struct report *rp, const struct ftc_merge_record *mr)
 {
 	if (rp->buffer_sel >= 0 && mr->buffer != rp->buffer_sel)
 		return false;
-	if (!cpu_selected(rp, mr->cpu))
+	if (!rec_select_cpu(&rp->sel, mr->cpu))
 		return false;
 	if (!event_selected(rp, ftc_reader_event(rp->r, mr->rec)))
 		return false;
-	return task_selected(rp, mr);
+	return rec_select_match(&rp->sel, rp->r, mr);
 }
 
 /*
@@ -337,34 +235,12 @@ static bool profile_keep(const struct ftc_merge_record *mr, void *ctx)
 
 	if ((rp->have_from && mr->rec->ts < rp->from) || (rp->have_to && mr->rec->ts > rp->to))
 		return false;
-	return cpu_selected(rp, mr->cpu) && task_selected(rp, mr);
+	return rec_select_match(&rp->sel, rp->r, mr);
 }
 
 static bool profile_selects(const struct report *rp)
 {
-	return rp->have_from || rp->have_to || rp->have_cpus || rp->npids || rp->ncomms ||
-	       rp->nfilters;
-}
-
-static int setup_filter(struct report *rp)
-{
-	char err[256];
-
-	if (!rp->nfilters)
-		return 0;
-	rp->filter = tep_filter_alloc(ftc_reader_tep(rp->r));
-	if (!rp->filter)
-		return -1;
-	for (int i = 0; i < rp->nfilters; i++) {
-		enum tep_errno ret = tep_filter_add_filter_str(rp->filter, rp->filters[i]);
-
-		if (ret < 0) {
-			tep_filter_strerror(rp->filter, ret, err, sizeof(err));
-			cmd_error(&cmd_report, "bad filter '%s': %s", rp->filters[i], err);
-			return -1;
-		}
-	}
-	return 0;
+	return rp->have_from || rp->have_to || rec_select_any(&rp->sel);
 }
 
 static int find_instance(struct report *rp)
@@ -414,27 +290,16 @@ static void ring_print(struct ring *rg, FILE *out)
 
 static unsigned int format_flags(struct report *rp)
 {
-	unsigned int fl = 0;
+	unsigned int fl;
 	bool instances = false;
 
 	for (int i = 0; i < ftc_reader_nbuffers(rp->r); i++)
 		if (*ftc_reader_buffer(rp->r, i)->name && ftc_reader_buffer(rp->r, i)->ncpus)
 			instances = true;
-	if (rp->ns)
-		fl |= FTC_FMT_NS;
-	if (rp->raw)
-		fl |= FTC_FMT_RAW;
-	if (rp->json)
-		fl |= FTC_FMT_JSON;
-	if (rp->no_graph)
-		fl |= FTC_FMT_NO_GRAPH;
+	fl = rec_output_flags(&rp->out, ((rp->tracer && !strcmp(rp->tracer, "function_graph")) ||
+					 rp->graph_kernel) && !rp->graph_events);
 	if (instances && rp->buffer_sel < 0)
 		fl |= FTC_FMT_INSTANCE;
-	if (((rp->tracer && !strcmp(rp->tracer, "function_graph")) || rp->graph_kernel) &&
-	    !rp->raw && !rp->json && !rp->no_graph && !rp->graph_events)
-		fl |= FTC_FMT_GRAPH_KERNEL |
-		      (rp->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
-		      (rp->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
 	return fl;
 }
 
@@ -454,7 +319,7 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 	if (!f)
 		return -1;
 	ftc_format_set_merge(f, m);
-	if (!rp->no_header && !rp->json)
+	if (!rp->no_header && !rp->out.json)
 		ftc_format_header(f, rp->tracer);
 	if (rp->have_last) {
 		if (!rp->last)
@@ -591,13 +456,9 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 
 static void free_report(struct report *rp)
 {
-	if (rp->filter)
-		tep_filter_free(rp->filter);
+	rec_select_free(&rp->sel);
 	ftc_reader_close(rp->r);
-	free(rp->filters);
 	free(rp->events);
-	free(rp->comms);
-	free(rp->pids);
 }
 
 /*
@@ -631,17 +492,17 @@ static int check_combination(const struct report *rp)
 {
 	const char *a = NULL, *b = NULL;
 
-	if (rp->json && rp->stat)
+	if (rp->out.json && rp->stat)
 		a = "--json", b = "--stat";
 	else if (rp->have_first && rp->have_last)
 		a = "--first", b = "--last";
-	else if (rp->endian && (rp->stat || rp->json || report_profile_wanted(&rp->prof)))
-		a = "-e", b = rp->stat ? "--stat" : rp->json ? "--json" : "a sample profile";
-	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->json))
+	else if (rp->endian && (rp->stat || rp->out.json || report_profile_wanted(&rp->prof)))
+		a = "-e", b = rp->stat ? "--stat" : rp->out.json ? "--json" : "a sample profile";
+	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->out.json))
 		a = rp->stat ? "--stat" : "--json", b = "a sample profile";
-	else if (rp->initcalls && (rp->stat || rp->json || rp->endian ||
+	else if (rp->initcalls && (rp->stat || rp->out.json || rp->endian ||
 				   report_profile_wanted(&rp->prof)))
-		a = "--initcalls", b = rp->stat ? "--stat" : rp->json ? "--json" :
+		a = "--initcalls", b = rp->stat ? "--stat" : rp->out.json ? "--json" :
 				       rp->endian ? "-e" : "a sample profile";
 	if (!a)
 		return 0;
@@ -682,7 +543,7 @@ static int report_run(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	/* a filter or --event names events that may have no record */
-	if (rp.nfilters || rp.nevents)
+	if (rp.sel.nfilters || rp.nevents)
 		ro.flags |= FTC_READER_ALL_EVENTS;
 	if (rp.no_plugins)
 		ro.flags |= FTC_READER_NO_PLUGINS;
@@ -700,7 +561,7 @@ static int report_run(int argc, char **argv)
 		status = FTC_EXIT_OK;
 		goto out;
 	}
-	if (setup_filter(&rp) < 0) {
+	if (rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F") < 0) {
 		status = FTC_EXIT_USAGE;
 		goto out;
 	}
@@ -715,14 +576,14 @@ static int report_run(int argc, char **argv)
 		goto out;
 	}
 	if (rp.initcalls) {
-		status = report_initcalls_run(rp.r, rp.input, rp.ns);
+		status = report_initcalls_run(rp.r, rp.input, rp.out.ns);
 		goto out;
 	}
 	/*
 	 * Printing reads every CPU (selected() picks them): the records of the
 	 * others still register the comms the selected ones print with.
 	 */
-	m = ftc_merge_open(rp.r, rp.have_cpus && rp.stat ? rp.cpu_mask : NULL);
+	m = ftc_merge_open(rp.r, rp.sel.have_cpus && rp.stat ? rp.sel.cpu_mask : NULL);
 	if (!m) {
 		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;

@@ -20,6 +20,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-live.h"
@@ -61,7 +62,8 @@ static const struct cmd_option stream_options[] = {
 struct stream {
 	struct control_spec *spec;
 	struct rec_select sel;
-	bool follow, quiet, json, raw, ns, no_graph, graph_proc, graph_abstime, no_plugins;
+	bool follow, quiet, no_plugins;
+	struct rec_output out;
 	double duration;
 	unsigned long long window;
 	const char *record;
@@ -81,7 +83,6 @@ static int stream_opt(int id, const char *arg, void *ctx)
 {
 	struct stream *s = ctx;
 	int ret = control_spec_opt(s->spec, id, arg);
-	char *end;
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -92,33 +93,24 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
 	case OPT_MATCH: return rec_select_push(&s->sel.filters, &s->sel.nfilters, arg);
-	case OPT_JSON: s->json = true; return 0;
-	case OPT_RAW: s->raw = true; return 0;
-	case OPT_NS: s->ns = true; return 0;
-	case OPT_NO_GRAPH: s->no_graph = true; return 0;
-	case OPT_GRAPH_PROC: s->graph_proc = true; return 0;
-	case OPT_GRAPH_ABSTIME: s->graph_abstime = true; return 0;
+	case OPT_JSON: s->out.json = true; return 0;
+	case OPT_RAW: s->out.raw = true; return 0;
+	case OPT_NS: s->out.ns = true; return 0;
+	case OPT_NO_GRAPH: s->out.no_graph = true; return 0;
+	case OPT_GRAPH_PROC: s->out.graph_proc = true; return 0;
+	case OPT_GRAPH_ABSTIME: s->out.graph_abstime = true; return 0;
 	case OPT_NO_PLUGINS: s->no_plugins = true; return 0;
 	case OPT_WINDOW:
 		if (cmd_parse_u64(arg, &s->window) < 0 || s->window < 5 || s->window > 10000)
 			return cmd_bad_value("not a window (milliseconds, 5 to 10000)");
 		return 0;
 	case OPT_DURATION:
-		s->duration = strtod(arg, &end);
-		if (*end || !(s->duration > 0))
-			return cmd_bad_value("not a duration (seconds above 0, e.g. 10 or 0.5)");
-		return 0;
+		return cmd_opt_duration(arg, &s->duration);
 	case OPT_COMPRESSION:
-		s->compression = ftc_compression_parse(arg);
 		s->compression_set = true;
-		if (s->compression < 0)
-			return cmd_bad_value("not a compression (zstd, zlib or none)");
-		return 0;
+		return cmd_opt_compression(arg, &s->compression);
 	case OPT_FILE_VERSION:
-		s->version = atoi(arg);
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return cmd_bad_value("not a trace.dat version (6 or 7)");
-		return 0;
+		return cmd_opt_file_version(arg, &s->version);
 	}
 	return 0;
 }
@@ -147,7 +139,7 @@ static double now_s(void)
 static void lost_line(struct stream *s, const struct ftc_merge_record *mr)
 {
 	ftc_format_sync(s->fmt);	/* after the lines before it */
-	if (s->json) {
+	if (s->out.json) {
 		printf("{\"type\":\"lost\",\"ts\":%llu,\"cpu\":%d,\"instance\":\"%s\",\"count\":",
 		       (unsigned long long)mr->rec->ts, mr->cpu, s->instance ? s->instance : "");
 		if (mr->missed > 0)
@@ -192,25 +184,13 @@ static bool flush_out(struct stream *s)
 
 static unsigned int format_flags(struct stream *s)
 {
-	unsigned int fl = 0;
 	char *tracer = NULL;
 	bool graph = false;
 
 	if (ftc_tracefs_read(s->instance, "current_tracer", &tracer, NULL) == 0)
 		graph = !strncmp(tracer, "function_graph", 14);
 	free(tracer);
-	if (s->ns)
-		fl |= FTC_FMT_NS;
-	if (s->raw)
-		fl |= FTC_FMT_RAW;
-	if (s->json)
-		fl |= FTC_FMT_JSON;
-	if (s->no_graph)
-		fl |= FTC_FMT_NO_GRAPH;
-	if (graph && !s->raw && !s->json && !s->no_graph)
-		fl |= FTC_FMT_GRAPH_KERNEL | (s->graph_proc ? FTC_FMT_GRAPH_PROC : 0) |
-		      (s->graph_abstime ? FTC_FMT_GRAPH_ABSTIME : 0);
-	return fl;
+	return rec_output_flags(&s->out, graph);
 }
 
 static int main_tids(void *ctx, pid_t *tids, int max)
@@ -229,7 +209,7 @@ static int reader_tids(void *ctx, pid_t *tids, int max)
 	return ftc_live_tids(ctx, tids, max);
 }
 
-/* ftc's own syscalls and wake-ups stay out of what it prints. */
+/* ftc's own syscalls, wake-ups and function calls stay out of what it prints. */
 static void exclude_self(struct stream *s)
 {
 	const struct tid_source src[] = {
@@ -244,6 +224,14 @@ static void exclude_self(struct stream *s)
 	if (ftc_set_pids(s->st, s->instance, "set_event_notrace_pid", v, n) < 0 && !s->quiet)
 		cmd_error(&cmd_stream, "warning: ftc's own threads will be traced: %s",
 			  ftc_strerror());
+	/*
+	 * And from the function tracers (best effort, as ftc top): with -g
+	 * do_sys_openat2, ftc's own reads of /proc/PID/comm came out as
+	 * graphs. Where the kernel has no function tracer the knob is
+	 * refused, and nothing is lost.
+	 */
+	if (ftc_knob_exists(s->instance, "set_ftrace_notrace_pid"))
+		ftc_set_pids(s->st, s->instance, "set_ftrace_notrace_pid", v, n);
 out:
 	if (v)
 		self_tids_free(v, n);
@@ -261,7 +249,7 @@ static int open_live(struct stream *s)
 	s->live = ftc_live_open(s->instance, &o);
 	if (!s->live)
 		return -1;
-	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), "ftc stream") < 0)
+	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), &cmd_stream, "--match") < 0)
 		return -2;
 	s->fmt = ftc_format_new(ftc_live_reader(s->live), stdout, format_flags(s));
 	return s->fmt ? 0 : -1;
@@ -417,7 +405,7 @@ static int check_args(struct stream *s)
 		cmd_error(&cmd_stream, "-F follows a command: give one after --");
 		return -1;
 	}
-	if (s->json && s->raw) {
+	if (s->out.json && s->out.raw) {
 		cmd_error(&cmd_stream, "--json and --raw: choose one");
 		return -1;
 	}

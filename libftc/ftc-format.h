@@ -37,7 +37,11 @@ enum ftc_format_flags {
 FTC_API struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);
 /* Before ftc_reader_close(r): the reader keeps the last one's caches for the next. */
 FTC_API void ftc_format_free(struct ftc_format *f);
-/* Lets function_graph output fold entry+exit pairs by looking ahead in m. */
+/*
+ * Lets function_graph output fold entry+exit pairs by looking ahead in m.
+ * Without a merge (live records), an entry waits for the next record given
+ * to the formatter instead: folded when that is its exit on the same CPU.
+ */
 FTC_API void ftc_format_set_merge(struct ftc_format *f, struct ftc_merge *m);
 /* The kernel's trace header: tracer, entries, #P and the column legend. */
 FTC_API void ftc_format_header(struct ftc_format *f, const char *tracer);

@@ -280,7 +280,8 @@ static void entry_line(struct ftc_format *f, const struct ftc_merge_record *mr,
  * for the next record: when that is on the same CPU, the entry is folded
  * or opened exactly as the kernel does and the order is the kernel's; a
  * record of another CPU first makes it open a block ("func() {" and a later
- * "}"), which is what a reader without the next page can say.
+ * "}"), which is what a reader without the next page can say. Live output
+ * (no merge: ftc stream) holds every entry so, for the next record delivered.
  */
 static void hold_entry(struct ftc_graph_state *st, const struct ftc_merge_record *mr,
 		       struct tep_record *rec)
@@ -339,7 +340,8 @@ static int entry(struct ftc_format *f, const struct ftc_merge_record *mr,
 		if (leaf)
 			f->skip(f->peek_ctx);
 		entry_line(f, mr, rec, leaf, dur);
-	} else if (f->peek && rec->size > 0 && rec->size <= PEND_MAX) {
+	} else if (rec->size > 0 && rec->size <= PEND_MAX) {
+		/* no merge to look in (live output): the next record decides */
 		hold_entry(st, mr, rec);
 	} else {
 		entry_line(f, mr, rec, false, 0);

@@ -9,11 +9,9 @@
 D=$(mktemp -d /tmp/ftc-top.XXXXXX)
 S=ftc-top-test-$$
 export FTC_JOURNAL_DIR=$D/j
-# a server of our own: the default one is shared with whoever else uses tmux
-tm() { tmux -L "$S" "$@"; }
+. "$(dirname "$0")/tmux.bash"
 cleanup() {
-	tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$S"
+	tmux_cleanup
 	rm -rf "$D"
 }
 trap cleanup EXIT
@@ -26,15 +24,6 @@ printf '%s\n' '#include <stdlib.h>' '#include <sys/syscall.h>' '#include <unistd
 	>"$GEN.c"
 setup "build the workload" cc -O2 -o "$GEN" "$GEN.c" || finish
 
-# wait_for TEXT_CMD REGEX [TRIES]: polls until the output of TEXT_CMD matches.
-wait_for() {
-	local i
-	for i in $(seq 1 "${3:-50}"); do
-		eval "$1" | grep -Eq -- "$2" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # ---- batch: exact counts ----------------------------------------------------
 inst=$(test_instance batch)

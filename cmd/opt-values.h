@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Option values several commands take alike (record, stream, extract,
+ * hist, convert): parsed and refused in one place, with one message. Each
+ * returns 0, or -1 after cmd_bad_value() (from an option handler).
+ */
+#ifndef FTC_CMD_OPT_VALUES_H
+#define FTC_CMD_OPT_VALUES_H
+
+/* --duration SECS: above 0, fractions allowed. */
+int cmd_opt_duration(const char *arg, double *out);
+/* --compression: zstd, zlib or none (enum ftc_compression). */
+int cmd_opt_compression(const char *arg, int *out);
+/* --file-version: 6 or 7. */
+int cmd_opt_file_version(const char *arg, int *out);
+
+#endif
