@@ -83,6 +83,10 @@ void cmd_quote(char *buf, size_t size, const char *value);
  * including a value (or a suffix's product) beyond 64 bits. */
 int cmd_parse_u64(const char *s, unsigned long long *out);
 
+/* ftc's plugins directory (FTC_PLUGIN_DIR, else plugins/ beside the binary)
+ * written into dir, or NULL when there is none (cmd/plugin-dir.c). */
+const char *cmd_plugin_dir(char *dir, size_t size);
+
 #define FTC_HELP_OPTION { 'h', "help", NULL, "show this help and exit", 'h' }
 
 #endif

@@ -461,32 +461,6 @@ static void free_report(struct report *rp)
 	free(rp->events);
 }
 
-/*
- * Plugins to load after the system's: FTC_PLUGIN_DIR (set but empty: none),
- * else those shipped next to the binary (./plugins). The library reads no
- * environment: the choice is made here and passed to ftc_reader_open_opts.
- */
-static const char *plugin_dir(char *dir, size_t size)
-{
-	const char *env = getenv("FTC_PLUGIN_DIR");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
-
-	if (env)
-		return *env ? env : NULL;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(dir, size, "%s/plugins", exe);
-	return access(dir, R_OK) == 0 ? dir : NULL;
-}
-
 /* Options that ask for two things at once; a message and -1, or 0. */
 static int check_combination(const struct report *rp)
 {
@@ -548,7 +522,7 @@ static int report_run(int argc, char **argv)
 	if (rp.no_plugins)
 		ro.flags |= FTC_READER_NO_PLUGINS;
 	else
-		ro.plugin_dir = plugin_dir(dir, sizeof(dir));
+		ro.plugin_dir = cmd_plugin_dir(dir, sizeof(dir));
 	rp.r = ftc_reader_open_opts(rp.input, &ro);
 	if (!rp.r) {
 		cmd_error(&cmd_report, "%s", ftc_strerror());

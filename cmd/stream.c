@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,12 +240,14 @@ out:
 
 static int open_live(struct stream *s)
 {
+	char dir[PATH_MAX];
 	struct ftc_live_opts o = FTC_OPTS_INIT(ftc_live_opts,
 		.window_ms = (unsigned int)s->window,
 		.record_path = s->record,
 		.file_version = s->version,
 		.compression = (enum ftc_compression)s->compression,
-		.reader_flags = s->no_plugins ? FTC_READER_NO_PLUGINS : 0);
+		.reader_flags = s->no_plugins ? FTC_READER_NO_PLUGINS : 0,
+		.plugin_dir = s->no_plugins ? NULL : cmd_plugin_dir(dir, sizeof(dir)));
 
 	s->live = ftc_live_open(s->instance, &o);
 	if (!s->live)

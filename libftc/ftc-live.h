@@ -68,6 +68,8 @@ struct ftc_live_opts {
 	int file_version;		/* 6 or 7 for record_path; 0: 7 */
 	enum ftc_compression compression;	/* for record_path, version 7 */
 	unsigned int reader_flags;	/* enum ftc_reader_flags: FTC_READER_NO_PLUGINS */
+	/* Plugins loaded after the system's, as ftc_reader_opts.plugin_dir; NULL: none. */
+	const char *plugin_dir;
 };
 
 /*

@@ -158,6 +158,8 @@ static void take_pages(void *arg, int slot, const void *pages, size_t len)
 
 static int open_meta(struct ftc_live *l, const struct ftc_live_opts *o)
 {
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .flags = o->reader_flags,
+						  .plugin_dir = o->plugin_dir);
 	char path[64];
 	const char *file = o->record_path;
 	int ver = o->file_version ? o->file_version : 7;
@@ -178,7 +180,7 @@ static int open_meta(struct ftc_live *l, const struct ftc_live_opts *o)
 		return -1;
 	l->page = ftc_writer_page_size(l->w);
 	l->layout = *ftc_wsubbuf(l->w);
-	l->r = ftc_reader_open(file, o->reader_flags);
+	l->r = ftc_reader_open_opts(file, &ro);
 	return l->r ? 0 : -1;
 }
 
@@ -243,7 +245,7 @@ struct ftc_live *ftc_live_open(const char *instance, const struct ftc_live_opts 
 	struct ftc_live *l;
 	int *cpus = NULL;
 
-	if (FTC_OPTS_COPY(&o, opts, ftc_live_opts, reader_flags) < 0)
+	if (FTC_OPTS_COPY(&o, opts, ftc_live_opts, plugin_dir) < 0)
 		return NULL;
 	if (o.window_ms && (o.window_ms < MIN_WINDOW_MS || o.window_ms > MAX_WINDOW_MS)) {
 		ftc_error(EINVAL, "a reorder window of %u ms: give %d to %d ms", o.window_ms,

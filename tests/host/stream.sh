@@ -50,6 +50,20 @@ n=$(grep -vc 'sys_enter_getppid:' "$D/count.out")
 expect_match "a summary on stderr" "^ftc stream: 1000 events read, 1000 printed, 0 lost" "$(cat "$D/count.err")"
 gone "$i" "stream -F"
 
+# ftc's plugins print as in report (AT_FDCWD, flag names, errno names);
+# --no-plugins gives the format's own text.
+i=$(inst plugins)
+"$FTC" stream -B "$i" -e syscalls:sys_enter_openat -e syscalls:sys_exit_openat -F -- \
+	cat "$D/no-such-file" >"$D/plug.out" 2>/dev/null
+expect_match "the syscalls plugin decodes openat's arguments live" \
+	'sys_enter_openat: dfd: AT_FDCWD, filename: 0x[0-9a-f]+, flags: O_RDONLY, mode: 0$' "$(cat "$D/plug.out")"
+expect_match "and names the error it returned" 'sys_exit_openat: -2 ENOENT$' "$(cat "$D/plug.out")"
+"$FTC" stream --no-plugins -B "$i" -e syscalls:sys_enter_openat -F -- \
+	cat "$D/no-such-file" >"$D/noplug.out" 2>/dev/null
+expect_match "--no-plugins prints the format's own text" \
+	'sys_enter_openat: dfd: 0xffffff9c, filename: 0x[0-9a-f]+, flags: 0x0+, mode: 0x0+$' "$(cat "$D/noplug.out")"
+gone "$i" "stream with plugins"
+
 # The command's status is stream's.
 i=$(inst status)
 expect_status "stream -- sh -c 'exit 3' exits 3" 3 "$FTC" stream -q -B "$i" -e syscalls:sys_enter_getppid -- sh -c 'exit 3'
