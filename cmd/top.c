@@ -35,8 +35,8 @@ enum {
 static const struct cmd_option top_options[] = {
 	/* perf top's -d and -E: long only, as the trace-cmd family's -d is
 	 * reset's --delete (the letter rule, ftc(1)) */
-	{ 0, "delay", "SECS", "refresh every SECS seconds (default 2; perf top's -d)", OPT_DELAY },
-	{ 0, "entries", "N", "show at most N rows (perf top's -E)", OPT_ENTRIES },
+	{ 'd', "delay", "SECS", "refresh every SECS seconds (default 2; perf top's -d)", OPT_DELAY },
+	{ 'E', "entries", "N", "show at most N rows (perf top's -E)", OPT_ENTRIES },
 	{ 0, "iterations", "N", "stop after N refreshes", OPT_ITERATIONS },
 	{ 0, "batch", NULL, "print the table as text every refresh (also when not a terminal)",
 	  OPT_BATCH },

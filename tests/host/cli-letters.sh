@@ -43,7 +43,7 @@ if command -v trace-cmd >/dev/null; then
 fi
 if command -v perf >/dev/null; then
 	have_perf=true
-	for pc in stat record; do
+	for pc in stat record top; do
 		perf "$pc" -h 2>&1 | sed -nE "s/^ +-([A-Za-z]), --([a-z0-9-]+).*/$pc \1 \2/p"
 	done >"$D/perf-letters"
 fi
@@ -55,8 +55,13 @@ import sys
 tables, ref, tc, perf = sys.argv[1:5]
 peer_cmd = {}
 rows = []
+# ftc top's display letters are perf top's (ftc(1), "The letter rule"): the
+# rest of its letters are ftc start's, in the trace-cmd family.
+borrowed = {('top', 'd'): 'top', ('top', 'E'): 'top'}
 for line in open(tables):
     c, fam, peer, s, l, arg = line.split()
+    if (c, s) in borrowed:
+        fam, peer = 'perf', borrowed[(c, s)]
     rows.append((c, fam, peer, s, l))
 refs = {}
 for line in open(ref):
@@ -108,7 +113,7 @@ for (fam, s), uses in sorted(by_letter.items()):
             # the peer's own, or one of the meanings the peer gives the letter
             peer_own = (c, s) in refs or l in peer_meanings
         else:
-            peer_own = perfl.get(({'stat': 'stat'}.get(c, 'record'), s)) == l
+            peer_own = perfl.get(({'stat': 'stat', 'top': 'top'}.get(c, 'record'), s)) == l
         if not peer_own:
             out.append(f"{fam} family: -{s} means {sorted(longs)}; ftc {c} -{s} --{l} "
                        f"is not the peer's own")

@@ -51,7 +51,7 @@ w=$(grep -E '^ +NR SYSCALL' "$D/batch.out" | head -1 | awk '{ print length($0) }
 
 # The task view: the workload's row, its syscalls counted (fork, exec, exit
 # and the calls); output to a pipe is batch without --batch.
-"$FTC" top --delay 1 --iterations 3 --view task --comm top-getppid 2>"$D/task.err" |
+"$FTC" top -d 1 -E 20 --iterations 3 --view task --comm top-getppid 2>"$D/task.err" |
 	cat >"$D/task.out" &
 wait_for "cat $D/task.out" '^ftc top - ' && "$GEN" 5000; wait
 expect_match "not a terminal: the task view as text, the workload's syscalls" \
