@@ -216,4 +216,17 @@ if start; then
 else
 	fail "screen: fourth start" "$(tail -3 "$D/screen.err")"
 fi
+# The terminal itself SIGKILL'd (the tmux server: the pane's tty hangs up):
+# ftc top leaves through its own clean-up, the instance goes.
+if start; then
+	mine=ftc-top-$pid
+	kill -KILL "$(tm display-message -p '#{pid}')"
+	wait_for "[ -d $TRACEFS/instances/$mine ] || kill -0 $pid 2>/dev/null || echo gone" '^gone$' 100 &&
+		pass "screen: a SIGKILL'd terminal: ftc top ends and removes the instance" ||
+		fail "screen: a SIGKILL'd terminal: ftc top ends and removes the instance" \
+			"$mine still there or ftc top still running"
+	knobs_unchanged "screen: after the terminal was killed"
+else
+	fail "screen: fifth start" "$(tail -3 "$D/screen.err")"
+fi
 finish
