@@ -10,10 +10,10 @@ NOSUCH=ftc-no-such-$$
 
 setup "a capture" "$FTC" record -q -B "$I" -e sched:sched_process_exec -o "$D/t.dat" -- true
 # A missing instance, in every command whose -B names an existing one. record, start,
-# hist and boot-args are left out: their -B creates the instance (or only prints it);
-# hist --show reads one.
+# stream, top, hist and boot-args are left out: their -B creates the instance (or only
+# prints it); hist --show reads one.
 for c in $("$FTC" --list-cmds); do
-	case "$c" in record|start|boot-args|hist) continue ;; esac
+	case "$c" in record|start|stream|top|boot-args|hist) continue ;; esac
 	"$FTC" "$c" --list-opts=table | grep -q $'^-B\t--instance\t' || continue
 	args=(-B "$NOSUCH")
 	[ "$c" = marker ] && args+=(text)
