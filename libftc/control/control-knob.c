@@ -2,7 +2,7 @@
 /*
  * Reading and writing one tracefs knob, with errors a user can act on: the
  * file, the value, the kernel's reason, and the kernel's own error_log entry
- * when it left one (event filters and triggers do).
+ * when it left one (event filters, triggers and probe definitions do).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -104,7 +104,9 @@ bool ftc_str_ends(const char *file, const char *suffix)
 
 static bool logs_errors(const char *file)
 {
-	return ftc_str_ends(file, "/filter") || ftc_str_ends(file, "/trigger");
+	return ftc_str_ends(file, "/filter") || ftc_str_ends(file, "/trigger") ||
+	       !strcmp(file, "uprobe_events") || !strcmp(file, "kprobe_events") ||
+	       !strcmp(file, "dynamic_events");
 }
 
 int ftc_lines_each(char *text, int (*fn)(const char *line, void *ctx), void *ctx)
