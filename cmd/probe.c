@@ -18,9 +18,9 @@
 
 static const struct cmd_option probe_options[] = {
 	FTC_HELP_OPTION,
-	{ 'B', "instance", "NAME", "add: enable the new events in instance NAME (created if "
-	  "missing); del: disable them there first", 'B' },
-	{ 'x', "exec", "FILE", "the binary (or shared library) of uprobes, as perf probe -x", 'x' },
+	{ 'B', "instance", "NAME", "add: enable the new events in NAME; del: disable "
+	  "them there first", 'B' },
+	{ 'x', "exec", "FILE", "the binary or shared library of uprobes (perf probe -x)", 'x' },
 	{ 'L', "line", "FUNC", "list the lines of FUNC that can be probed (needs -x)", 'L' },
 	{ 'V', "vars", "FUNC", "list the variables at FUNC's probe point (needs -x)", 'V' },
 	{ 0 }

@@ -433,6 +433,45 @@ static int scope_func(Dwarf_Die *scopes, int n)
 	return -1;
 }
 
+/* "nearest: a, b" among the variables visible in the scopes. */
+static void nearest_visible(Dwarf_Die *scopes, int n, const char *name, char *out, size_t size)
+{
+	const char *best[3] = { 0 };
+	size_t dist[3] = { 0 };
+
+	for (int i = 0; i < n; i++) {
+		Dwarf_Die child;
+
+		if (dwarf_child(&scopes[i], &child))
+			continue;
+		do {
+			const char *v = dwarf_diename(&child);
+			size_t d;
+			int tag = dwarf_tag(&child);
+
+			if (!v || (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter))
+				continue;
+			d = edit_distance(name, v);
+			for (int k = 0; k < 3; k++) {
+				if (!best[k] || d < dist[k]) {
+					for (int j = 2; j > k; j--) {
+						best[j] = best[j - 1];
+						dist[j] = dist[j - 1];
+					}
+					best[k] = v;
+					dist[k] = d;
+					break;
+				}
+			}
+		} while (!dwarf_siblingof(&child, &child));
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+	if (best[0])
+		snprintf(out, size, "nearest: %s%s%s%s%s", best[0], best[1] ? ", " : "",
+			 best[1] ? best[1] : "", best[2] ? ", " : "", best[2] ? best[2] : "");
+}
+
 static int var_missing(struct ubin *b, Dwarf_Die *scopes, int n, int fi, const char *name,
 		       Dwarf_Addr pc)
 {
@@ -445,7 +484,8 @@ static int var_missing(struct ubin *b, Dwarf_Die *scopes, int n, int fi, const c
 		dwarf_lineno(l, &line);
 	if (fi >= 0)
 		find_elsewhere(&scopes[fi], &w, 0);
-	(void)n;
+	if (!*w.out)
+		nearest_visible(scopes, n, name, w.out, sizeof(w.out));
 	return ftc_error(ENOENT, "%s: variable '%s' is not visible at line %d (0x%llx)%s%s",
 			 b->path, name, line, (unsigned long long)pc, *w.out ? ": " : "", w.out);
 }

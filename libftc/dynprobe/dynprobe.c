@@ -144,6 +144,18 @@ static int refused(const struct ftc_probe_spec *ps)
 			 ps->kind == FTC_PROBE_UPROBE ? "UPROBE_EVENTS" : "EPROBE_EVENTS");
 }
 
+/* This kernel may take dynamic_events but refuse every eprobe (EINVAL and
+ * no error_log entry): say so as `ftc check` does, and exit as refused. */
+static void eprobe_refused(const struct ftc_probe_spec *ps)
+{
+	char msg[1024];
+
+	if (ps->kind != FTC_PROBE_EPROBE || errno != EINVAL || strstr(ftc_strerror(), "error_log"))
+		return;
+	snprintf(msg, sizeof(msg), "%s", ftc_strerror());
+	ftc_error(ENOTSUP, "%s: this kernel refuses eprobes (`ftc check`: eprobes refused)", msg);
+}
+
 int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, char **event)
 {
 	struct ftc_probe_spec *ps;
@@ -161,8 +173,10 @@ int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, ch
 		goto out;
 	if (refused(ps) < 0)
 		goto out;
-	if (ftc_knob_append(st, NULL, file, def) < 0)
+	if (ftc_knob_append(st, NULL, file, def) < 0) {
+		eprobe_refused(ps);
 		goto out;
+	}
 	if (str_addf(event, "%s:%s", FTC_PROBE_GROUP, name) == 0)
 		ret = 0;
 out:
