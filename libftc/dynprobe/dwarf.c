@@ -299,11 +299,13 @@ static int reg_name(Dwarf_Word r, const char **name)
 /* The CFA at pc as register + offset, from .eh_frame or .debug_frame. */
 static int cfa_at(struct ubin *b, Dwarf_Addr pc, const char **reg, Dwarf_Sword *off)
 {
+	/* the .eh_frame reader is ours to end; .debug_frame's belongs to b->dw */
 	Dwarf_CFI *cfis[2] = { dwarf_getcfi_elf(b->elf), b->dw ? dwarf_getcfi(b->dw) : NULL };
+	int ret = 1;
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 && ret > 0; i++) {
 		Dwarf_Frame *frame;
-		Dwarf_Op *ops;
+		Dwarf_Op *ops, op;
 		size_t n;
 		Dwarf_Addr at = i ? pc : pc + b->dw_bias - b->elf_bias;
 
@@ -313,18 +315,21 @@ static int cfa_at(struct ubin *b, Dwarf_Addr pc, const char **reg, Dwarf_Sword *
 			free(frame);
 			continue;
 		}
-		if (ops[0].atom == DW_OP_bregx) {
-			*off = (Dwarf_Sword)ops[0].number2;
-			free(frame);
-			return reg_name(ops[0].number, reg);
-		}
-		if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-			*off = (Dwarf_Sword)ops[0].number;
-			free(frame);
-			return reg_name(ops[0].atom - DW_OP_breg0, reg);
-		}
+		/* ops live in frame: read them before it goes */
+		op = ops[0];
 		free(frame);
+		if (op.atom == DW_OP_bregx) {
+			*off = (Dwarf_Sword)op.number2;
+			ret = reg_name(op.number, reg);
+		} else if (op.atom >= DW_OP_breg0 && op.atom <= DW_OP_breg31) {
+			*off = (Dwarf_Sword)op.number;
+			ret = reg_name(op.atom - DW_OP_breg0, reg);
+		}
 	}
+	if (cfis[0])
+		dwarf_cfi_end(cfis[0]);
+	if (ret <= 0)
+		return ret;
 	return ftc_error(ENOTSUP, "%s: no call-frame information for 0x%llx", b->path,
 			 (unsigned long long)pc);
 }

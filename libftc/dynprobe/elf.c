@@ -26,20 +26,24 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 int str_addf(char **s, const char *fmt, ...)
 {
-	size_t old = *s ? strlen(*s) : 0;
+	char *add, *more;
 	va_list ap;
-	char *more;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vasprintf(&add, fmt, ap);
 	va_end(ap);
-	more = realloc(*s, old + n + 1);
-	if (!more)
+	if (n < 0)
 		return ftc_error(ENOMEM, "out of memory");
-	va_start(ap, fmt);
-	vsnprintf(more + old, n + 1, fmt, ap);
-	va_end(ap);
+	more = realloc(*s, (*s ? strlen(*s) : 0) + n + 1);
+	if (!more) {
+		free(add);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	if (!*s)
+		*more = '\0';
+	strcat(more, add);
+	free(add);
 	*s = more;
 	return 0;
 }
