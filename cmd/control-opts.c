@@ -45,8 +45,8 @@ const struct cmd_option control_options[] = {
 	  FTC_OPT_NO_TRACING_ON },
 	{ 0, "cmdlines-size", "N", "remember N task names (saved_cmdlines_size; global, not per instance)",
 	  FTC_OPT_CMDLINES_SIZE },
-	{ 0, "probe", "SPEC", "add and enable a probe for this run ('./prog:func n s:string'; "
-	  "ftc-probe(1))", FTC_OPT_PROBE },
+	{ 0, "probe", "SPEC", "a dynamic probe for this run: './prog:f n s:string' "
+	  "(ftc-probe(1))", FTC_OPT_PROBE },
 	{ 0 }
 };
 
