@@ -45,6 +45,79 @@ static int user_definition(const struct ftc_probe_spec *ps, const char *event, c
 	return ret;
 }
 
+struct ksym_near {
+	const char *want;
+	char name[3][256];
+	size_t dist[3];
+	int n;
+};
+
+static void ksym_consider(struct ksym_near *k, const char *name)
+{
+	size_t lw = strlen(k->want), ln = strlen(name), d;
+	int i;
+
+	if (ln + 4 < lw || lw + 4 < ln)
+		return;
+	d = edit_distance(k->want, name);
+	for (i = 0; i < k->n; i++)
+		if (!strcmp(k->name[i], name))
+			return;
+	for (i = 0; i < 3; i++) {
+		if (i >= k->n || d < k->dist[i]) {
+			memmove(&k->name[i + 1], &k->name[i], (2 - i) * sizeof(k->name[0]));
+			memmove(&k->dist[i + 1], &k->dist[i], (2 - i) * sizeof(k->dist[0]));
+			snprintf(k->name[i], sizeof(k->name[i]), "%s", name);
+			k->dist[i] = d;
+			if (k->n < 3)
+				k->n++;
+			return;
+		}
+	}
+}
+
+/*
+ * A kprobe's function must be a text symbol of the kernel or of MODULE
+ * (/proc/kallsyms); when it is not, the nearest names are given. A
+ * module that is not loaded is left to the kernel, which keeps such a
+ * probe until it loads. Unreadable kallsyms: left to the kernel too.
+ */
+static int ksym_check(const char *module, const char *func)
+{
+	struct ksym_near k = { .want = func };
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], near[800] = "";
+	bool module_seen = false;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256], mod[128] = "";
+
+		if (sscanf(line, "%*s %c %255s [%127[^]]]", &type, name, mod) < 2)
+			continue;
+		if (module && strcmp(mod, module))
+			continue;
+		module_seen = true;
+		if (type != 't' && type != 'T')
+			continue;
+		if (!strcmp(name, func)) {
+			fclose(f);
+			return 0;
+		}
+		ksym_consider(&k, name);
+	}
+	fclose(f);
+	if (module && !module_seen)
+		return 0;
+	for (int i = 0; i < k.n; i++)
+		snprintf(near + strlen(near), sizeof(near) - strlen(near), "%s%s", i ? ", " : "",
+			 k.name[i]);
+	return ftc_error(ENOENT, "kprobe: no function '%s' in %s%s%s%s (/proc/kallsyms)", func,
+			 module ? "module " : "the kernel", module ? module : "",
+			 *near ? "; nearest: " : "", near);
+}
+
 static int raw_args(const struct ftc_probe_spec *ps, char **def)
 {
 	for (size_t i = 0; i < ps->nargs; i++) {
@@ -71,7 +144,9 @@ int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *event, cha
 		break;
 	case FTC_PROBE_KPROBE:
 		*file = "kprobe_events";
-		ret = str_addf(def, "%c:%s/%s %s%s%s", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
+		ret = ksym_check(ps->module, ps->func);
+		if (!ret)
+			ret = str_addf(def, "%c:%s/%s %s%s%s", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
 			       event, ps->module ? ps->module : "", ps->module ? ":" : "",
 			       ps->func);
 		if (!ret && ps->off)
@@ -166,12 +241,10 @@ int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, ch
 	*event = NULL;
 	if (ftc_probe_spec_parse(spec, binary, &ps) < 0)
 		return -1;
-	if (ps->kind == FTC_PROBE_EPROBE && refused(ps) < 0)
+	if (refused(ps) < 0)
 		goto out;
 	name = unique_event(ps);
 	if (!name || ftc_probe_definition(ps, name, &def, &file) < 0)
-		goto out;
-	if (refused(ps) < 0)
 		goto out;
 	if (ftc_knob_append(st, NULL, file, def) < 0) {
 		eprobe_refused(ps);

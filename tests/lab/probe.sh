@@ -57,7 +57,12 @@ echo "left=$(grep -c '^.:ftc/' $T/kprobe_events)"
 echo "== badreg"
 ftc probe add 'do_sys_openat2 x=%zz' 2>&1; echo "status=$?"
 echo "== badsym"
-ftc probe add 'ftclab:no_such_fn' 2>&1; echo "status=$?"
+ftc probe add 'ftclab:ftclab_stepb' 2>&1; echo "status=$?"
+ftc probe add 'vfs_raed' 2>&1; echo "status=$?"
+echo "== pending"
+# a module that is not loaded: the kernel keeps the probe until it loads
+ftc probe add 'nosuchmod:some_fn' 2>&1; echo "status=$?"
+ftc probe del 'ftc:*' 2>&1
 echo "== badfield"
 ftc probe add 'e:ftclab:ftclab_done x=$nosuchfield' 2>&1; echo "status=$?"
 echo "== end"
@@ -116,9 +121,15 @@ expect_match "$NAME: badreg: the kernel's error" 'trace_kprobe: error: Invalid r
 caret_at badreg "%zz"
 expect_match "$NAME: badreg: exit 1" '^status=1$' "$b"
 s=$(lab_section badsym)
-expect_nomatch "$NAME: badsym: refused" '^status=0$' "$s"
-expect_match "$NAME: badsym: the kernel's reason" 'kprobe_events: cannot write' "$s"
+expect_match "$NAME: badsym: a module function's nearest names" \
+	"no function 'ftclab_stepb' in module ftclab; nearest: ftclab_step_b, " "$s"
+expect_match "$NAME: badsym: a kernel function's nearest names" \
+	"no function 'vfs_raed' in the kernel; nearest: vfs_read[,( ]" "$s"
+expect "$NAME: badsym: both exit 1" test "$(echo "$s" | grep -c '^status=1$')" = 2
+expect_match "$NAME: pending: a probe on a module not loaded yet is left to the kernel" \
+	'^ftc:some_fn$|kprobe_events: cannot write' "$(lab_section pending)"
 f=$(lab_section badfield)
 expect_nomatch "$NAME: badfield: refused" '^status=0$' "$f"
-expect_match "$NAME: badfield: the kernel's error_log entry" 'error_log' "$f"
+expect_match "$NAME: badfield: the kernel's error_log entry" 'event_probe: error: ' "$f"
+caret_at badfield 'x=$nosuchfield'
 finish
