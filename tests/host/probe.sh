@@ -17,6 +17,7 @@ cleanup() {
 	grep -o '^[pre]:ftc/[A-Za-z0-9_]*' "$TRACEFS/uprobe_events" 2>/dev/null |
 		sed 's/^.:/-:/' | while read -r l; do echo "$l" >>"$TRACEFS/uprobe_events"; done
 	rmdir "$TRACEFS/instances/$INST" 2>/dev/null
+	[ -n "$INST2" ] && rmdir "$TRACEFS/instances/$INST2" 2>/dev/null
 	[ -n "$KEEP" ] || rm -rf "$D"
 }
 trap cleanup EXIT
@@ -128,5 +129,32 @@ kill -KILL $pid; wait $pid 2>/dev/null
 for _ in $(seq 50); do grep -q '^.:ftc/' "$TRACEFS/uprobe_events" || break; sleep 0.1; done
 expect_nomatch "SIGKILL: the guardian removed the probe" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
 [ -n "$kids" ] && kill $kids 2>/dev/null
+
+# ftc and its guardian both killed: the probe stays in the journal, and
+# ftc reset --journal removes it (a private journal folder: only ours)
+export FTC_JOURNAL_DIR=$D/j
+setsid "$FTC" record -B "$INST" -o "$D/o.dat" --probe "$T:weigh factor" -- sleep 30 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do grep -q '^p:ftc/weigh' "$TRACEFS/uprobe_events" && break; sleep 0.1; done
+sleep 0.5
+kill -KILL -- -$pid; wait $pid 2>/dev/null
+sleep 0.2
+expect_match "both killed: the probe is left" '^p:ftc/weigh ' "$(cat "$TRACEFS/uprobe_events")"
+expect_status "ftc reset --journal" 0 "$FTC" reset --journal
+expect_nomatch "ftc reset --journal removed the probe" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
+unset FTC_JOURNAL_DIR
+
+# ftc start keeps its probe, enabled; del refuses an enabled one until -B
+INST2=$(test_instance probe2)
+expect_status "start --probe" 0 "$FTC" start -B "$INST2" --probe "$T:weigh factor"
+expect_match "start kept the probe" '^p:ftc/weigh ' "$(cat "$TRACEFS/uprobe_events")"
+expect_match "start enabled it in its instance" '^1$' "$(cat "$TRACEFS/instances/$INST2/events/ftc/weigh/enable" 2>&1)"
+"$FTC" probe del weigh >/dev/null 2>"$D/del.err"
+st=$?
+if [ $st != 0 ] && grep -q 'enabled' "$D/del.err"; then pass "del of an enabled probe is refused, saying why"
+else fail "del of an enabled probe is refused, saying why" "exit $st: $(cat "$D/del.err")"; fi
+expect "del -B disables it there, then removes it" "$FTC" probe del -B "$INST2" weigh
+expect "reset -d removes start's instance" "$FTC" reset -q -d -B "$INST2"
+expect_nomatch "nothing of ours is left" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
 knobs_unchanged "probe"
 finish
