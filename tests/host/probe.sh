@@ -82,6 +82,14 @@ if [ "$n" = 1 ]; then pass "report: libc malloc's argument (bytes=12346 once)"
 else fail "report: libc malloc's argument" "bytes=12346 seen $n times: $(ev malloc | head -3)"; fi
 expect_nomatch "record removed its probes" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
 
+# stream: the same probe, live
+out=$(timeout 60 "$FTC" stream -B "$INST" -F --probe "$T:greet count buf:string" -- "$T" 2>&1)
+got=$(printf '%s\n' "$out" | grep ' greet: ' | sed 's/.*: ([^)]*) *//' | tr '\n' '|')
+if [ "$got" = 'count=1 buf="alpha"|count=2 buf="beta"|count=3 buf="gamma"|' ]; then
+	pass "stream --probe prints every call's values"
+else fail "stream --probe prints every call's values" "got '$got': $(echo "$out" | tail -2)"; fi
+expect_nomatch "stream removed its probe" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
+
 # validation before anything is written
 expect_status "unknown function: exit 1" 1 "$FTC" probe add -x "$T" gret count
 expect_match "unknown function: the nearest names" "no function 'gret' \(nearest: greet" "$(cat "$OUT/last.err")"
