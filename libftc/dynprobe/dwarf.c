@@ -684,7 +684,7 @@ static void type_name(Dwarf_Die *var, char *buf, size_t size)
 	Dwarf_Attribute attr;
 	Dwarf_Die t;
 	int stars = 0;
-	const char *name = NULL;
+	const char *name = NULL, *kind = "";
 
 	if (!dwarf_attr_integrate(var, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t)) {
 		snprintf(buf, size, "void");
@@ -695,9 +695,15 @@ static void type_name(Dwarf_Die *var, char *buf, size_t size)
 
 		if (tag == DW_TAG_pointer_type)
 			stars++;
+		/* an array reads as a pointer to its elements, as perf prints it */
+		if (tag == DW_TAG_array_type)
+			stars++;
 		if (tag != DW_TAG_pointer_type && tag != DW_TAG_const_type &&
-		    tag != DW_TAG_volatile_type) {
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_array_type) {
 			name = dwarf_diename(&t);
+			kind = tag == DW_TAG_structure_type ? "struct " :
+			       tag == DW_TAG_union_type ? "union " :
+			       tag == DW_TAG_enumeration_type ? "enum " : "";
 			break;
 		}
 		if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &t)) {
@@ -705,7 +711,18 @@ static void type_name(Dwarf_Die *var, char *buf, size_t size)
 			break;
 		}
 	}
-	snprintf(buf, size, "%s%.*s", name ? name : "?", stars, "****************");
+	snprintf(buf, size, "%s%s%.*s", kind, name ? name : "?", stars, "****************");
+}
+
+/* A location that covers pc (an optimized variable may live elsewhere). */
+static bool live_at(Dwarf_Die *var, Dwarf_Addr pc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t n;
+
+	return dwarf_attr(var, DW_AT_location, &attr) &&
+	       dwarf_getlocation_addr(&attr, pc, &ops, &n, 1) > 0 && n > 0;
 }
 
 /* As perf probe -V: the variables visible at the function's probe point. */
@@ -713,14 +730,16 @@ int udw_list_vars(struct ubin *b, const char *func, FILE *out)
 {
 	Dwarf_Die die, *scopes = NULL;
 	GElf_Addr sym, at;
+	Dwarf_Addr pc;
 	int n;
 
 	if (func_by_name(b, func, &sym, &die) < 0 ||
 	    udw_func_point(b, func, sym, true, &at) < 0 ||
 	    (n = scopes_at(b, to_dw(b, at), &scopes)) < 0)
 		return -1;
-	fprintf(out, "Available variables at %s\n        @<%s+%llu>\n", func, func,
-		(unsigned long long)(at - sym));
+	pc = to_dw(b, at);
+	fprintf(out, "Available variables at %s\n        @<%s+%llu>\n", func,
+		dwarf_diename(&die) ? dwarf_diename(&die) : func, (unsigned long long)(at - sym));
 	for (int i = 0; i < n; i++) {
 		Dwarf_Die child;
 
@@ -731,7 +750,7 @@ int udw_list_vars(struct ubin *b, const char *func, FILE *out)
 			char type[128];
 
 			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-			    !dwarf_diename(&child) || !dwarf_hasattr(&child, DW_AT_location))
+			    !dwarf_diename(&child) || !live_at(&child, pc))
 				continue;
 			type_name(&child, type, sizeof(type));
 			fprintf(out, "                %s\t%s\n", type, dwarf_diename(&child));

@@ -37,7 +37,6 @@ T=$D/target
 # -L and -V as perf probe prints them: the same probe-able lines (numbered
 # from the function's first line) and the same variables.
 numbered() { awk '$1 ~ /^[0-9]+$/ { print $1 }'; }
-vars() { awk 'NR > 2 { print $NF }' | sort; }
 if command -v perf >/dev/null && perf probe -x "$T" -L greet >/dev/null 2>&1; then
 	for f in greet weigh main; do
 		a=$("$FTC" probe -x "$T" -L $f | numbered | tr '\n' ' ')
@@ -45,11 +44,13 @@ if command -v perf >/dev/null && perf probe -x "$T" -L greet >/dev/null 2>&1; th
 		if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "-L $f: the lines perf probe lists ($a)"
 		else fail "-L $f: the lines perf probe lists" "ftc: $a; perf: $b"; fi
 	done
-	for f in greet weigh; do
-		a=$("$FTC" probe -x "$T" -V $f | vars | tr '\n' ' ')
-		b=$(perf probe -x "$T" -V $f 2>/dev/null | vars | tr '\n' ' ')
-		if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "-V $f: the variables perf probe lists ($a)"
-		else fail "-V $f: the variables perf probe lists" "ftc: $a; perf: $b"; fi
+	# "TYPE NAME" lines, in any order
+	vlines() { awk 'NR > 2 { $1 = $1; print }' | sort; }
+	for f in "$T greet" "$T weigh" "$T main" "$LIBC malloc"; do
+		a=$("$FTC" probe -x ${f% *} -V ${f#* } | vlines | tr '\n' ',')
+		b=$(perf probe -x ${f% *} -V ${f#* } 2>/dev/null | vlines | tr '\n' ',')
+		if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "-V ${f#* }: the variables and types perf probe lists ($a)"
+		else fail "-V ${f#* }: the variables and types perf probe lists" "ftc: $a; perf: $b"; fi
 	done
 else
 	skip "-L/-V against perf probe" "perf probe cannot read $T"
