@@ -37,6 +37,8 @@ T=$D/target
 # -L and -V as perf probe prints them: the same probe-able lines (numbered
 # from the function's first line) and the same variables.
 numbered() { awk '$1 ~ /^[0-9]+$/ { print $1 }'; }
+# "TYPE NAME" lines of -V, in any order
+vlines() { awk 'NR > 2 { $1 = $1; print }' | sort; }
 if command -v perf >/dev/null && perf probe -x "$T" -L greet >/dev/null 2>&1; then
 	for f in greet weigh main; do
 		a=$("$FTC" probe -x "$T" -L $f | numbered | tr '\n' ' ')
@@ -44,8 +46,6 @@ if command -v perf >/dev/null && perf probe -x "$T" -L greet >/dev/null 2>&1; th
 		if [ -n "$a" ] && [ "$a" = "$b" ]; then pass "-L $f: the lines perf probe lists ($a)"
 		else fail "-L $f: the lines perf probe lists" "ftc: $a; perf: $b"; fi
 	done
-	# "TYPE NAME" lines, in any order
-	vlines() { awk 'NR > 2 { $1 = $1; print }' | sort; }
 	for f in "$T greet" "$T weigh" "$T main" "$LIBC malloc"; do
 		a=$("$FTC" probe -x ${f% *} -V ${f#* } | vlines | tr '\n' ',')
 		b=$(perf probe -x ${f% *} -V ${f#* } 2>/dev/null | vlines | tr '\n' ',')
@@ -69,10 +69,10 @@ else fail "record --probe" "exit $st: $(echo "$out" | tail -3)"; fi
 rep=$("$FTC" report -i "$D/t.dat" 2>&1 | grep -v '^#')
 ev() { printf '%s\n' "$rep" | grep -E " $1: " | sed 's/.*: ([^)]*) *//'; }
 check_events() {
-	local name=$1 want=$2 got
+	local name=$1 want=$2 label=${3:-report} got
 	got=$(ev "$name" | tr '\n' '|')
-	if [ "$got" = "$want" ]; then pass "report: $name has every call's values ($want)"
-	else fail "report: $name has every call's values" "want '$want', got '$got'"; fi
+	if [ "$got" = "$want" ]; then pass "$label: $name has every call's values ($want)"
+	else fail "$label: $name has every call's values" "want '$want', got '$got'"; fi
 }
 check_events greet 'count=1 buf="alpha" scale=10|count=2 buf="beta" scale=20|count=3 buf="gamma" scale=30|'
 check_events greet__return 'retval=12|retval=24|retval=41|'
@@ -82,6 +82,24 @@ n=$(ev malloc | grep -cx 'bytes=12346')
 if [ "$n" = 1 ]; then pass "report: libc malloc's argument (bytes=12346 once)"
 else fail "report: libc malloc's argument" "bytes=12346 seen $n times: $(ev malloc | head -3)"; fi
 expect_nomatch "record removed its probes" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
+
+# A non-PIE build (file offsets from other load addresses) and a stripped
+# one whose DWARF is in a .gnu_debuglink file beside it.
+setup "build non-PIE" cc -g -O0 -no-pie -o "$D/np" "$TOP/tests/fixtures/probe-target.c" &&
+"$FTC" record -B "$INST" -F -o "$D/np.dat" --probe "$D/np:greet count buf:string" \
+	--probe "$D/np:greet+4" -- "$D/np" >/dev/null 2>&1
+rep=$("$FTC" report -i "$D/np.dat" 2>&1 | grep -v '^#')
+check_events greet 'count=1 buf="alpha"|count=2 buf="beta"|count=3 buf="gamma"|' "non-PIE"
+n=$(printf '%s\n' "$rep" | grep -c ' greet_4: ')
+[ "$n" = 3 ] && pass "non-PIE: FUNC+OFF fires on every call (3)" || fail "non-PIE: FUNC+OFF fires on every call" "$n times"
+mkdir -p "$D/dl"
+if setup "split debug file" sh -c "cp '$T' '$D/dl/t' && cd '$D/dl' && objcopy --only-keep-debug t t.debug &&
+	strip -g t && objcopy --add-gnu-debuglink=t.debug t"; then
+	a=$("$FTC" probe -x "$D/dl/t" -V greet | vlines 2>/dev/null | tr '\n' ',')
+	b=$("$FTC" probe -x "$T" -V greet | vlines 2>/dev/null | tr '\n' ',')
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then pass ".gnu_debuglink: the variables come from the debug file"
+	else fail ".gnu_debuglink: the variables come from the debug file" "stripped: $a; full: $b"; fi
+fi
 
 # stream: the same probe, live
 out=$(timeout 60 "$FTC" stream -B "$INST" -F --probe "$T:greet count buf:string" -- "$T" 2>&1)
