@@ -98,8 +98,7 @@ static int add_one(struct ftc_state *st, const struct probe_args *a, const char 
 	ftc_probe_spec_free(ps);
 	if (ftc_probe_add(st, spec, a->binary, &event) < 0)
 		return fail(errno);
-	if (a->instance && (ftc_instance_create(st, a->instance) < 0 ||
-			    ftc_event_enable(st, a->instance, event) < 0)) {
+	if (a->instance && ftc_event_enable(st, a->instance, event) < 0) {
 		free(event);
 		return fail(errno);
 	}
@@ -193,6 +192,12 @@ static int probe_run(int argc, char **argv)
 
 	if (ret < 0)
 		return cmd_options_exit(ret);
+	/* checked first, as every command does: a typo changes nothing */
+	if (a.instance && !ftc_knob_exists(a.instance, "tracing_on")) {
+		cmd_error(&cmd_probe, "instance '%s' does not exist (see `ftc list -B`; ftc start -B "
+			  "NAME makes one)", a.instance);
+		return FTC_EXIT_REFUSED;
+	}
 	if (a.lines || a.vars) {
 		if (ret < argc || (a.lines && a.vars)) {
 			cmd_error(&cmd_probe, "-L and -V take one FUNC and no other words");
