@@ -14,6 +14,7 @@
 #include "control-opts.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "ftc-dynprobe.h"
 #include <tracefs.h>
 
 const struct cmd_option control_options[] = {
@@ -44,6 +45,8 @@ const struct cmd_option control_options[] = {
 	  FTC_OPT_NO_TRACING_ON },
 	{ 0, "cmdlines-size", "N", "remember N task names (saved_cmdlines_size; global, not per instance)",
 	  FTC_OPT_CMDLINES_SIZE },
+	{ 0, "probe", "SPEC", "a dynamic probe for this run: './prog:f n s:string' "
+	  "(ftc-probe(1))", FTC_OPT_PROBE },
 	{ 0 }
 };
 
@@ -66,6 +69,7 @@ struct section {
 	struct event_item *events;
 	size_t nevents;
 	struct strlist options, funcs, notrace, graph, graph_notrace, func_triggers, pids;
+	struct strlist probes;
 };
 
 /*
@@ -121,6 +125,7 @@ static void section_free(struct section *s)
 	strlist_free(&s->graph_notrace);
 	strlist_free(&s->func_triggers);
 	strlist_free(&s->pids);
+	strlist_free(&s->probes);
 	free(s);
 }
 
@@ -163,7 +168,7 @@ static bool section_empty(const struct section *s)
 	return !s->tracer && !s->clock && !s->cpumask && !s->instance && !s->buffer_kb &&
 	       !s->subbuf_kb && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
 	       !s->nevents && !s->options.n && !s->funcs.n && !s->notrace.n && !s->graph.n &&
-	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n;
+	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n && !s->probes.n;
 }
 
 int control_spec_empty(const struct control_spec *spec)
@@ -270,6 +275,17 @@ static int section_open(struct control_spec *spec, const char *arg)
 	return set_str(&s->instance, arg);
 }
 
+/* Parsed now, so that a typo fails before anything is written. */
+static int probe_opt(struct section *s, const char *arg)
+{
+	struct ftc_probe_spec *ps;
+
+	if (ftc_probe_spec_parse(arg, NULL, &ps) < 0)
+		return bad(ftc_strerror());
+	ftc_probe_spec_free(ps);
+	return add(&s->probes, arg);
+}
+
 static int section_opt(struct section *s, int id, const char *arg)
 {
 	switch (id) {
@@ -298,6 +314,7 @@ static int section_opt(struct section *s, int id, const char *arg)
 	case 'c': s->event_fork = true; return 1;
 	case FTC_OPT_GRAPH_NOTRACE: return add(&s->graph_notrace, arg);
 	case FTC_OPT_NO_TRACING_ON: s->no_tracing_on = true; return 1;
+	case FTC_OPT_PROBE: return probe_opt(s, arg);
 	default: return 0;
 	}
 }
@@ -334,7 +351,7 @@ static bool function_tracer(const struct section *s)
 /* Sections that trace something a pid filter narrows: events or a tracer. */
 static bool section_traces(const struct section *s)
 {
-	return s->nevents || (s->tracer && strcmp(s->tracer, "nop"));
+	return s->nevents || s->probes.n || (s->tracer && strcmp(s->tracer, "nop"));
 }
 
 int control_spec_follow(struct control_spec *spec, const char *pid)
@@ -452,8 +469,41 @@ static int apply_functions(struct section *s, struct ftc_state *st, const char *
 	return 0;
 }
 
+/*
+ * Every probe is made before anything enables one, so that restoring
+ * (newest first) has disabled them all by the time it removes them: the
+ * kernel refuses to remove an enabled probe. The spec is replaced by the
+ * event it made.
+ */
+static int make_probes(struct control_spec *spec, struct ftc_state *st)
+{
+	for (size_t i = 0; i < spec->n; i++) {
+		struct strlist *l = &spec->secs[i]->probes;
+
+		for (size_t j = 0; j < l->n; j++) {
+			char *event;
+
+			if (step() || ftc_probe_add(st, l->v[j], NULL, &event) < 0)
+				return -1;
+			free(l->v[j]);
+			l->v[j] = event;
+		}
+	}
+	return 0;
+}
+
+static int apply_probes(struct section *s, struct ftc_state *st, const char *inst)
+{
+	for (size_t i = 0; i < s->probes.n; i++)
+		if (step() || ftc_event_setup(st, inst, s->probes.v[i], NULL, NULL, 0) < 0)
+			return -1;
+	return 0;
+}
+
 static int apply_events(struct section *s, struct ftc_state *st, const char *inst)
 {
+	if (apply_probes(s, st, inst) < 0)
+		return -1;
 	for (size_t i = 0; i < s->nevents; i++) {
 		struct event_item *ev = &s->events[i];
 
@@ -499,6 +549,8 @@ static int name_section(const struct section *s)
 int control_spec_configure(struct control_spec *spec, struct ftc_state *st)
 {
 	if (spec->cmdlines_size && (step() || ftc_set_cmdlines_size(st, spec->cmdlines_size)))
+		return -1;
+	if (make_probes(spec, st) < 0)
 		return -1;
 	for (size_t i = 0; i < spec->n; i++)
 		if (section_configure(spec->secs[i], st) < 0)

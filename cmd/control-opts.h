@@ -22,6 +22,7 @@ enum {
 	FTC_OPT_GRAPH_NOTRACE,
 	FTC_OPT_NO_TRACING_ON,
 	FTC_OPT_CMDLINES_SIZE,
+	FTC_OPT_PROBE,
 };
 
 extern const struct cmd_option control_options[];

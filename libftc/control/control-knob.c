@@ -2,7 +2,7 @@
 /*
  * Reading and writing one tracefs knob, with errors a user can act on: the
  * file, the value, the kernel's reason, and the kernel's own error_log entry
- * when it left one (event filters and triggers do).
+ * when it left one (event filters, triggers and probe definitions do).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,11 +62,37 @@ static bool is_function_knob(const char *file)
 }
 
 /* What the errno means for this file, in the user's terms. */
+static bool is_probe_file(const char *file)
+{
+	return !strcmp(file, "uprobe_events") || !strcmp(file, "kprobe_events") ||
+	       !strcmp(file, "dynamic_events");
+}
+
+/* A probe definition's errors are about its symbol, event or fetchargs,
+ * which the kernel's error_log entry points at. */
+static const char *probe_hint(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "no such symbol, event or field (see the error_log entry)";
+	case EINVAL:
+		return "the kernel rejected the definition";
+	case EBUSY:
+		return "the probe's event is enabled or open somewhere";
+	case EEXIST:
+		return "an event of that name exists already";
+	default:
+		return NULL;
+	}
+}
+
 static const char *reason_hint(const char *file, const char *value, int err)
 {
 	bool func_tracer = !strcmp(file, "current_tracer") && value &&
 			   !strncmp(value, "function", 8);
 
+	if (is_probe_file(file) && probe_hint(err))
+		return probe_hint(err);
 	switch (err) {
 	case EPERM:
 	case EACCES:
@@ -104,7 +130,8 @@ bool ftc_str_ends(const char *file, const char *suffix)
 
 static bool logs_errors(const char *file)
 {
-	return ftc_str_ends(file, "/filter") || ftc_str_ends(file, "/trigger");
+	return ftc_str_ends(file, "/filter") || ftc_str_ends(file, "/trigger") ||
+	       is_probe_file(file);
 }
 
 int ftc_lines_each(char *text, int (*fn)(const char *line, void *ctx), void *ctx)

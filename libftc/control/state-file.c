@@ -36,6 +36,7 @@ static const char *const kind_names[] = {
 	[KNOB_PLAIN] = "plain", [KNOB_LIST] = "list", [KNOB_CLOCK] = "clock",
 	[KNOB_FILTER] = "filter", [KNOB_BUFSIZE] = "bufsize", [KNOB_TRIGGER] = "trigger",
 	[KNOB_FUNC_TRIGGER] = "func-trigger", [KNOB_INSTANCE] = "instance",
+	[KNOB_PROBE] = "probe",
 };
 #define NKINDS (sizeof(kind_names) / sizeof(kind_names[0]))
 

@@ -44,8 +44,17 @@ static bool is_enable_tree(const char *file)
 	return slash && !strcmp(slash, "/enable");
 }
 
+/* The files that define dynamic events (uprobes, kprobes, eprobes). */
+static bool is_probe_file(const char *file)
+{
+	return !strcmp(file, "uprobe_events") || !strcmp(file, "kprobe_events") ||
+	       !strcmp(file, "dynamic_events");
+}
+
 static enum knob_kind kind_of(const char *file, const char *value)
 {
+	if (is_probe_file(file))
+		return KNOB_PROBE;
 	if (!strcmp(file, "set_ftrace_filter") && ftc_is_func_trigger(value))
 		return KNOB_FUNC_TRIGGER;
 	if (is_list_file(file) || is_enable_tree(file))
@@ -234,6 +243,23 @@ static int save_trigger(const char *instance, const char *file, const char *valu
 	return ret;
 }
 
+/* "p:GROUP/EVENT ..." is undone by "-:GROUP/EVENT"; a removal ("-:...")
+ * is not journaled: nothing would bring the definition back. */
+static int save_probe(const char *value, char **undo)
+{
+	const char *colon = strchr(value, ':'), *end;
+
+	if (*value == '-' || !colon || !strchr(colon, '/'))
+		return ftc_error(EINVAL, "'%s': give a probe definition TYPE:GROUP/EVENT ...",
+				 value);
+	end = colon + strcspn(colon, " \t");
+	if (asprintf(undo, "-%.*s", (int)(end - colon), colon) < 0) {
+		*undo = NULL;
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 static int save_old(struct journal_entry *e)
 {
 	switch (e->kind) {
@@ -251,6 +277,8 @@ static int save_old(struct journal_entry *e)
 				    e->kind == KNOB_FUNC_TRIGGER, &e->undo);
 	case KNOB_PLAIN:
 		return read_for_save(e->instance, e->file, &e->undo);
+	case KNOB_PROBE:
+		return save_probe(e->value, &e->undo);
 	case KNOB_INSTANCE:
 		break;
 	}
@@ -259,7 +287,7 @@ static int save_old(struct journal_entry *e)
 
 static bool already_saved(const struct ftc_state *st, const struct journal_entry *e)
 {
-	if (e->kind == KNOB_TRIGGER || e->kind == KNOB_FUNC_TRIGGER)
+	if (e->kind == KNOB_TRIGGER || e->kind == KNOB_FUNC_TRIGGER || e->kind == KNOB_PROBE)
 		return false;
 	for (size_t i = 0; i < st->n; i++) {
 		const struct journal_entry *o = &st->e[i];
@@ -393,7 +421,7 @@ static int journal_write(struct ftc_state *st, const char *instance, const char 
 	}
 	e->append = append;
 	/* function triggers live in set_ftrace_filter: appending keeps the filter */
-	if (e->kind == KNOB_FUNC_TRIGGER || e->kind == KNOB_TRIGGER)
+	if (e->kind == KNOB_FUNC_TRIGGER || e->kind == KNOB_TRIGGER || e->kind == KNOB_PROBE)
 		append = true;
 	ret = ftc_knob_set(instance, file, value, append);
 	/* A failed write of a single value or trigger changed nothing, and
@@ -499,6 +527,14 @@ static int remove_instance(const char *name)
 	return 0;
 }
 
+/* Gone already (removed by hand): nothing to do. */
+static int remove_probe(const struct journal_entry *e)
+{
+	if (ftc_knob_set(NULL, e->undo_file, e->undo, true) == 0 || errno == ENOENT)
+		return 0;
+	return -1;
+}
+
 struct undo_ctx {
 	const struct journal_entry *e;
 };
@@ -524,6 +560,8 @@ static int undo_entry(const struct journal_entry *e)
 	switch (e->kind) {
 	case KNOB_INSTANCE:
 		return remove_instance(e->instance);
+	case KNOB_PROBE:
+		return remove_probe(e);
 	case KNOB_TRIGGER:
 	case KNOB_FUNC_TRIGGER:
 		if (!e->undo)

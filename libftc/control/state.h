@@ -19,6 +19,7 @@ enum knob_kind {
 	KNOB_TRIGGER,		/* event trigger: remove or re-add lines */
 	KNOB_FUNC_TRIGGER,	/* function trigger in set_ftrace_filter */
 	KNOB_INSTANCE,		/* created by us: removed */
+	KNOB_PROBE,		/* a dynamic event we defined: "-:GROUP/EVENT" */
 };
 
 struct journal_entry {

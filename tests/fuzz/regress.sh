@@ -67,4 +67,27 @@ after=$(sed -n '/<damaged record/,$p' "$D/o" | wc -l)
 "$FTC" report --json "$in" >"$D/o" 2>/dev/null
 expect_match "fuzz regress: JSON names the damaged record" \
 	'"type":"damaged",.*"offset":[0-9]+,"system":"ftrace","event":"print","reason":' "$(cat "$D/o")"
+
+# Probe SPECs the fuzzer (tests/fuzz/run --target probe) kept, in
+# tests/fuzz/regress-probe/ (the first byte: given with -x), through the
+# command line's parse only (--help ends the command before any write):
+# a usage error or help, never a signal or a sanitizer report.
+np=0
+for in in "$TOP"/tests/fuzz/regress-probe/*; do
+	[ -f "$in" ] || continue
+	np=$((np + 1))
+	name=$(basename "$in")
+	spec=$(tail -c +2 "$in" | tr -d '\0')
+	[ "$(head -c 1 "$in" | od -An -tu1 | tr -d ' ')" = 1 ] && spec="/bin/true:$spec"
+	timeout 20 "$FTC" record --probe "$spec" --help >"$D/o" 2>"$D/e"
+	st=$?
+	if [ $st -ge 124 ] || grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"; then
+		fail "fuzz regress: probe spec $name" "exit $st: $(grep -m2 -E 'ERROR|runtime error' "$D/e" | tr '\n' ' ')"
+	elif [ $st != 0 ] && [ $st != 2 ]; then
+		fail "fuzz regress: probe spec $name" "exit $st, want 0 (parsed) or 2 (usage)"
+	else
+		pass "fuzz regress: probe spec $name (exit $st)"
+	fi
+done
+[ $np -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress-probe"
 finish

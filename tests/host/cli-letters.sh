@@ -140,7 +140,7 @@ v=$(grep '^VIOLATION' "$D/violations")
 # The checker must catch each kind of slip: plant one of each in a copy of the tables.
 {
 	cat "$D/tables"
-	echo "snapshot trace-cmd snapshot x clearall -"		# an ftc-only letter, fine alone
+	echo "snapshot trace-cmd snapshot Z clearall -"		# an ftc-only letter, fine alone
 	echo "show trace-cmd show s pipe -"				# trace-cmd's -s with another meaning
 	echo "boot-args trace-cmd - c colour -"			# a meaning of -c trace-cmd never gives it
 	echo "stat perf stat t thread -"				# perf's -t is --tid

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Dynamic probes in ftc's group: the definition line from a parsed spec,
+ * written through the journal (so that restore, the guardian and
+ * `ftc reset --journal` remove it), listing and removing kept ones.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftc.h"
+#include "ftc-control.h"
+#include "ftc-dynprobe.h"
+#include "dynprobe.h"
+
+static int user_definition(const struct ftc_probe_spec *ps, const char *event, char **def)
+{
+	struct ubin b;
+	GElf_Addr addr = 0, off;
+	bool vars = false;
+	int ret;
+
+	for (size_t i = 0; i < ps->nargs; i++)
+		vars |= !ps->args[i].raw;
+	if (ubin_open(&b, ps->binary) < 0)
+		return -1;
+	if (ps->file) {
+		ret = udw_line_addr(&b, ps->file, ps->line, &addr);
+	} else {
+		ret = ubin_func_addr(&b, ps->func, &addr);
+		/* variables are stored past the prologue: probe there */
+		if (!ret && !ps->ret && !ps->off && vars)
+			ret = udw_func_point(&b, ps->func, addr, true, &addr);
+		addr += ps->off;
+	}
+	if (!ret)
+		ret = ubin_file_offset(&b, addr, &off);
+	if (!ret)
+		ret = str_addf(def, "%c:%s/%s %s:0x%llx", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
+			       event, b.path, (unsigned long long)off);
+	if (!ret)
+		ret = udw_args(&b, ps, addr, def);
+	ubin_close(&b);
+	return ret;
+}
+
+struct ksym_near {
+	const char *want;
+	char name[3][256];
+	size_t dist[3];
+	int n;
+};
+
+static void ksym_consider(struct ksym_near *k, const char *name)
+{
+	size_t lw = strlen(k->want), ln = strlen(name), d;
+	int i;
+
+	if (ln + 4 < lw || lw + 4 < ln)
+		return;
+	d = edit_distance(k->want, name);
+	for (i = 0; i < k->n; i++)
+		if (!strcmp(k->name[i], name))
+			return;
+	for (i = 0; i < 3; i++) {
+		if (i >= k->n || d < k->dist[i]) {
+			memmove(&k->name[i + 1], &k->name[i], (2 - i) * sizeof(k->name[0]));
+			memmove(&k->dist[i + 1], &k->dist[i], (2 - i) * sizeof(k->dist[0]));
+			snprintf(k->name[i], sizeof(k->name[i]), "%s", name);
+			k->dist[i] = d;
+			if (k->n < 3)
+				k->n++;
+			return;
+		}
+	}
+}
+
+/*
+ * A kprobe's function must be a text symbol of the kernel or of MODULE
+ * (/proc/kallsyms); when it is not, the nearest names are given. A
+ * module that is not loaded is left to the kernel, which keeps such a
+ * probe until it loads. Unreadable kallsyms: left to the kernel too.
+ */
+static int ksym_check(const char *module, const char *func)
+{
+	struct ksym_near k = { .want = func };
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], near[800] = "";
+	bool module_seen = false;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256], mod[128] = "";
+
+		if (sscanf(line, "%*s %c %255s [%127[^]]]", &type, name, mod) < 2)
+			continue;
+		if (module && strcmp(mod, module))
+			continue;
+		module_seen = true;
+		if (type != 't' && type != 'T')
+			continue;
+		if (!strcmp(name, func)) {
+			fclose(f);
+			return 0;
+		}
+		ksym_consider(&k, name);
+	}
+	fclose(f);
+	if (module && !module_seen)
+		return 0;
+	for (int i = 0; i < k.n; i++)
+		snprintf(near + strlen(near), sizeof(near) - strlen(near), "%s%s", i ? ", " : "",
+			 k.name[i]);
+	return ftc_error(ENOENT, "kprobe: no function '%s' in %s%s%s%s (/proc/kallsyms)", func,
+			 module ? "module " : "the kernel", module ? module : "",
+			 *near ? "; nearest: " : "", near);
+}
+
+static int raw_args(const struct ftc_probe_spec *ps, char **def)
+{
+	for (size_t i = 0; i < ps->nargs; i++) {
+		const struct ftc_probe_arg *a = &ps->args[i];
+
+		/* kprobes and eprobes: the kernel resolves names (BTF, fields) */
+		if (str_addf(def, " %s%s%s%s%s", a->name ? a->name : "", a->name ? "=" : "",
+			     a->fetch, a->type ? ":" : "", a->type ? a->type : "") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *event, char **def,
+			 const char **file)
+{
+	int ret;
+
+	*def = NULL;
+	switch (ps->kind) {
+	case FTC_PROBE_UPROBE:
+		*file = "uprobe_events";
+		ret = user_definition(ps, event, def);
+		break;
+	case FTC_PROBE_KPROBE:
+		*file = "kprobe_events";
+		ret = ksym_check(ps->module, ps->func);
+		if (!ret)
+			ret = str_addf(def, "%c:%s/%s %s%s%s", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
+			       event, ps->module ? ps->module : "", ps->module ? ":" : "",
+			       ps->func);
+		if (!ret && ps->off)
+			ret = str_addf(def, "+%llu", ps->off);
+		if (!ret)
+			ret = raw_args(ps, def);
+		break;
+	default:
+		*file = "dynamic_events";
+		ret = str_addf(def, "e:%s/%s %s", FTC_PROBE_GROUP, event, ps->func);
+		if (!ret)
+			ret = raw_args(ps, def);
+		break;
+	}
+	if (ret < 0) {
+		free(*def);
+		*def = NULL;
+	}
+	return ret;
+}
+
+static bool event_exists(const char *name)
+{
+	char file[300];
+
+	snprintf(file, sizeof(file), "events/%s/%s/format", FTC_PROBE_GROUP, name);
+	return ftc_knob_exists(NULL, file);
+}
+
+/* The spec's name, with _1, _2... when the group has it already. */
+static char *unique_event(const struct ftc_probe_spec *ps)
+{
+	char *base = ftc_probe_spec_event(ps), *name;
+
+	if (!base || !event_exists(base))
+		return base;
+	for (int i = 1; i < 1000; i++) {
+		name = NULL;
+		if (str_addf(&name, "%s_%d", base, i) < 0)
+			break;
+		if (!event_exists(name)) {
+			free(base);
+			return name;
+		}
+		free(name);
+	}
+	free(base);
+	ftc_error(EEXIST, "probe: too many events of that name in group %s", FTC_PROBE_GROUP);
+	return NULL;
+}
+
+static const char *const kind_files[] = {
+	[FTC_PROBE_KPROBE] = "kprobe_events",
+	[FTC_PROBE_UPROBE] = "uprobe_events",
+	[FTC_PROBE_EPROBE] = "dynamic_events",
+};
+
+static int refused(const struct ftc_probe_spec *ps)
+{
+	static const char *const what[] = {
+		[FTC_PROBE_KPROBE] = "kprobes", [FTC_PROBE_UPROBE] = "uprobes",
+		[FTC_PROBE_EPROBE] = "eprobes",
+	};
+
+	if (ftc_knob_exists(NULL, kind_files[ps->kind]))
+		return 0;
+	return ftc_error(ENOTSUP, "%s: absent: this kernel has no %s (CONFIG_%s); run `ftc check`",
+			 kind_files[ps->kind], what[ps->kind],
+			 ps->kind == FTC_PROBE_KPROBE ? "KPROBE_EVENTS" :
+			 ps->kind == FTC_PROBE_UPROBE ? "UPROBE_EVENTS" : "EPROBE_EVENTS");
+}
+
+/* This kernel may take dynamic_events but refuse every eprobe (EINVAL and
+ * no error_log entry): say so as `ftc check` does, and exit as refused. */
+static void eprobe_refused(const struct ftc_probe_spec *ps)
+{
+	char msg[1024];
+
+	if (ps->kind != FTC_PROBE_EPROBE || errno != EINVAL || strstr(ftc_strerror(), "error_log"))
+		return;
+	snprintf(msg, sizeof(msg), "%s", ftc_strerror());
+	ftc_error(ENOTSUP, "%s: this kernel refuses eprobes (`ftc check`: eprobes refused)", msg);
+}
+
+int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, char **event)
+{
+	struct ftc_probe_spec *ps;
+	const char *file;
+	char *name = NULL, *def = NULL;
+	int ret = -1;
+
+	*event = NULL;
+	if (ftc_probe_spec_parse(spec, binary, &ps) < 0)
+		return -1;
+	if (refused(ps) < 0)
+		goto out;
+	name = unique_event(ps);
+	if (!name || ftc_probe_definition(ps, name, &def, &file) < 0)
+		goto out;
+	if (ftc_knob_append(st, NULL, file, def) < 0) {
+		eprobe_refused(ps);
+		goto out;
+	}
+	if (str_addf(event, "%s:%s", FTC_PROBE_GROUP, name) == 0)
+		ret = 0;
+out:
+	free(name);
+	free(def);
+	ftc_probe_spec_free(ps);
+	return ret;
+}
+
+struct each_ctx {
+	const char *glob;
+	FILE *out;
+	int count, err;
+};
+
+/* "p:ftc/name ..." -> name, for lines of our group. */
+static const char *our_event(const char *line, char *name, size_t size)
+{
+	const char *slash = strchr(line, '/'), *sp;
+	size_t glen = strlen(FTC_PROBE_GROUP);
+
+	if (!slash || (size_t)(slash - strchr(line, ':') - 1) != glen ||
+	    strncmp(strchr(line, ':') + 1, FTC_PROBE_GROUP, glen))
+		return NULL;
+	sp = strchr(slash, ' ');
+	snprintf(name, size, "%.*s", (int)(sp ? sp - slash - 1 : (long)strlen(slash + 1)),
+		 slash + 1);
+	return name;
+}
+
+static int each_line(const char *file, int (*fn)(const char *line, const char *file, void *),
+		     void *ctx)
+{
+	char *text, *save = NULL;
+	int ret = 0;
+
+	if (!ftc_knob_exists(NULL, file))
+		return 0;
+	if (ftc_knob_read(NULL, file, &text) < 0)
+		return -1;
+	for (char *l = strtok_r(text, "\n", &save); l && !ret; l = strtok_r(NULL, "\n", &save))
+		ret = fn(l, file, ctx);
+	free(text);
+	return ret;
+}
+
+static int list_one(const char *line, const char *file, void *arg)
+{
+	struct each_ctx *c = arg;
+	char name[128];
+
+	/* dynamic_events repeats the u/kprobes: only its eprobes are new */
+	if (!strcmp(file, "dynamic_events") && *line != 'e')
+		return 0;
+	if (our_event(line, name, sizeof(name)))
+		fprintf(c->out, "%s:%s\t%s\n", FTC_PROBE_GROUP, name, line);
+	return 0;
+}
+
+int ftc_probe_list(FILE *out)
+{
+	struct each_ctx c = { .out = out };
+
+	if (each_line("uprobe_events", list_one, &c) < 0 ||
+	    each_line("kprobe_events", list_one, &c) < 0)
+		return -1;
+	return each_line("dynamic_events", list_one, &c) < 0 ? -1 : 0;
+}
+
+static int del_one(const char *line, const char *file, void *arg)
+{
+	struct each_ctx *c = arg;
+	char name[128], *cmd = NULL;
+
+	if (!our_event(line, name, sizeof(name)) || fnmatch(c->glob, name, 0))
+		return 0;
+	/* e: lines live in dynamic_events only */
+	if (*line == 'e' && strcmp(file, "dynamic_events"))
+		return 0;
+	if (str_addf(&cmd, "-:%s/%s", FTC_PROBE_GROUP, name) < 0)
+		return -1;
+	if (ftc_knob_set(NULL, file, cmd, true) < 0) {
+		free(cmd);
+		if (errno == EBUSY)
+			return ftc_error(EBUSY, "%s:%s is enabled in some buffer: disable it "
+					 "first (or stop the command that uses it)",
+					 FTC_PROBE_GROUP, name);
+		return -1;
+	}
+	free(cmd);
+	c->count++;
+	return 0;
+}
+
+int ftc_probe_del(const char *glob)
+{
+	struct each_ctx c = { .glob = glob };
+	size_t glen = strlen(FTC_PROBE_GROUP);
+
+	if (!strncmp(glob, FTC_PROBE_GROUP, glen) && glob[glen] == ':')
+		c.glob = glob + glen + 1;
+	if (each_line("uprobe_events", del_one, &c) < 0 ||
+	    each_line("kprobe_events", del_one, &c) < 0)
+		return -1;
+	/* dynamic_events lists u/k probes again: those are gone by now */
+	if (each_line("dynamic_events", del_one, &c) < 0)
+		return -1;
+	if (!c.count)
+		return ftc_error(ENOENT, "probe '%s': no such event in group %s (see `ftc probe "
+				 "list`)", glob, FTC_PROBE_GROUP);
+	return c.count;
+}
+
+int ftc_probe_lines(const char *binary, const char *func, FILE *out)
+{
+	struct ubin b;
+	int ret;
+
+	if (ubin_open(&b, binary) < 0)
+		return -1;
+	ret = udw_list_lines(&b, func, out);
+	ubin_close(&b);
+	return ret;
+}
+
+int ftc_probe_vars(const char *binary, const char *func, FILE *out)
+{
+	struct ubin b;
+	int ret;
+
+	if (ubin_open(&b, binary) < 0)
+		return -1;
+	ret = udw_list_vars(&b, func, out);
+	ubin_close(&b);
+	return ret;
+}

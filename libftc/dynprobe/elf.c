@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The user binary of a uprobe: its function symbols (from its own symbol
+ * tables or its debug file, found by build-id, .gnu_debuglink or under
+ * /usr/lib/debug), and the file offsets the kernel wants, computed from
+ * the program headers so that PIE, shared and prelinked files all work.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gelf.h>
+
+#include "ftc.h"
+#include "dynprobe.h"
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+int str_addf(char **s, const char *fmt, ...)
+{
+	char *add, *more;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&add, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return ftc_error(ENOMEM, "out of memory");
+	more = realloc(*s, (*s ? strlen(*s) : 0) + n + 1);
+	if (!more) {
+		free(add);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	if (!*s)
+		*more = '\0';
+	strcat(more, add);
+	free(add);
+	*s = more;
+	return 0;
+}
+
+size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, best;
+
+	if (la > 200 || lb > 200)
+		return SIZE_MAX;
+	row = malloc((lb + 1) * sizeof(*row));
+	if (!row)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+int ubin_open(struct ubin *b, const char *path)
+{
+	char real[PATH_MAX];
+
+	memset(b, 0, sizeof(*b));
+	if (!realpath(path, real))
+		return ftc_error(errno, "%s: %s (give the binary's path, e.g. ./prog or "
+				 "/lib/x86_64-linux-gnu/libc.so.6)", path, strerror(errno));
+	b->path = strdup(real);
+	b->dwfl = dwfl_begin(&offline_callbacks);
+	if (!b->path || !b->dwfl) {
+		ubin_close(b);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	b->mod = dwfl_report_offline(b->dwfl, "", real, -1);
+	dwfl_report_end(b->dwfl, NULL, NULL);
+	if (!b->mod) {
+		ftc_error(EINVAL, "%s: not an ELF file libdwfl can read: %s", real,
+			  dwfl_errmsg(-1));
+		ubin_close(b);
+		return -1;
+	}
+	b->elf = dwfl_module_getelf(b->mod, &b->elf_bias);
+	b->dw = dwfl_module_getdwarf(b->mod, &b->dw_bias);
+	if (!b->elf) {
+		ftc_error(EINVAL, "%s: cannot read its ELF: %s", real, dwfl_errmsg(-1));
+		ubin_close(b);
+		return -1;
+	}
+	return 0;
+}
+
+void ubin_close(struct ubin *b)
+{
+	if (b->dwfl)
+		dwfl_end(b->dwfl);
+	free(b->path);
+	memset(b, 0, sizeof(*b));
+}
+
+struct near {
+	const char *name[3];
+	size_t dist[3];
+};
+
+static void near_add(struct near *n, const char *name, size_t d)
+{
+	for (int i = 0; i < 3; i++) {
+		if (n->name[i] && !strcmp(n->name[i], name))
+			return;
+		if (!n->name[i] || d < n->dist[i]) {
+			for (int j = 2; j > i; j--) {
+				n->name[j] = n->name[j - 1];
+				n->dist[j] = n->dist[j - 1];
+			}
+			n->name[i] = name;
+			n->dist[i] = d;
+			return;
+		}
+	}
+}
+
+int ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr)
+{
+	int n = dwfl_module_getsymtab(b->mod);
+	struct near near = { 0 };
+	char names[512] = "";
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *name = dwfl_module_getsym_info(b->mod, i, &sym, &a, NULL, NULL, NULL);
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (!strcmp(name, func)) {
+			*addr = a - b->elf_bias;
+			return 0;
+		}
+		near_add(&near, name, edit_distance(func, name));
+	}
+	for (int i = 0; i < 3 && near.name[i]; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", near.name[i]);
+	return ftc_error(ENOENT, "%s: no function '%s'%s%s%s", b->path, func,
+			 *names ? " (nearest: " : "", names, *names ? ")" : "");
+}
+
+int ubin_file_offset(struct ubin *b, GElf_Addr addr, GElf_Addr *off)
+{
+	size_t n;
+
+	if (elf_getphdrnum(b->elf, &n) < 0)
+		return ftc_error(EINVAL, "%s: no program headers", b->path);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(b->elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return ftc_error(EINVAL, "%s: address 0x%llx is in no loaded segment", b->path,
+			 (unsigned long long)addr);
+}
