@@ -105,10 +105,8 @@ fi
 # which quiet keeps off the console: dmesg shows it.
 frozen() {
 	local ko append
-	if ! ko=$("$TOP/tests/lab/module/build" 2>"$OUT/import-frozen.build.err"); then
-		skip "lab import-frozen" "$(cat "$OUT/import-frozen.build.err")"
-		return 1
-	fi
+	lab_module "lab import-frozen" || return 1
+	ko=$LAB_KO
 	if ! append=$("$FTC" boot-args --traceoff-on-warning); then
 		fail "lab import-frozen: ftc boot-args --traceoff-on-warning exits 0"
 		return 1

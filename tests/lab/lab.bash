@@ -319,6 +319,16 @@ lab_run() {
 	lab_verdict "lab $name" "$rc" "$secs" "$qtmo"
 }
 
+# lab_module TEST: builds the lab's module (tests/lab/module, against the
+# lab kernel's headers) and sets LAB_KO to its .ko; without the headers, a
+# SKIP line for TEST with the reason, and 1.
+lab_module() {
+	if ! LAB_KO=$("$TOP/tests/lab/module/build" 2>"$OUT/lab-module-build.err"); then
+		skip "$1" "$(cat "$OUT/lab-module-build.err")"
+		return 1
+	fi
+}
+
 # lab_section TITLE: the lines the scenario printed between "== TITLE" and
 # the next "== " line, to assert on one part of the output at a time.
 lab_section() {

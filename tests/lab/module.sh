@@ -14,10 +14,8 @@
 . "$(dirname "$0")/lab.bash"
 
 NAME="lab module"
-if ! KO=$("$TOP/tests/lab/module/build" 2>"$OUT/lab-module.build.err"); then
-	skip "$NAME" "$(cat "$OUT/lab-module.build.err")"
-	finish
-fi
+lab_module "$NAME" || finish
+KO=$LAB_KO
 
 LAB_TIMEOUT=${LAB_TIMEOUT_MODULE:-150} lab_run module - "$KO=/lab/ftclab.ko" <<'EOF' || finish
 T=/sys/kernel/tracing

@@ -10,10 +10,8 @@
 . "$(dirname "$0")/lab.bash"
 
 NAME="lab probe"
-if ! KO=$("$TOP/tests/lab/module/build" 2>"$OUT/lab-probe.build.err"); then
-	skip "$NAME" "$(cat "$OUT/lab-probe.build.err")"
-	finish
-fi
+lab_module "$NAME" || finish
+KO=$LAB_KO
 
 LAB_TIMEOUT=${LAB_TIMEOUT_PROBE:-120} lab_run probe - "$KO=/lab/ftclab.ko" <<'EOF' || finish
 T=/sys/kernel/tracing
