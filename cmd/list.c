@@ -369,7 +369,7 @@ static int list_run(int argc, char **argv)
 	if (a.module && !module_loaded(a.module)) {
 		cmd_error(&cmd_list, "--module %s: no such module is loaded (/proc/modules "
 			  "lists them)", a.module);
-		return FTC_EXIT_FAIL;
+		return FTC_EXIT_REFUSED;
 	}
 	if (a.module && list_module_load(&a.mod, a.module) < 0) {
 		fprintf(stderr, "ftc list: %s\n", ftc_strerror());

@@ -99,6 +99,7 @@ base() {
 	status|stop|restart|clear|show|snapshot|marker|check) echo "-B $I" ;;
 	record) [ -z "$FAKE" ] && echo "-B $I"; echo "-o $T/r.dat" ;;
 	stream) [ -z "$FAKE" ] && echo "-B $I" ;;
+	top) [ -z "$FAKE" ] && echo "-B $I"; echo "--batch --iterations 1 -d 0.1" ;;
 	extract) [ "$2" != --instance ] && echo "-B $I"; echo "-o $T/x.dat" ;;
 	hist) echo "-B $I -e sched:sched_switch --key prev_pid" ;;
 	convert) [ "$2" != --output ] && echo "-o $T/c.dat" ;;
@@ -124,6 +125,7 @@ tail_args() {
 	dump|restore|import) echo "$T/tiny.dat" ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
+	probe) case $2 in --line|--vars) ;; *) echo "list" ;; esac ;;
 	*) ;;
 	esac
 }
@@ -134,7 +136,8 @@ excluded() {
 	[ "$3" -ge 3 ] || return 1	# the rest is refused before any work
 	case "$1 $2" in
 	# -1 and 9999... are valid instance names: a real instance would appear
-	"start --instance"|"record --instance"|"stream --instance"|"hist --instance") return 0 ;;
+	"start --instance"|"record --instance"|"stream --instance"|"top --instance"|\
+	"hist --instance") return 0 ;;
 	# these reach for the named instance (or create one) for real
 	"reset --instance"|"stop --instance"|"restart --instance"|"clear --instance") return 0 ;;
 	esac
@@ -167,6 +170,8 @@ allowed() {
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
 	"stream --comm")
 		echo "0|none"; return ;;	# any text is a task name
+	"top --comm")
+		echo "0 2|none"; return ;;	# a comm or a pid; more than 15 characters is refused
 	"stream --match")	# judged against the kernel's formats (the fake has none: 1)
 		[ -n "$FAKE" ] && echo "1 2|none" || echo "2|opt"; return ;;
 	"hist --filter"|"hist --key"|"hist --value")

@@ -186,7 +186,7 @@ expect_match "a REGEX that does not compile: says why" \
 	"^ftc list: 'sched_.*': not a regular expression .*: Unmatched" "$(cat "$OUT/last.err")"
 expect_status "a bad -f REGEX exits 2, before the kernel is asked" 2 "$FTC" list -f '[vfs'
 expect_status "--instance of a missing instance exits 3 (as stop and show)" 3 "$FTC" list -o --instance no-such-instance-$$
-expect_status "--module of a module not loaded exits 1" 1 "$FTC" list --module ftc-no-such-module
+expect_status "--module of a module not loaded exits 3" 3 "$FTC" list --module ftc-no-such-module
 expect_match "--module of a module not loaded: says so" \
 	"^ftc list: --module ftc-no-such-module: no such module is loaded" "$(cat "$OUT/last.err")"
 expect_status "--module with -t exits 2" 2 "$FTC" list --module ftc-no-such-module -t

@@ -110,7 +110,7 @@ want() {
 	else fail "$NAME: $1" "got: $(echo "$got" | tr '\n' '|'), want: $(echo "$2" | tr '\n' '|')"; fi
 }
 want before "ftc list: --module ftclab: no such module is loaded (/proc/modules lists them)
-status=1"
+status=3"
 init=$(lab_section init)
 expect_match "$NAME: init: insmod under ftc record -l ':mod:ftclab' exits 0" '^status=0$' "$init"
 # ftclab_init, then ftclab_run, ftclab_step_a and ftclab_step_b that it calls
