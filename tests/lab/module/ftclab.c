@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftclab: the module the lab traces as its developer would. A call chain
  * ftclab_run -> ftclab_step_a -> ftclab_step_b runs once at load, N times

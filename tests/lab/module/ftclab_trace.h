@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM ftclab
 
