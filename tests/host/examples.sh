@@ -92,7 +92,10 @@ dangling=$(for r in $refs; do [ -f "$TOP/Documentation/$r.3" ] || echo "$r"; don
 
 # --- make install, and the example against the installed library -----------
 prefix=$dir/prefix
-if ! setup "make install PREFIX" make -s -C "$TOP" install PREFIX="$prefix"; then
+# TEP_PLUGIN_DIR too: by default the plugins go where the system's
+# libtraceevent looks, whatever PREFIX is, and a test must not touch that.
+if ! setup "make install PREFIX" make -s -C "$TOP" install PREFIX="$prefix" \
+	TEP_PLUGIN_DIR="$prefix/lib/traceevent/plugins"; then
 	finish
 fi
 missing=$(for page in "$TOP"/Documentation/libftc*.3; do
