@@ -441,8 +441,8 @@ static int scope_func(Dwarf_Die *scopes, int n)
 /* "nearest: a, b" among the variables visible in the scopes. */
 static void nearest_visible(Dwarf_Die *scopes, int n, const char *name, char *out, size_t size)
 {
-	const char *best[3] = { 0 };
-	size_t dist[3] = { 0 };
+	static const char lead[] = "nearest: ";
+	struct near_names near = { 0 };
 
 	for (int i = 0; i < n; i++) {
 		Dwarf_Die child;
@@ -451,30 +451,19 @@ static void nearest_visible(Dwarf_Die *scopes, int n, const char *name, char *ou
 			continue;
 		do {
 			const char *v = dwarf_diename(&child);
-			size_t d;
 			int tag = dwarf_tag(&child);
 
 			if (!v || (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter))
 				continue;
-			d = edit_distance(name, v);
-			for (int k = 0; k < 3; k++) {
-				if (!best[k] || d < dist[k]) {
-					for (int j = 2; j > k; j--) {
-						best[j] = best[j - 1];
-						dist[j] = dist[j - 1];
-					}
-					best[k] = v;
-					dist[k] = d;
-					break;
-				}
-			}
+			near_consider(&near, name, v);
 		} while (!dwarf_siblingof(&child, &child));
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			break;
 	}
-	if (best[0])
-		snprintf(out, size, "nearest: %s%s%s%s%s", best[0], best[1] ? ", " : "",
-			 best[1] ? best[1] : "", best[2] ? ", " : "", best[2] ? best[2] : "");
+	if (near.count && size > sizeof(lead)) {
+		strcpy(out, lead);
+		near_format(&near, out + strlen(lead), size - strlen(lead));
+	}
 }
 
 static int var_missing(struct ubin *b, Dwarf_Die *scopes, int n, int fi, const char *name,

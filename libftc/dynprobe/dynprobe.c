@@ -45,37 +45,6 @@ static int user_definition(const struct ftc_probe_spec *ps, const char *event, c
 	return ret;
 }
 
-struct ksym_near {
-	const char *want;
-	char name[3][256];
-	size_t dist[3];
-	int n;
-};
-
-static void ksym_consider(struct ksym_near *k, const char *name)
-{
-	size_t lw = strlen(k->want), ln = strlen(name), d;
-	int i;
-
-	if (ln + 4 < lw || lw + 4 < ln)
-		return;
-	d = edit_distance(k->want, name);
-	for (i = 0; i < k->n; i++)
-		if (!strcmp(k->name[i], name))
-			return;
-	for (i = 0; i < 3; i++) {
-		if (i >= k->n || d < k->dist[i]) {
-			memmove(&k->name[i + 1], &k->name[i], (2 - i) * sizeof(k->name[0]));
-			memmove(&k->dist[i + 1], &k->dist[i], (2 - i) * sizeof(k->dist[0]));
-			snprintf(k->name[i], sizeof(k->name[i]), "%s", name);
-			k->dist[i] = d;
-			if (k->n < 3)
-				k->n++;
-			return;
-		}
-	}
-}
-
 /*
  * A kprobe's function must be a text symbol of the kernel or of MODULE
  * (/proc/kallsyms); when it is not, the nearest names are given. A
@@ -84,7 +53,7 @@ static void ksym_consider(struct ksym_near *k, const char *name)
  */
 static int ksym_check(const char *module, const char *func)
 {
-	struct ksym_near k = { .want = func };
+	struct near_names near_names = { 0 };
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512], near[800] = "";
 	bool module_seen = false;
@@ -105,14 +74,14 @@ static int ksym_check(const char *module, const char *func)
 			fclose(f);
 			return 0;
 		}
-		ksym_consider(&k, name);
+		/* edit distance >= the length difference: skip the far ones cheaply */
+		if (strlen(name) + 4 >= strlen(func) && strlen(func) + 4 >= strlen(name))
+			near_consider(&near_names, func, name);
 	}
 	fclose(f);
 	if (module && !module_seen)
 		return 0;
-	for (int i = 0; i < k.n; i++)
-		snprintf(near + strlen(near), sizeof(near) - strlen(near), "%s%s", i ? ", " : "",
-			 k.name[i]);
+	near_format(&near_names, near, sizeof(near));
 	return ftc_error(ENOENT, "kprobe: no function '%s' in %s%s%s%s (/proc/kallsyms)", func,
 			 module ? "module " : "the kernel", module ? module : "",
 			 *near ? "; nearest: " : "", near);

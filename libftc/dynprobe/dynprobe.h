@@ -39,7 +39,18 @@ int udw_list_vars(struct ubin *b, const char *func, FILE *out);
 
 /* Appends printf-formatted text to *s; -1 on ENOMEM. */
 int str_addf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Edit distance, for "did you mean". */
+/* Edit distance, for "did you mean" (near.c). */
 size_t edit_distance(const char *a, const char *b);
+
+/* The NEAR_MAX names nearest to one that was not found, nearest first. */
+#define NEAR_MAX 3
+struct near_names {
+	char name[NEAR_MAX][256];
+	size_t dist[NEAR_MAX];
+	int count;
+};
+void near_consider(struct near_names *n, const char *want, const char *name);
+/* "a, b, c"; empty when none was considered. */
+void near_format(const struct near_names *n, char *out, size_t size);
 
 #endif

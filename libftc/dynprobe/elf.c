@@ -48,37 +48,6 @@ int str_addf(char **s, const char *fmt, ...)
 	return 0;
 }
 
-size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), *row, best;
-
-	if (la > 200 || lb > 200)
-		return SIZE_MAX;
-	row = malloc((lb + 1) * sizeof(*row));
-	if (!row)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			diag = up;
-		}
-	}
-	best = row[lb];
-	free(row);
-	return best;
-}
-
 int ubin_open(struct ubin *b, const char *path)
 {
 	char real[PATH_MAX];
@@ -119,33 +88,11 @@ void ubin_close(struct ubin *b)
 	memset(b, 0, sizeof(*b));
 }
 
-struct near {
-	const char *name[3];
-	size_t dist[3];
-};
-
-static void near_add(struct near *n, const char *name, size_t d)
-{
-	for (int i = 0; i < 3; i++) {
-		if (n->name[i] && !strcmp(n->name[i], name))
-			return;
-		if (!n->name[i] || d < n->dist[i]) {
-			for (int j = 2; j > i; j--) {
-				n->name[j] = n->name[j - 1];
-				n->dist[j] = n->dist[j - 1];
-			}
-			n->name[i] = name;
-			n->dist[i] = d;
-			return;
-		}
-	}
-}
-
 int ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr)
 {
 	int n = dwfl_module_getsymtab(b->mod);
-	struct near near = { 0 };
-	char names[512] = "";
+	struct near_names near = { 0 };
+	char names[800];
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -158,11 +105,9 @@ int ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr)
 			*addr = a - b->elf_bias;
 			return 0;
 		}
-		near_add(&near, name, edit_distance(func, name));
+		near_consider(&near, func, name);
 	}
-	for (int i = 0; i < 3 && near.name[i]; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 i ? ", " : "", near.name[i]);
+	near_format(&near, names, sizeof(names));
 	return ftc_error(ENOENT, "%s: no function '%s'%s%s%s", b->path, func,
 			 *names ? " (nearest: " : "", names, *names ? ")" : "");
 }
