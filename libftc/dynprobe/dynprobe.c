@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ftc.h"
+#include "ksym-line.h"
 #include "ftc-control.h"
 #include "ftc-dynprobe.h"
 #include "dynprobe.h"
@@ -61,15 +62,18 @@ static int ksym_check(const char *module, const char *func)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		char type, name[256], mod[128] = "";
+		struct ftc_ksym_line l;
+		char name[256];
 
-		if (sscanf(line, "%*s %c %255s [%127[^]]]", &type, name, mod) < 2)
+		if (!ftc_ksym_line_parse(line, line + strcspn(line, "\n"), &l))
 			continue;
-		if (module && strcmp(mod, module))
+		if (module && (!l.mod || l.mod_len != strlen(module) ||
+			       strncmp(l.mod, module, l.mod_len)))
 			continue;
 		module_seen = true;
-		if (type != 't' && type != 'T')
+		if (l.type != 't' && l.type != 'T')
 			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)l.name_len, l.name);
 		if (!strcmp(name, func)) {
 			fclose(f);
 			return 0;

@@ -6,13 +6,13 @@
  * twice (two static functions) resolves to the first, as the kernel's
  * own lookup by name does.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ftc.h"
 #include "import.h"
+#include "ksym-line.h"
 
 static int by_name(const void *a, const void *b)
 {
@@ -22,29 +22,15 @@ static int by_name(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
-/* "ADDR TYPE NAME": 1 with the symbol, 0 for another line. */
+/* A text symbol's line: 1 with the symbol, 0 for another line. */
 static int parse_sym(const char *s, const char *e, struct imp_sym *sym)
 {
-	const char *p = s, *n;
-	uint64_t addr = 0;
-	int k = 0;
+	struct ftc_ksym_line l;
 
-	while (p < e && isxdigit((unsigned char)*p) && k < 17) {
-		int v = isdigit((unsigned char)*p) ? *p - '0' : tolower(*p) - 'a' + 10;
-
-		addr = addr << 4 | (uint64_t)v;
-		p++, k++;
-	}
-	if (!k || k > 16 || e - p < 4 || p[0] != ' ' || p[2] != ' ' || !strchr("tTwW", p[1]) ||
-	    !p[1])
+	if (!ftc_ksym_line_parse(s, e, &l) || !ftc_ksym_is_text(l.type))
 		return 0;
-	n = p += 3;
-	while (p < e && !isspace((unsigned char)*p))
-		p++;
-	if (p == n)
-		return 0;
-	sym->addr = addr;
-	sym->name = strndup(n, (size_t)(p - n));
+	sym->addr = l.addr;
+	sym->name = strndup(l.name, l.name_len);
 	return sym->name ? 1 : -1;
 }
 

@@ -17,6 +17,7 @@
 #include "ftc.h"
 #include "ftc-perf.h"
 #include "tracefs-layer.h"
+#include "ksym-line.h"
 
 struct ksym {
 	uint64_t addr;
@@ -109,16 +110,15 @@ static int ksym_cmp(const void *a, const void *b)
 }
 
 /* "[MOD]", once per module: frames point at it as their DSO. */
-static const char *intern_mod(struct ftc_symbols *s, const char *mod)
+static const char *intern_mod(struct ftc_symbols *s, const char *mod, size_t len)
 {
 	char **grown, *dso;
 
 	for (size_t i = 0; i < s->nmods; i++)
-		if (!strncmp(s->mods[i] + 1, mod, strlen(mod)) &&
-		    !strcmp(s->mods[i] + 1 + strlen(mod), "]"))
+		if (strlen(s->mods[i]) == len + 2 && !strncmp(s->mods[i] + 1, mod, len))
 			return s->mods[i];
 	grown = realloc(s->mods, (s->nmods + 1) * sizeof(*grown));
-	if (!grown || asprintf(&dso, "[%s]", mod) < 0) {
+	if (!grown || asprintf(&dso, "[%.*s]", (int)len, mod) < 0) {
 		if (grown)
 			s->mods = grown;
 		return NULL;
@@ -128,8 +128,7 @@ static const char *intern_mod(struct ftc_symbols *s, const char *mod)
 	return dso;
 }
 
-static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const char *name,
-		     const char *mod)
+static int push_ksym(struct ftc_symbols *s, size_t *cap, const struct ftc_ksym_line *l)
 {
 	if (s->nksyms == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 65536;
@@ -140,10 +139,10 @@ static int push_ksym(struct ftc_symbols *s, size_t *cap, uint64_t addr, const ch
 		s->ksyms = k;
 		*cap = ncap;
 	}
-	s->ksyms[s->nksyms].addr = addr;
-	s->ksyms[s->nksyms].name = strdup(name);
-	s->ksyms[s->nksyms].dso = mod ? intern_mod(s, mod) : NULL;
-	if (!s->ksyms[s->nksyms].name || (mod && !s->ksyms[s->nksyms].dso))
+	s->ksyms[s->nksyms].addr = l->addr;
+	s->ksyms[s->nksyms].name = strndup(l->name, l->name_len);
+	s->ksyms[s->nksyms].dso = l->mod ? intern_mod(s, l->mod, l->mod_len) : NULL;
+	if (!s->ksyms[s->nksyms].name || (l->mod && !s->ksyms[s->nksyms].dso))
 		return ftc_error(ENOMEM, "out of memory");
 	s->nksyms++;
 	return 0;
@@ -159,16 +158,14 @@ int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path)
 	if (ftc_path_read(path, &text, NULL) < 0)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		unsigned long long addr;
-		char type, name[256], mod[128];
-		int n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
+		struct ftc_ksym_line l;
 
-		if (n < 3)
+		if (!ftc_ksym_line_parse(line, line + strlen(line), &l))
 			continue;
 		/* Only code: samples land in text, and data symbols would split functions. */
-		if (!addr || !strchr("tTwW", type))
+		if (!l.addr || !ftc_ksym_is_text(l.type))
 			continue;
-		ret = push_ksym(s, &cap, addr, name, n == 4 ? mod : NULL);
+		ret = push_ksym(s, &cap, &l);
 		if (ret < 0)
 			break;
 	}
@@ -218,7 +215,7 @@ const char *ftc_symbols_kernel_dso(struct ftc_symbols *s, uint64_t addr)
 
 	if (!s->nksyms && s->mfn) {
 		mod = s->mfn(s->mctx, addr);
-		dso = mod ? intern_mod(s, mod) : NULL;
+		dso = mod ? intern_mod(s, mod, strlen(mod)) : NULL;
 	} else if ((i = ksym_at(s, addr)) >= 0) {
 		dso = s->ksyms[i].dso;
 	}

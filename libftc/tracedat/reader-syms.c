@@ -17,6 +17,7 @@
 #include "ftc.h"
 #include "reader.h"
 #include "tracedat-format.h"
+#include "ksym-line.h"
 
 #define IN_BLOCK	(64 * 1024)
 #define MAX_LINE	1024
@@ -57,40 +58,13 @@ static int arena_add(struct ftc_syms *s, const char *str, size_t len, uint32_t *
 	return 0;
 }
 
-/* strtoull without its locale and sign handling: kallsyms is a big file. */
-static unsigned long long parse_hex(char *l, char **end)
+/* A text symbol's line into the array; other lines are skipped. */
+static int add_line(struct ftc_syms *s, const char *l, size_t len)
 {
-	unsigned long long v = 0;
-	char *p = l;
-
-	for (;; p++) {
-		unsigned int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
-		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
-			d = (unsigned int)((*p | 0x20) - 'a' + 10);
-		else
-			break;
-		v = v << 4 | d;
-	}
-	*end = p;
-	return v;
-}
-
-/* "ffffffff81000000 T _stext [module]": text symbols only. */
-static int add_line(struct ftc_syms *s, char *l)
-{
-	char *end, *name, *mod;
-	unsigned long long addr = parse_hex(l, &end);
+	struct ftc_ksym_line k;
 	struct sym *e;
-	size_t nlen;
 
-	if (end == l || *end != ' ' || !strchr("tTwW", end[1]) || end[2] != ' ')
-		return 0;
-	name = end + 3;
-	nlen = strcspn(name, " \t");
-	if (!nlen)
+	if (!ftc_ksym_line_parse(l, l + len, &k) || !ftc_ksym_is_text(k.type))
 		return 0;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 16384;
@@ -102,13 +76,11 @@ static int add_line(struct ftc_syms *s, char *l)
 		s->cap = cap;
 	}
 	e = &s->v[s->n];
-	e->addr = addr;
+	e->addr = k.addr;
 	e->mod = 0;
-	if (arena_add(s, name, nlen, &e->name) < 0)
+	if (arena_add(s, k.name, k.name_len, &e->name) < 0)
 		return -1;
-	mod = strchr(name + nlen, '[');
-	if (mod && strchr(mod, ']') &&
-	    arena_add(s, mod + 1, (size_t)(strchr(mod, ']') - mod - 1), &e->mod) < 0)
+	if (k.mod && arena_add(s, k.mod, k.mod_len, &e->mod) < 0)
 		return -1;
 	s->n++;
 	return 0;
@@ -127,10 +99,9 @@ static int feed(struct ftc_syms *s, const char *p, size_t n)
 				s->line[s->llen++] = p[i];
 			continue;
 		}
-		s->line[s->llen] = '\0';
-		s->llen = 0;
-		if (add_line(s, s->line) < 0)
+		if (add_line(s, s->line, s->llen) < 0)
 			return -1;
+		s->llen = 0;
 	}
 	return 0;
 }
