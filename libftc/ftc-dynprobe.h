@@ -28,11 +28,13 @@ extern "C" {
 #endif
 
 #define FTC_PROBE_GROUP "ftc"
+#define FTC_SYNTH_GROUP "synthetic"	/* fixed by the kernel */
 
 enum ftc_probe_kind {
 	FTC_PROBE_KPROBE,
 	FTC_PROBE_UPROBE,
 	FTC_PROBE_EPROBE,
+	FTC_PROBE_SYNTH,	/* s:NAME TYPE FIELD; ...: func = NAME, args = fields */
 };
 
 struct ftc_probe_arg {

@@ -123,6 +123,13 @@ int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *event, cha
 		if (!ret)
 			ret = raw_args(ps, def);
 		break;
+	case FTC_PROBE_SYNTH:
+		*file = "dynamic_events";
+		ret = str_addf(def, "s:%s/%s", FTC_SYNTH_GROUP, event);
+		for (size_t i = 0; !ret && i < ps->nargs; i++)
+			ret = str_addf(def, "%s %s %s", i ? ";" : "", ps->args[i].type,
+				       ps->args[i].fetch);
+		break;
 	default:
 		*file = "dynamic_events";
 		ret = str_addf(def, "e:%s/%s %s", FTC_PROBE_GROUP, event, ps->func);
@@ -149,7 +156,18 @@ static bool event_exists(const char *name)
 static char *unique_event(const struct ftc_probe_spec *ps)
 {
 	char *base = ftc_probe_spec_event(ps), *name;
+	char file[300];
 
+	if (base && ps->kind == FTC_PROBE_SYNTH) {
+		/* hist actions name it: keep the name, refuse a second one */
+		snprintf(file, sizeof(file), "events/%s/%s/format", FTC_SYNTH_GROUP, base);
+		if (!ftc_knob_exists(NULL, file))
+			return base;
+		ftc_error(EEXIST, "probe: %s:%s exists already (`ftc probe del %s:%s`)",
+			  FTC_SYNTH_GROUP, base, FTC_SYNTH_GROUP, base);
+		free(base);
+		return NULL;
+	}
 	if (!base || !event_exists(base))
 		return base;
 	for (int i = 1; i < 1000; i++) {
@@ -171,13 +189,14 @@ static const char *const kind_files[] = {
 	[FTC_PROBE_KPROBE] = "kprobe_events",
 	[FTC_PROBE_UPROBE] = "uprobe_events",
 	[FTC_PROBE_EPROBE] = "dynamic_events",
+	[FTC_PROBE_SYNTH] = "synthetic_events",
 };
 
 static int refused(const struct ftc_probe_spec *ps)
 {
 	static const char *const what[] = {
 		[FTC_PROBE_KPROBE] = "kprobes", [FTC_PROBE_UPROBE] = "uprobes",
-		[FTC_PROBE_EPROBE] = "eprobes",
+		[FTC_PROBE_EPROBE] = "eprobes", [FTC_PROBE_SYNTH] = "synthetic events",
 	};
 
 	if (ftc_knob_exists(NULL, kind_files[ps->kind]))
@@ -185,7 +204,8 @@ static int refused(const struct ftc_probe_spec *ps)
 	return ftc_error(ENOTSUP, "%s: absent: this kernel has no %s (CONFIG_%s); run `ftc check`",
 			 kind_files[ps->kind], what[ps->kind],
 			 ps->kind == FTC_PROBE_KPROBE ? "KPROBE_EVENTS" :
-			 ps->kind == FTC_PROBE_UPROBE ? "UPROBE_EVENTS" : "EPROBE_EVENTS");
+			 ps->kind == FTC_PROBE_UPROBE ? "UPROBE_EVENTS" :
+			 ps->kind == FTC_PROBE_EPROBE ? "EPROBE_EVENTS" : "SYNTH_EVENTS");
 }
 
 /* This kernel may take dynamic_events but refuse every eprobe (EINVAL and
@@ -219,7 +239,8 @@ int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, ch
 		eprobe_refused(ps);
 		goto out;
 	}
-	if (str_addf(event, "%s:%s", FTC_PROBE_GROUP, name) == 0)
+	if (str_addf(event, "%s:%s", ps->kind == FTC_PROBE_SYNTH ? FTC_SYNTH_GROUP :
+		     FTC_PROBE_GROUP, name) == 0)
 		ret = 0;
 out:
 	free(name);
