@@ -137,17 +137,30 @@ static int probe_add(const struct probe_args *a, int argc, char **argv)
 	return ret;
 }
 
-static int disable_in(const char *instance, const char *glob)
+static int disable_one(const char *instance, const char *group, const char *name)
 {
 	char file[300];
-	const char *name = strncmp(glob, "ftc:", 4) ? glob : glob + 4;
 
-	if (strpbrk(name, "*?["))
-		return 0;
-	snprintf(file, sizeof(file), "events/%s/%s/enable", FTC_PROBE_GROUP, name);
+	snprintf(file, sizeof(file), "events/%s/%s/enable", group, name);
 	if (!ftc_knob_exists(instance, file))
 		return 0;
 	return ftc_knob_set(instance, file, "0", false);
+}
+
+/* NAME, ftc:NAME or synthetic:ftc_NAME (a bare NAME: either group). */
+static int disable_in(const char *instance, const char *glob)
+{
+	size_t slen = strlen(FTC_SYNTH_GROUP);
+	bool synth = !strncmp(glob, FTC_SYNTH_GROUP ":", slen + 1);
+	const char *name = synth ? glob + slen + 1 : strncmp(glob, "ftc:", 4) ? glob : glob + 4;
+
+	if (strpbrk(name, "*?["))
+		return 0;
+	if (!synth && disable_one(instance, FTC_PROBE_GROUP, name) < 0)
+		return -1;
+	if (name != glob + 4 && !strncmp(name, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)))
+		return disable_one(instance, FTC_SYNTH_GROUP, name);
+	return 0;
 }
 
 static int probe_del(const struct probe_args *a, int argc, char **argv)

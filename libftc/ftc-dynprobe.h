@@ -29,6 +29,9 @@ extern "C" {
 
 #define FTC_PROBE_GROUP "ftc"
 #define FTC_SYNTH_GROUP "synthetic"	/* fixed by the kernel */
+/* A synthetic event cannot have a group of ftc's own: ftc's are the ones
+ * whose name begins with this (list and del touch no others). */
+#define FTC_SYNTH_PREFIX "ftc_"
 
 enum ftc_probe_kind {
 	FTC_PROBE_KPROBE,
