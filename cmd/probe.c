@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc probe: dynamic probes (uprobes, kprobes, eprobes) in ftc's group
- * "ftc". `add` keeps what it makes (journaled while it works, so a kill
+ * "ftc", and synthetic events named ftc_* (the kernel's group "synthetic"
+ * is everyone's). `add` keeps what it makes (journaled while it works, so a kill
  * half-way leaves nothing); start, record and stream make theirs through
  * --probe and remove them when they end.
  */
@@ -47,7 +48,7 @@ static int probe_run(int argc, char **argv);
 
 const struct command cmd_probe = {
 	.name = "probe",
-	.summary = "add, remove or list dynamic probes (uprobes, kprobes, eprobes) in group ftc",
+	.summary = "add, remove or list dynamic probes: uprobes, kprobes, eprobes, synthetic events",
 	.synopsis = "add|del|list [-B NAME] [-x BINARY] [SPEC...] | -x BINARY -L|-V FUNC",
 	.options = probe_options,
 	.run = probe_run,
@@ -168,8 +169,8 @@ static int probe_del(const struct probe_args *a, int argc, char **argv)
 	int ret = FTC_EXIT_OK;
 
 	if (!argc) {
-		cmd_error(&cmd_probe, "del: name the events (ftc:NAME, NAME or a glob; see "
-			  "ftc probe list)");
+		cmd_error(&cmd_probe, "del: name the events (ftc:NAME, synthetic:ftc_NAME, NAME "
+			  "or a glob; see ftc probe list)");
 		return FTC_EXIT_USAGE;
 	}
 	for (int i = 0; i < argc; i++) {
