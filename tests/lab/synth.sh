@@ -20,10 +20,12 @@ synths() { grep -c '^s:' $T/dynamic_events; }
 echo "== check"
 ftc check 2>/dev/null | grep -E '^trigger-hist '
 echo "== record"
+# as ftc-probe(1) writes it
+a='hist:keys=pid:ts0=common_timestamp'
+b='hist:keys=next_pid:lat=common_timestamp-$ts0'
+b="$b"':onmatch(sched.sched_waking).trace(ftc_wakeup_lat,next_pid,$lat)'
 ftc record -q -o /tmp/s.dat --probe 's:ftc_wakeup_lat pid_t pid; u64 lat' \
-	-e sched:sched_waking -R 'hist:keys=pid:ts0=common_timestamp' \
-	-e sched:sched_switch \
-	-R 'hist:keys=next_pid:lat=common_timestamp-$ts0:onmatch(sched.sched_waking).trace(ftc_wakeup_lat,next_pid,$lat)' \
+	-e sched:sched_waking -R "$a" -e sched:sched_switch -R "$b" \
 	-- sh -c 'for i in 1 2 3 4 5 6; do sleep 0.05; done'
 echo "status=$?"
 echo "left=$(synths)"
@@ -75,6 +77,10 @@ if expect "$NAME: the capture comes back" lab_file synth /tmp/s.dat "$OUT/s.dat"
 	done
 	expect "ftc and trace-cmd read the same pid/lat pairs" cmp -s "$OUT/synth-ftc.txt.lat" \
 		"$OUT/synth-tc.txt.lat"
+	only=$("$FTC" report -i "$OUT/s.dat" --event synthetic:ftc_wakeup_lat 2>&1 | grep -v '^#')
+	expect "ftc report --event synthetic:ftc_wakeup_lat: those records alone" test \
+		"$(echo "$only" | grep -c ' ftc_wakeup_lat: ')" = "$(echo "$only" | wc -l)" -a \
+		"$(echo "$only" | wc -l)" = "$(wc -l <"$OUT/synth-ftc.txt.lat")"
 fi
 a=$(lab_section add)
 expect_match "$NAME: add keeps synthetic:ftc_kept" '^synthetic:ftc_kept$' "$a"
