@@ -5,7 +5,8 @@
 # fills it through hist triggers given with -R (sched_waking saves a
 # timestamp per pid, sched_switch's onmatch().trace() emits the event) and
 # records it with the sched_switch records it came from; then `probe add`
-# keeps one, list and del see ftc's only, a SIGKILLed record's guardian
+# keeps one, list and del see ftc's only, del of one that a hist action
+# names is refused with the reason, a SIGKILLed record's guardian
 # removes its event, and a bad field type shows the kernel's error_log
 # caret. On the host: ftc report and trace-cmd report agree on the values.
 . "$(dirname "$0")/../lib.sh"
@@ -39,6 +40,17 @@ ftc probe list | cut -f1
 ftc probe del '*'; echo "status=$?"
 grep '^s:' $T/dynamic_events
 echo '-:synthetic/other_lat' >>$T/dynamic_events
+echo "== busy"
+ftc probe add 's:ftc_busy u64 lat' >/dev/null
+W=$T/events/sched/sched_waking/trigger S=$T/events/sched/sched_switch/trigger
+h='hist:keys=next_pid:lat=common_timestamp-$ts0:onmatch(sched.sched_waking).trace(ftc_busy,$lat)'
+echo 'hist:keys=pid:ts0=common_timestamp' >>$W
+echo "$h" >>$S
+ftc probe del synthetic:ftc_busy 2>&1; echo "status=$?"
+echo "!$h" >>$S
+echo '!hist:keys=pid:ts0=common_timestamp' >>$W
+ftc probe del synthetic:ftc_busy 2>&1; echo "status=$?"
+echo "left=$(synths)"
 echo "== killed"
 ftc record -q -o /tmp/k.dat --probe 's:ftc_killed u64 x' -- sleep 30 &
 p=$!
@@ -91,6 +103,12 @@ expect_nomatch "$NAME: list shows no one else's synthetic event" 'other_lat' \
 	"$(echo "$a" | grep -v '^s:')"
 expect "$NAME: del '*' leaves only the other one" test \
 	"$(echo "$a" | grep '^s:' | cut -d' ' -f1 | cut -f1)" = "s:synthetic/other_lat"
+bu=$(lab_section busy)
+expect_match "$NAME: busy: del says a hist trigger's action names it" \
+	"synthetic:ftc_busy is enabled in some buffer or named by a hist trigger's action" "$bu"
+expect "$NAME: busy: exit 1, then 0 once the triggers are gone" test \
+	"$(echo "$bu" | grep '^status=' | tr '\n' ' ')" = "status=1 status=0 "
+expect_match "$NAME: busy: removed in the end" '^left=0$' "$bu"
 kl=$(lab_section killed)
 expect_match "$NAME: the killed record had defined its event" '^defined=1$' "$kl"
 expect_match "$NAME: its guardian removed the event" '^left=0$' "$kl"
