@@ -264,8 +264,10 @@ static int parse_synth(struct ftc_probe_spec *ps, char *text, const char *spec)
 		return ftc_error(EINVAL, "probe '%s': give the synthetic event as "
 				 "s:NAME TYPE FIELD[; TYPE FIELD]...", spec);
 	/* the kernel's group is "synthetic" for all: the prefix marks ftc's */
-	if (strncmp(name, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)) ||
-	    !name[strlen(FTC_SYNTH_PREFIX)])
+	if (!strcmp(name, FTC_SYNTH_PREFIX))
+		return ftc_error(EINVAL, "probe '%s': give the synthetic event a name after "
+				 FTC_SYNTH_PREFIX " (s:" FTC_SYNTH_PREFIX "lat ...)", spec);
+	if (strncmp(name, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)))
 		return ftc_error(EINVAL, "probe '%s': synthetic event '%s': ftc's names begin "
 				 "with " FTC_SYNTH_PREFIX " (s:" FTC_SYNTH_PREFIX "%s ...), so that "
 				 "list and del know them", spec, name, name);
