@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc probe: dynamic probes (uprobes, kprobes, eprobes) in ftc's group
- * "ftc". `add` keeps what it makes (journaled while it works, so a kill
+ * "ftc", and synthetic events named ftc_* (the kernel's group "synthetic"
+ * is everyone's). `add` keeps what it makes (journaled while it works, so a kill
  * half-way leaves nothing); start, record and stream make theirs through
  * --probe and remove them when they end.
  */
@@ -47,7 +48,7 @@ static int probe_run(int argc, char **argv);
 
 const struct command cmd_probe = {
 	.name = "probe",
-	.summary = "add, remove or list dynamic probes (uprobes, kprobes, eprobes) in group ftc",
+	.summary = "add, remove or list dynamic probes: uprobes, kprobes, eprobes, synthetic events",
 	.synopsis = "add|del|list [-B NAME] [-x BINARY] [SPEC...] | -x BINARY -L|-V FUNC",
 	.options = probe_options,
 	.run = probe_run,
@@ -137,17 +138,30 @@ static int probe_add(const struct probe_args *a, int argc, char **argv)
 	return ret;
 }
 
-static int disable_in(const char *instance, const char *glob)
+static int disable_one(const char *instance, const char *group, const char *name)
 {
 	char file[300];
-	const char *name = strncmp(glob, "ftc:", 4) ? glob : glob + 4;
 
-	if (strpbrk(name, "*?["))
-		return 0;
-	snprintf(file, sizeof(file), "events/%s/%s/enable", FTC_PROBE_GROUP, name);
+	snprintf(file, sizeof(file), "events/%s/%s/enable", group, name);
 	if (!ftc_knob_exists(instance, file))
 		return 0;
 	return ftc_knob_set(instance, file, "0", false);
+}
+
+/* NAME, ftc:NAME or synthetic:ftc_NAME (a bare NAME: either group). */
+static int disable_in(const char *instance, const char *glob)
+{
+	size_t slen = strlen(FTC_SYNTH_GROUP);
+	bool synth = !strncmp(glob, FTC_SYNTH_GROUP ":", slen + 1);
+	const char *name = synth ? glob + slen + 1 : strncmp(glob, "ftc:", 4) ? glob : glob + 4;
+
+	if (strpbrk(name, "*?["))
+		return 0;
+	if (!synth && disable_one(instance, FTC_PROBE_GROUP, name) < 0)
+		return -1;
+	if (name != glob + 4 && !strncmp(name, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)))
+		return disable_one(instance, FTC_SYNTH_GROUP, name);
+	return 0;
 }
 
 static int probe_del(const struct probe_args *a, int argc, char **argv)
@@ -155,8 +169,8 @@ static int probe_del(const struct probe_args *a, int argc, char **argv)
 	int ret = FTC_EXIT_OK;
 
 	if (!argc) {
-		cmd_error(&cmd_probe, "del: name the events (ftc:NAME, NAME or a glob; see "
-			  "ftc probe list)");
+		cmd_error(&cmd_probe, "del: name the events (ftc:NAME, synthetic:ftc_NAME, NAME "
+			  "or a glob; see ftc probe list)");
 		return FTC_EXIT_USAGE;
 	}
 	for (int i = 0; i < argc; i++) {

@@ -28,11 +28,16 @@ extern "C" {
 #endif
 
 #define FTC_PROBE_GROUP "ftc"
+#define FTC_SYNTH_GROUP "synthetic"	/* fixed by the kernel */
+/* A synthetic event cannot have a group of ftc's own: ftc's are the ones
+ * whose name begins with this (list and del touch no others). */
+#define FTC_SYNTH_PREFIX "ftc_"
 
 enum ftc_probe_kind {
 	FTC_PROBE_KPROBE,
 	FTC_PROBE_UPROBE,
 	FTC_PROBE_EPROBE,
+	FTC_PROBE_SYNTH,	/* s:NAME TYPE FIELD; ...: func = NAME, args = fields */
 };
 
 struct ftc_probe_arg {
@@ -75,13 +80,16 @@ FTC_API int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *ev
 struct ftc_state;
 /* Resolves and writes the probe through the journal (restore removes it).
  * The event gets a name of its own in the group; *event receives
- * "ftc:NAME" (free it). Kernel refusals carry the error_log entry. */
+ * "ftc:NAME", or "synthetic:ftc_NAME" as given (free it). Kernel
+ * refusals carry the error_log entry. */
 FTC_API int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary,
 			  char **event);
-/* Removes the group's events matching the glob (NAME or ftc:NAME); returns
- * the number removed. Not journaled: these are probes `add` kept. */
+/* Removes the group's events and ftc's synthetic events (ftc_*) matching
+ * the glob (NAME, ftc:NAME or synthetic:NAME); returns the number removed.
+ * Not journaled: these are probes `add` kept. */
 FTC_API int ftc_probe_del(const char *glob);
-/* Prints the group's probes, one definition per line. */
+/* Prints the group's probes and ftc's synthetic events, "GROUP:NAME\tDEF"
+ * a line. */
 FTC_API int ftc_probe_list(FILE *out);
 /* Like perf probe -L and -V: the lines of FUNC that have an address, and
  * the variables visible at its probe point. */

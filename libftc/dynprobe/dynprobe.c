@@ -127,6 +127,13 @@ int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *event, cha
 		if (!ret)
 			ret = raw_args(ps, def);
 		break;
+	case FTC_PROBE_SYNTH:
+		*file = "dynamic_events";
+		ret = str_addf(def, "s:%s/%s", FTC_SYNTH_GROUP, event);
+		for (size_t i = 0; !ret && i < ps->nargs; i++)
+			ret = str_addf(def, "%s %s %s", i ? ";" : "", ps->args[i].type,
+				       ps->args[i].fetch);
+		break;
 	default:
 		*file = "dynamic_events";
 		ret = str_addf(def, "e:%s/%s %s", FTC_PROBE_GROUP, event, ps->func);
@@ -153,7 +160,18 @@ static bool event_exists(const char *name)
 static char *unique_event(const struct ftc_probe_spec *ps)
 {
 	char *base = ftc_probe_spec_event(ps), *name;
+	char file[300];
 
+	if (base && ps->kind == FTC_PROBE_SYNTH) {
+		/* hist actions name it: keep the name, refuse a second one */
+		snprintf(file, sizeof(file), "events/%s/%s/format", FTC_SYNTH_GROUP, base);
+		if (!ftc_knob_exists(NULL, file))
+			return base;
+		ftc_error(EEXIST, "probe: %s:%s exists already (`ftc probe del %s:%s`)",
+			  FTC_SYNTH_GROUP, base, FTC_SYNTH_GROUP, base);
+		free(base);
+		return NULL;
+	}
 	if (!base || !event_exists(base))
 		return base;
 	for (int i = 1; i < 1000; i++) {
@@ -175,17 +193,23 @@ static const char *const kind_files[] = {
 	[FTC_PROBE_KPROBE] = "kprobe_events",
 	[FTC_PROBE_UPROBE] = "uprobe_events",
 	[FTC_PROBE_EPROBE] = "dynamic_events",
+	[FTC_PROBE_SYNTH] = "synthetic_events",
 };
 
 static int refused(const struct ftc_probe_spec *ps)
 {
 	static const char *const what[] = {
 		[FTC_PROBE_KPROBE] = "kprobes", [FTC_PROBE_UPROBE] = "uprobes",
-		[FTC_PROBE_EPROBE] = "eprobes",
+		[FTC_PROBE_EPROBE] = "eprobes", [FTC_PROBE_SYNTH] = "synthetic events",
 	};
 
 	if (ftc_knob_exists(NULL, kind_files[ps->kind]))
 		return 0;
+	/* hist triggers select synthetic events: without them, none */
+	if (ps->kind == FTC_PROBE_SYNTH)
+		return ftc_error(ENOTSUP, "synthetic_events: absent: this kernel has no synthetic "
+				 "events (CONFIG_SYNTH_EVENTS) nor hist triggers to fill them (`ftc "
+				 "check`: trigger-hist absent)");
 	return ftc_error(ENOTSUP, "%s: absent: this kernel has no %s (CONFIG_%s); run `ftc check`",
 			 kind_files[ps->kind], what[ps->kind],
 			 ps->kind == FTC_PROBE_KPROBE ? "KPROBE_EVENTS" :
@@ -223,7 +247,8 @@ int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, ch
 		eprobe_refused(ps);
 		goto out;
 	}
-	if (str_addf(event, "%s:%s", FTC_PROBE_GROUP, name) == 0)
+	if (str_addf(event, "%s:%s", ps->kind == FTC_PROBE_SYNTH ? FTC_SYNTH_GROUP :
+		     FTC_PROBE_GROUP, name) == 0)
 		ret = 0;
 out:
 	free(name);
@@ -233,24 +258,33 @@ out:
 }
 
 struct each_ctx {
+	const char *group;	/* del: only this group's (NULL: both) */
 	const char *glob;
 	FILE *out;
 	int count, err;
 };
 
-/* "p:ftc/name ..." -> name, for lines of our group. */
+/*
+ * "p:ftc/name ..." -> "ftc", name; "s:synthetic/ftc_name\tu64 x" ->
+ * "synthetic", ftc_name: our group's events, and the synthetic events of
+ * ftc's prefix. NULL for anyone else's.
+ */
 static const char *our_event(const char *line, char *name, size_t size)
 {
-	const char *slash = strchr(line, '/'), *sp;
-	size_t glen = strlen(FTC_PROBE_GROUP);
+	const char *colon = strchr(line, ':'), *slash = colon ? strchr(colon, '/') : NULL;
+	size_t glen = slash ? (size_t)(slash - colon - 1) : 0, nlen;
 
-	if (!slash || (size_t)(slash - strchr(line, ':') - 1) != glen ||
-	    strncmp(strchr(line, ':') + 1, FTC_PROBE_GROUP, glen))
+	if (!slash)
 		return NULL;
-	sp = strchr(slash, ' ');
-	snprintf(name, size, "%.*s", (int)(sp ? sp - slash - 1 : (long)strlen(slash + 1)),
-		 slash + 1);
-	return name;
+	nlen = strcspn(slash + 1, " \t");
+	snprintf(name, size, "%.*s", (int)nlen, slash + 1);
+	if (glen == strlen(FTC_PROBE_GROUP) && !strncmp(colon + 1, FTC_PROBE_GROUP, glen))
+		return FTC_PROBE_GROUP;
+	if (*line == 's' && glen == strlen(FTC_SYNTH_GROUP) &&
+	    !strncmp(colon + 1, FTC_SYNTH_GROUP, glen) &&
+	    !strncmp(name, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)))
+		return FTC_SYNTH_GROUP;
+	return NULL;
 }
 
 static int each_line(const char *file, int (*fn)(const char *line, const char *file, void *),
@@ -272,13 +306,16 @@ static int each_line(const char *file, int (*fn)(const char *line, const char *f
 static int list_one(const char *line, const char *file, void *arg)
 {
 	struct each_ctx *c = arg;
+	const char *group;
 	char name[128];
 
-	/* dynamic_events repeats the u/kprobes: only its eprobes are new */
-	if (!strcmp(file, "dynamic_events") && *line != 'e')
+	/* dynamic_events repeats the u/kprobes: only its eprobes and
+	 * synthetic events are new */
+	if (!strcmp(file, "dynamic_events") && *line != 'e' && *line != 's')
 		return 0;
-	if (our_event(line, name, sizeof(name)))
-		fprintf(c->out, "%s:%s\t%s\n", FTC_PROBE_GROUP, name, line);
+	group = our_event(line, name, sizeof(name));
+	if (group)
+		fprintf(c->out, "%s:%s\t%s\n", group, name, line);
 	return 0;
 }
 
@@ -292,38 +329,61 @@ int ftc_probe_list(FILE *out)
 	return each_line("dynamic_events", list_one, &c) < 0 ? -1 : 0;
 }
 
+static int del_busy(const char *group, const char *name)
+{
+	if (!strcmp(group, FTC_SYNTH_GROUP))
+		return ftc_error(EBUSY, "%s:%s is enabled in some buffer or named by a hist "
+				 "trigger's action: disable it and remove the trigger first (or "
+				 "stop the command that uses it)", group, name);
+	return ftc_error(EBUSY, "%s:%s is enabled in some buffer: disable it first (or stop "
+			 "the command that uses it)", group, name);
+}
+
 static int del_one(const char *line, const char *file, void *arg)
 {
 	struct each_ctx *c = arg;
+	const char *group;
 	char name[128], *cmd = NULL;
 
-	if (!our_event(line, name, sizeof(name)) || fnmatch(c->glob, name, 0))
+	group = our_event(line, name, sizeof(name));
+	if (!group || (c->group && strcmp(c->group, group)) || fnmatch(c->glob, name, 0))
 		return 0;
-	/* e: lines live in dynamic_events only */
-	if (*line == 'e' && strcmp(file, "dynamic_events"))
+	/* e: and s: lines live in dynamic_events only */
+	if ((*line == 'e' || *line == 's') && strcmp(file, "dynamic_events"))
 		return 0;
-	if (str_addf(&cmd, "-:%s/%s", FTC_PROBE_GROUP, name) < 0)
+	if (str_addf(&cmd, "-:%s/%s", group, name) < 0)
 		return -1;
 	if (ftc_knob_set(NULL, file, cmd, true) < 0) {
 		free(cmd);
-		if (errno == EBUSY)
-			return ftc_error(EBUSY, "%s:%s is enabled in some buffer: disable it "
-					 "first (or stop the command that uses it)",
-					 FTC_PROBE_GROUP, name);
-		return -1;
+		return errno == EBUSY ? del_busy(group, name) : -1;
 	}
 	free(cmd);
 	c->count++;
 	return 0;
 }
 
+/* "ftc:GLOB" or "synthetic:GLOB" limits GLOB to that group. */
+static const char *del_group(const char *glob, const char **rest)
+{
+	static const char *const groups[] = { FTC_PROBE_GROUP, FTC_SYNTH_GROUP };
+
+	*rest = glob;
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		size_t glen = strlen(groups[i]);
+
+		if (!strncmp(glob, groups[i], glen) && glob[glen] == ':') {
+			*rest = glob + glen + 1;
+			return groups[i];
+		}
+	}
+	return NULL;
+}
+
 int ftc_probe_del(const char *glob)
 {
-	struct each_ctx c = { .glob = glob };
-	size_t glen = strlen(FTC_PROBE_GROUP);
+	struct each_ctx c = { 0 };
 
-	if (!strncmp(glob, FTC_PROBE_GROUP, glen) && glob[glen] == ':')
-		c.glob = glob + glen + 1;
+	c.group = del_group(glob, &c.glob);
 	if (each_line("uprobe_events", del_one, &c) < 0 ||
 	    each_line("kprobe_events", del_one, &c) < 0)
 		return -1;
@@ -331,8 +391,9 @@ int ftc_probe_del(const char *glob)
 	if (each_line("dynamic_events", del_one, &c) < 0)
 		return -1;
 	if (!c.count)
-		return ftc_error(ENOENT, "probe '%s': no such event in group %s (see `ftc probe "
-				 "list`)", glob, FTC_PROBE_GROUP);
+		return ftc_error(ENOENT, "probe '%s': no such event in group %s, nor a synthetic "
+				 "event %s* (see `ftc probe list`)", glob, FTC_PROBE_GROUP,
+				 FTC_SYNTH_PREFIX);
 	return c.count;
 }
 

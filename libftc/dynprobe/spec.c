@@ -222,12 +222,78 @@ static int add_arg(struct ftc_probe_spec *ps, char *tok, const char *spec)
 	return parse_arg(&bigger[ps->nargs - 1], tok, spec);
 }
 
+/* s:NAME TYPE FIELD[; TYPE FIELD]...: the name is kept as given, since
+ * hist actions name it (trace(NAME,...)). */
+static int parse_synth_field(struct ftc_probe_spec *ps, char *f, const char *spec)
+{
+	char *end, *sp;
+	struct ftc_probe_arg *a;
+
+	while (isspace((unsigned char)*f))
+		f++;
+	end = f + strlen(f);
+	while (end > f && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	sp = strrchr(f, ' ');
+	if (!sp || !is_ident(sp + 1, strlen(sp + 1)) || sp == f)
+		return ftc_error(EINVAL, "probe '%s': field '%s': give TYPE NAME (u64 lat)", spec, f);
+	*sp = '\0';
+	for (char *t = f; *t; t++)
+		if (!isalnum((unsigned char)*t) && !strchr("_ []", *t))
+			return ftc_error(EINVAL, "probe '%s': field type '%s': give a C type "
+					 "(u64, pid_t, char[16])", spec, f);
+	if (add_arg(ps, sp + 1, spec) < 0)
+		return -1;
+	a = &ps->args[ps->nargs - 1];
+	a->type = strdup(f);
+	return a->type ? 0 : oom();
+}
+
+static int parse_synth(struct ftc_probe_spec *ps, char *text, const char *spec)
+{
+	char *name = text + 2, *rest = strpbrk(name, " \t\n"), *save = NULL, *f;
+
+	ps->kind = FTC_PROBE_SYNTH;
+	if (!strncmp(name, FTC_SYNTH_GROUP "/", strlen(FTC_SYNTH_GROUP) + 1))
+		name += strlen(FTC_SYNTH_GROUP) + 1;
+	if (rest)
+		*rest++ = '\0';
+	else
+		rest = name + strlen(name);	/* strtok_r(NULL) would read save */
+	if (!is_ident(name, strlen(name)) || strlen(name) > EVENT_NAME_MAX)
+		return ftc_error(EINVAL, "probe '%s': give the synthetic event as "
+				 "s:NAME TYPE FIELD[; TYPE FIELD]...", spec);
+	/* the kernel's group is "synthetic" for all: the prefix marks ftc's */
+	if (!strcmp(name, FTC_SYNTH_PREFIX))
+		return ftc_error(EINVAL, "probe '%s': give the synthetic event a name after "
+				 FTC_SYNTH_PREFIX " (s:" FTC_SYNTH_PREFIX "lat ...)", spec);
+	if (strncmp(name, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)))
+		return ftc_error(EINVAL, "probe '%s': synthetic event '%s': ftc's names begin "
+				 "with " FTC_SYNTH_PREFIX " (s:" FTC_SYNTH_PREFIX "%s ...), so that "
+				 "list and del know them", spec, name, name);
+	ps->func = strdup(name);
+	if (!ps->func)
+		return oom();
+	for (f = strtok_r(rest, ";", &save); f; f = strtok_r(NULL, ";", &save))
+		if (parse_synth_field(ps, f, spec) < 0)
+			return -1;
+	if (!ps->nargs)
+		return ftc_error(EINVAL, "probe '%s': a synthetic event needs a field (u64 lat)",
+				 spec);
+	return 0;
+}
+
 static int parse_words(struct ftc_probe_spec *ps, char *text, const char *binary,
 		       const char *spec)
 {
 	const char *blank = " \t\n";
-	char *save = NULL, *tok = strtok_r(text, blank, &save);
+	char *save = NULL, *tok;
 
+	while (isspace((unsigned char)*text))
+		text++;
+	if (!binary && !strncmp(text, "s:", 2))
+		return parse_synth(ps, text, spec);
+	tok = strtok_r(text, blank, &save);
 	if (!tok)
 		return ftc_error(EINVAL, "probe '': empty: give FUNC, BINARY:FUNC or e:SYS:EVENT");
 	if (parse_location(ps, tok, binary, spec) < 0)
@@ -288,6 +354,8 @@ char *ftc_probe_spec_event(const struct ftc_probe_spec *ps)
 		name_add(buf, sizeof(buf), base ? base + 1 : ps->file);
 		snprintf(num, sizeof(num), "_L%lu", ps->line);
 		name_add(buf, sizeof(buf), num);
+	} else if (ps->kind == FTC_PROBE_SYNTH) {
+		name_add(buf, sizeof(buf), ps->func);
 	} else if (ps->kind == FTC_PROBE_EPROBE) {
 		name_add(buf, sizeof(buf), strchr(ps->func, '.') + 1);
 	} else {

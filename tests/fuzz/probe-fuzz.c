@@ -3,7 +3,8 @@
  * libFuzzer target over the probe SPEC parser (libftc/dynprobe/spec.c):
  * a spec comes from the command line, so any bytes. The first byte picks
  * whether a binary is given apart (-x). A parsed spec must give an event
- * name the kernel takes: [A-Za-z_][A-Za-z0-9_]*, at most 56 bytes
+ * name the kernel takes: [A-Za-z_][A-Za-z0-9_]*, at most 56 bytes; a
+ * synthetic event, ftc's prefix and fields that nothing splits
  * (tests/fuzz/run --target probe).
  */
 #include <stdint.h>
@@ -29,6 +30,16 @@ static void check_spec(const struct ftc_probe_spec *ps)
 		abort();
 	for (size_t i = 0; i < ps->nargs; i++)
 		if (!ps->args[i].fetch || !*ps->args[i].fetch)
+			abort();
+	if (ps->kind != FTC_PROBE_SYNTH)
+		return;
+	/* ftc's synthetic events are known by the prefix alone */
+	if (!ps->nargs || strncmp(ps->func, FTC_SYNTH_PREFIX, strlen(FTC_SYNTH_PREFIX)))
+		abort();
+	/* the definition joins them with "; ": nothing may split a field */
+	for (size_t i = 0; i < ps->nargs; i++)
+		if (!ps->args[i].type || !*ps->args[i].type || strpbrk(ps->args[i].type, ";\n\t") ||
+		    strpbrk(ps->args[i].fetch, "; \n\t"))
 			abort();
 }
 

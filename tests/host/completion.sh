@@ -158,4 +158,10 @@ PY
 else
 	skip "interactive completion" "needs python3 and tracefs events"
 fi
+# probe add: a synthetic event's spec starts with ftc's prefix
+got=$(complete_words ftc probe add s)
+expect_match "TAB on 'ftc probe add s' offers s:ftc_" '^s:ftc_$' "$got"
+got=$(complete_words ftc probe add s : f)
+expect_match "TAB on 'ftc probe add s:f' completes after the colon" '^ftc_$' "$got"
+
 finish

@@ -130,6 +130,26 @@ if [ ! -e "$TRACEFS/kprobe_events" ]; then
 	expect_status "kprobe where the kernel has none: refused" 3 "$FTC" probe add vfs_read
 	expect_match "kprobe: ftc check's words" "kprobe_events: absent.*ftc check" "$(cat "$OUT/last.err")"
 fi
+if [ ! -e "$TRACEFS/synthetic_events" ]; then
+	expect_status "synthetic event where the kernel has none: refused" 3 \
+		"$FTC" probe add 's:ftc_lat u64 lat; pid_t pid'
+	expect_match "synthetic: ftc check's words" \
+		"synthetic_events: absent: .*hist triggers .*\(\`ftc check\`: trigger-hist absent\)" \
+		"$(cat "$OUT/last.err")"
+	expect_match "synthetic: ftc check says the same" '^trigger-hist +absent ' \
+		"$("$FTC" check 2>/dev/null)"
+	expect_status "synthetic --probe where the kernel has none: refused" 3 \
+		"$FTC" record --probe 's:ftc_lat u64 lat' -o "$D/x.dat" -- true
+	expect_match "synthetic --probe: ftc check's words" "trigger-hist absent" \
+		"$(cat "$OUT/last.err")"
+fi
+expect_status "synthetic without ftc_: usage" 2 "$FTC" probe add 's:wakeup_lat u64 lat'
+expect_match "synthetic without ftc_: the name to give" \
+	"'wakeup_lat': ftc's names begin with ftc_ \(s:ftc_wakeup_lat \.\.\.\)" "$(cat "$OUT/last.err")"
+expect_status "del of a synthetic event not there: exit 1" 1 "$FTC" probe del 'synthetic:ftc_nosuch'
+expect_status "synthetic without a field: usage" 2 "$FTC" probe add 's:ftc_lat'
+expect_status "synthetic field without a name: usage" 2 "$FTC" probe add 's:ftc_lat u64'
+expect_status "synthetic bad type: usage" 2 "$FTC" probe add 's:ftc_lat u6$ lat'
 
 # add keeps, with unique names; list; del
 a1=$("$FTC" probe add -x "$T" greet count 2>&1)
