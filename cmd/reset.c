@@ -14,6 +14,7 @@
 #include "options.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "ftc-dynprobe.h"
 
 static const struct cmd_option reset_options[] = {
 	FTC_HELP_OPTION,
@@ -23,6 +24,7 @@ static const struct cmd_option reset_options[] = {
 	{ 'd', "delete", NULL, "with -B: remove the instances afterwards", 'd' },
 	{ 'b', "buffer-size", "KB", "then set each reset buffer's per-CPU size to KB", 'b' },
 	{ 'q', "quiet", NULL, "do not list the knobs that were reset", 'q' },
+	{ 0, "keep-probes", NULL, "leave ftc's probes (ftc:*, synthetic:ftc_*) defined", 'K' },
 	{ 'j', "journal", NULL, "restore the journals left by killed ftc processes "
 	  "(or only the FILEs)", 'j' },
 	{ 0 }
@@ -32,7 +34,7 @@ struct reset_cmd {
 	struct buffer_choice buffers;
 	const char *instance;	/* the one being reset */
 	char buffer_kb[24];	/* -b, in KB as buffer_size_kb takes it; "" when not given */
-	bool delete, quiet, journal;
+	bool delete, quiet, journal, keep_probes;
 };
 
 static int reset_opt(int id, const char *arg, void *arg_ctx)
@@ -57,6 +59,8 @@ static int reset_opt(int id, const char *arg, void *arg_ctx)
 		c->quiet = true;
 	else if (id == 'j')
 		c->journal = true;
+	else if (id == 'K')
+		c->keep_probes = true;
 	return 0;
 }
 
@@ -65,7 +69,7 @@ static int reset_run(int argc, char **argv);
 const struct command cmd_reset = {
 	.name = "reset",
 	.summary = "return tracefs (or instances) to the kernel's defaults",
-	.synopsis = "[-B NAME [-d]]... [-a] [-t] [-b KB] [-q] | --journal [FILE...]",
+	.synopsis = "[-B NAME [-d]]... [-a] [-t] [-b KB] [-q] [--keep-probes] | --journal [FILE...]",
 	.options = reset_options,
 	.run = reset_run,
 };
@@ -176,15 +180,36 @@ static int reset_one(const char *instance, void *ctx)
 	return 0;
 }
 
+/*
+ * The kernel's default has no dynamic events, but probes are global and
+ * may be someone else's: only ftc's own group and synthetic prefix go, and
+ * only with the top level. A probe the kernel keeps (an instance still
+ * has it enabled, a hist action names it) is reported and left.
+ */
+static void remove_probes(const struct reset_cmd *c)
+{
+	int n = ftc_probe_del("*");
+
+	if (n < 0 && errno != ENOENT)
+		fprintf(stderr, "ftc reset: left as is: ftc's probes: %s\n", ftc_strerror());
+	else if (n > 0 && !c->quiet)
+		printf("removed %d of ftc's probes (ftc:*, synthetic:ftc_*)\n", n);
+}
+
+static bool top_chosen(const struct buffer_choice *b)
+{
+	return b->top || (!b->n && !b->all);
+}
+
 /* The combinations that cannot mean anything; a message and 2, or 0. */
 static int check_combination(struct reset_cmd *c, int argc, char **argv, int first)
 {
 	const char *why = NULL;
 
 	if (c->journal && (c->buffers.n || c->buffers.all || c->buffers.top || c->delete ||
-			   *c->buffer_kb))
+			   *c->buffer_kb || c->keep_probes))
 		why = "--journal restores what killed ftc processes changed and resets "
-		      "nothing: give it without -B, -a, -t, -d and -b";
+		      "nothing: give it without -B, -a, -t, -d, -b and --keep-probes";
 	else if (!c->journal && first < argc)
 		why = "unexpected argument (see 'ftc reset --help')";
 	else if (c->delete && !c->buffers.n)
@@ -226,6 +251,8 @@ static int reset_run(int argc, char **argv)
 	ret = FTC_EXIT_OK;
 	if (buffer_choice_each(&c.buffers, false, reset_one, &c) < 0)
 		ret = control_exit_status(errno);
+	if (top_chosen(&c.buffers) && !c.keep_probes)
+		remove_probes(&c);
 out:
 	buffer_choice_free(&c.buffers);
 	return ret;

@@ -52,6 +52,15 @@ ftc probe add 'ftclab:ftclab_run' 'vfs_read%return $retval'; echo "status=$?"
 ftc probe list | cut -f1
 ftc probe del 'ftc:*'; echo "status=$?"
 echo "left=$(grep -c '^.:ftc/' $T/kprobe_events)"
+echo "== reset"
+echo 'p:other/keep_me vfs_write' >>$T/kprobe_events
+ftc probe add 'vfs_read' >/dev/null; echo "status=$?"
+ftc reset -q --keep-probes; echo "status=$?"
+echo "kept=$(grep -c '^.:ftc/' $T/kprobe_events)"
+ftc reset >/tmp/reset.out; echo "status=$?"
+grep "ftc's probes" /tmp/reset.out
+echo "left=$(grep -c '^.:ftc/' $T/kprobe_events) other=$(grep -c '^.:other/' $T/kprobe_events)"
+echo '-:other/keep_me' >>$T/kprobe_events
 echo "== badreg"
 ftc probe add 'do_sys_openat2 x=%zz' 2>&1; echo "status=$?"
 echo "== badsym"
@@ -114,6 +123,12 @@ ftc:ftclab_run
 ftc:vfs_read__return
 status=0
 left=0"
+want reset "status=0
+status=0
+kept=1
+status=0
+removed 1 of ftc's probes (ftc:*, synthetic:ftc_*)
+left=0 other=1"
 b=$(lab_section badreg)
 expect_match "$NAME: badreg: the kernel's error" 'trace_kprobe: error: Invalid register name' "$b"
 caret_at badreg "%zz"
