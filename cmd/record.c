@@ -55,7 +55,7 @@ static const struct cmd_option record_options[] = {
 	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
 	{ 0, "file-version", "N", "trace.dat version 7 (default) or 6 (no compression)",
 	  OPT_FILE_VERSION },
-	{ 'N', NULL, "HOST:PORT", "send the trace to `ftc listen` there; no file here", 'N' },
+	{ 'N', "connect", "HOST:PORT", "send the trace to `ftc listen` there; no file here", 'N' },
 	{ 0, "send", "DEST", "send the trace to fd:N or a device/FIFO (ftc listen reads it)",
 	  OPT_SEND },
 	FTC_RECORD_SAMPLE_OPTIONS,
