@@ -16,6 +16,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,6 +127,8 @@ int ftc_wsend_end(struct ftc_writer *w, bool ok, const char *text)
 		n = FTC_STREAM_MAX_TEXT;
 	if (send_msg(w, FTC_STREAM_END, ok ? 0 : 1, text, (uint32_t)n) < 0)
 		return -1;
+	if (isatty(w->fd))
+		tcdrain(w->fd);	/* a serial line: out of the UART before we exit */
 	if (getsockopt(w->fd, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type != SOCK_STREAM)
 		return 0;
 	shutdown(w->fd, SHUT_WR);
