@@ -29,7 +29,8 @@ FTC_API struct ftc_writer *ftc_writer_create_stream(int fd, const char *name, in
 
 struct ftc_stream_recv;
 
-/* Applies a stream to the file open on out_fd (read-write); path names it. */
+/* Applies a stream to the file open on out_fd (read-write); path names it.
+ * Error messages leave the path to the caller. */
 FTC_API struct ftc_stream_recv *ftc_stream_recv_new(int out_fd, const char *path);
 
 /*

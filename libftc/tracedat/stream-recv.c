@@ -76,7 +76,7 @@ uint64_t ftc_stream_recv_bytes(const struct ftc_stream_recv *s)
 static int bad(struct ftc_stream_recv *s, const char *why)
 {
 	s->state = R_BAD;
-	return ftc_error(EPROTO, "%s: bad stream from the recorder: %s", s->path, why);
+	return ftc_error(EPROTO, "bad stream from the recorder: %s", why);
 }
 
 static int pwrite_all(struct ftc_stream_recv *s, const char *p, size_t n, uint64_t off)
@@ -90,7 +90,7 @@ static int pwrite_all(struct ftc_stream_recv *s, const char *p, size_t n, uint64
 			int err = r < 0 ? errno : EIO;
 
 			s->state = R_BAD;
-			return ftc_error(err, "%s: writing %zu bytes at offset %llu: %s", s->path,
+			return ftc_error(err, "writing %zu bytes at offset %llu: %s",
 					 n, (unsigned long long)off, strerror(err));
 		}
 		p += r;
@@ -120,7 +120,7 @@ static int do_move(struct ftc_stream_recv *s, uint64_t from, uint64_t to, uint64
 			continue;
 		if (r < 0) {
 			s->state = R_BAD;
-			return ftc_error(errno, "%s: reading back at %llu: %s", s->path,
+			return ftc_error(errno, "reading back at %llu: %s",
 					 (unsigned long long)(from + done), strerror(errno));
 		}
 		if ((size_t)r < n)	/* past the end of the file: zeros */
@@ -138,7 +138,7 @@ static int do_trunc(struct ftc_stream_recv *s, uint64_t size)
 		return bad(s, "TRUNC past the largest file");
 	if (ftruncate(s->fd, (off_t)size) < 0) {
 		s->state = R_BAD;
-		return ftc_error(errno, "%s: truncate: %s", s->path, strerror(errno));
+		return ftc_error(errno, "truncate: %s", strerror(errno));
 	}
 	return 0;
 }
@@ -247,7 +247,7 @@ int ftc_stream_recv_feed(struct ftc_stream_recv *s, const void *buf, size_t n)
 		size_t k;
 
 		if (s->state == R_BAD)
-			return ftc_error(EPROTO, "%s: the stream was refused already", s->path);
+			return ftc_error(EPROTO, "the stream was refused already");
 		if (s->state == R_DONE)
 			return bad(s, "bytes after END");
 		if (s->state == R_HELLO || s->state == R_HEAD) {

@@ -119,6 +119,10 @@ def main():
         second(port)
     elif kind == "proxy":
         proxy(port, float(sys.argv[3]))
+    elif kind == "file":
+        # a fuzz regression input: its first byte is the target's piece size
+        with open(sys.argv[3], "rb") as f:
+            send_and_check(port, f.read()[1:], shut=True)
     elif kind == "relay":
         relay(port, sys.argv[3])
     else:
