@@ -118,6 +118,19 @@ for v in "--file-version 6" "--compression none"; do
 	fi
 done
 
+# --- a mixed session: perf samples ride in the same stream --------------
+if start_listen "$D/smp" --once; then
+	"$FTC" record -B "$inst" -e sched:sched_switch --sample cpu-clock -N "127.0.0.1:$PORT" -- \
+		sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' >"$D/smp.rec" 2>&1
+	wait_listen
+	f=$(ls "$D"/smp/*.dat 2>/dev/null | head -1)
+	want=$(sed -n 's/.* \([0-9]*\) samples of cpu-clock.*/\1/p' "$D/smp.rec")
+	got=0; [ -n "$f" ] && got=$("$FTC" report -i "$f" --stat | awk '$1 == "sample" { print $2 }')
+	[ -n "$want" ] && [ "$want" -gt 0 ] && [ "$got" = "$want" ] &&
+		pass "record -N --sample: the $want samples arrive" ||
+		fail "record -N --sample: the samples arrive" "'$got' vs '$want': $(tail -2 "$D/smp.rec")"
+fi
+
 # --- --send fd:N and --send FIFO ----------------------------------------
 if start_listen "$D/fd" --once; then
 	"$FTC" record -q -B "$inst" --send fd:3 -- sh -c "$MARK" markers "$inst" 40 \
