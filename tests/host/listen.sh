@@ -30,7 +30,7 @@ start_listen() {
 	mkdir -p "$dir"
 	"$FTC" listen -p 0 --bind 127.0.0.1 -d "$dir" "$@" >"$dir.port" 2>"$dir.log" & LPID=$!
 	for _ in $(seq 1 50); do
-		PORT=$(awk '/^listening on/ { print $5 }' "$dir.port")
+		PORT=$(awk '/^listening on/ { print $5 }' "$dir.port" 2>/dev/null)
 		[ -n "$PORT" ] && return 0
 		sleep 0.1
 	done

@@ -19,7 +19,7 @@ if ! lab_ready; then
 fi
 "$FTC" listen -p 0 --bind 127.0.0.1 --once -d "$D" >"$D.port" 2>"$D.log" & LPID=$!
 for _ in $(seq 1 50); do
-	PORT=$(awk '/^listening on/ { print $5 }' "$D.port")
+	PORT=$(awk '/^listening on/ { print $5 }' "$D.port" 2>/dev/null)
 	[ -n "$PORT" ] && break
 	sleep 0.1
 done
