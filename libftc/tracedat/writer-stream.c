@@ -55,32 +55,42 @@ static int write_all(struct ftc_writer *w, const void *p, size_t n)
 	return 0;
 }
 
+/* head and payload out whole, SIGPIPE held back (see the top). */
+static int send_raw(struct ftc_writer *w, const void *head, size_t hlen, const void *p,
+		    size_t len)
+{
+	sigset_t pipe_set, old;
+	int ret;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_mutex_lock(&w->send_lock);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	ret = write_all(w, head, hlen);
+	if (ret == 0 && len)
+		ret = write_all(w, p, len);
+	if (ret < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE)) {
+		struct timespec zero = { 0 };
+		int err = errno;
+
+		sigtimedwait(&pipe_set, NULL, &zero);	/* ours: drop it */
+		errno = err;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_mutex_unlock(&w->send_lock);
+	return ret;
+}
+
 static int send_msg(struct ftc_writer *w, uint32_t type, uint64_t arg, const void *p,
 		    uint32_t len)
 {
 	uint32_t h32[2] = { htole32(type), htole32(len) };
 	uint64_t a = htole64(arg);
 	unsigned char head[FTC_STREAM_HEAD];
-	sigset_t pipe_set, old;
-	int ret;
 
 	memcpy(head, h32, 8);
 	memcpy(head + 8, &a, 8);
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	pthread_mutex_lock(&w->send_lock);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	ret = write_all(w, head, sizeof(head));
-	if (ret == 0 && len)
-		ret = write_all(w, p, len);
-	if (ret < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE)) {
-		struct timespec zero = { 0 };
-
-		sigtimedwait(&pipe_set, NULL, &zero);	/* ours: drop it */
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_mutex_unlock(&w->send_lock);
-	return ret;
+	return send_raw(w, head, sizeof(head), p, len);
 }
 
 int ftc_wsend_write(struct ftc_writer *w, const void *p, size_t len, uint64_t off)
@@ -160,12 +170,9 @@ struct ftc_writer *ftc_writer_create_stream(int fd, const char *name, int versio
 	w->remote = true;
 	memcpy(head, FTC_STREAM_MAGIC, 8);
 	memcpy(head + 8, hello, 8);
-	pthread_mutex_lock(&w->send_lock);
-	if (write_all(w, head, sizeof(head)) < 0) {
-		pthread_mutex_unlock(&w->send_lock);
+	if (send_raw(w, head, sizeof(head), NULL, 0) < 0) {
 		ftc_writer_free(w);
 		return NULL;
 	}
-	pthread_mutex_unlock(&w->send_lock);
 	return w;
 }
