@@ -102,7 +102,12 @@ static int record_opt(int id, const char *arg, void *ctx)
 		return ret < 0 ? -1 : 0;
 	switch (id) {
 	case 'o': r->output = arg; r->output_set = true; return 0;
-	case 'N': r->send = arg; r->send_tcp = true; return 0;
+	case 'N':
+		if (!strrchr(arg, ':') || !strrchr(arg, ':')[1] || *arg == ':')
+			return cmd_bad_value("not HOST:PORT (e.g. 192.0.2.1:12345, [::1]:12345)");
+		r->send = arg;
+		r->send_tcp = true;
+		return 0;
 	case OPT_SEND: r->send = arg; r->send_tcp = false; return 0;
 	case 'F': r->follow = true; return 0;
 	case 'a': return 0;

@@ -155,6 +155,8 @@ fi
 # --- the command line ---------------------------------------------------
 expect_status "record -N with -o is a usage error" 2 "$FTC" record -N 127.0.0.1:1 -o x.dat -- true
 expect_status "record -N with -m is a usage error" 2 "$FTC" record -N 127.0.0.1:1 -m 100 -- true
+expect_status "record -N without a port is a usage error" 2 "$FTC" record -N localhost -- true
+expect_match "record -N without a port: the error says HOST:PORT" "HOST:PORT" "$(cat "$OUT/last.err")"
 expect_status "listen without -p is a usage error" 2 "$FTC" listen
 expect_status "listen -p 70000 is a usage error" 2 "$FTC" listen -p 70000
 : >"$D/regular"
