@@ -102,6 +102,30 @@ if start_listen "$D/net" --once; then
 	fi
 fi
 
+# --- loss: a small buffer and a syscall storm, streamed and local ------
+# record prints per CPU the larger of the kernel's overrun+dropped and the
+# loss its page headers count; the file's CPU stats must give the same.
+LOAD='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); : >/dev/null; done; for i in $(seq 200); do cat /dev/null; done'
+loss_check() {	# NAME RECORD-OUTPUT FILE
+	local rec file
+	rec=$(sed -n 's/.*per CPU: \([0-9/]*\)).*/\1/p' "$2" | tr '/' ' ')
+	file=$("$FTC" report -i "$3" --stat 2>/dev/null | awk '/^instance +cpu/ { t = 1; next }
+		t && NF >= 8 && $2 ~ /^[0-9]+$/ { a = $4; b = $6 + $8; printf "%s ", (a > b ? a : b) }' | sed 's/ $//')
+	[ -n "$rec" ] && [ "$rec" = "$file" ] && pass "$1: per-CPU loss printed ($rec) = the file's" ||
+		fail "$1: per-CPU loss printed = the file's" "'$rec' vs '$file'"
+}
+inst=ftc-listen-$$-l
+INSTS="$INSTS $inst"
+if start_listen "$D/loss" --once; then
+	"$FTC" record -B "$inst" -b 8 -e syscalls -N "127.0.0.1:$PORT" -- sh -c "$LOAD" >"$D/loss.rec" 2>&1
+	wait_listen
+	f=$(ls "$D"/loss/*.dat 2>/dev/null | head -1)
+	[ -n "$f" ] && loss_check "loss, streamed" "$D/loss.rec" "$f"
+	"$FTC" record -B "$inst" -b 8 -e syscalls -o "$D/loss-local.dat" -- sh -c "$LOAD" \
+		>"$D/loss-local.rec" 2>&1
+	loss_check "loss, local" "$D/loss-local.rec" "$D/loss-local.dat"
+fi
+
 # --- version 6 and no compression go the same way ----------------------
 inst=ftc-listen-$$-b
 INSTS="$INSTS $inst"
