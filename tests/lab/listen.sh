@@ -5,7 +5,7 @@
 # to `ftc listen` on the host's loopback (127.0.0.1 only; the guest has no
 # network). The host's file must hold what the guest traced, read by
 # ftc report and trace-cmd, with the guest's own kernel in it; the guest
-# keeps no file.
+# keeps no file. The capture includes the function tracer, which only the lab has.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lab.bash"
 
@@ -29,8 +29,8 @@ export LAB_QEMU_ARGS="-serial mon:stdio -chardev socket,id=ftcsend,host=127.0.0.
 LAB_TIMEOUT=${LAB_TIMEOUT:-120} lab_run listen - <<'EOF' || finish
 I=ftc-listen-lab
 echo "== record"
-ftc record -B $I -e sched -e irq --send /dev/ttyS1 -- \
-	sh -c 'for i in $(seq 1 200); do echo "listen-lab-$i" > /sys/kernel/tracing/instances/ftc-listen-lab/trace_marker; done'
+ftc record -B $I -p function -l do_sys_openat2 -e sched -e irq --send /dev/ttyS1 -- \
+	sh -c 'for i in $(seq 1 200); do echo "listen-lab-$i" > /sys/kernel/tracing/instances/ftc-listen-lab/trace_marker; done; cat /proc/version >/dev/null'
 echo "record status=$?"
 echo "== files"
 # (ftc's journal folder /tmp/ftc-UID is no trace and holds no file after)
@@ -65,6 +65,8 @@ if command -v trace-cmd >/dev/null; then
 	m=$(trace-cmd report -i "$f" 2>/dev/null | grep -c 'listen-lab-')
 	[ "$m" = 200 ] && pass "lab listen: trace-cmd reads the streamed file" ||
 		fail "lab listen: trace-cmd reads the streamed file" "$m markers: $(trace-cmd report -i "$f" 2>&1 | head -2)"
+	expect_match "lab listen: trace-cmd sees the guest's function tracer (which the host refuses)" \
+		'function: +do_sys_openat2' "$(trace-cmd report -i "$f" 2>/dev/null | grep -m3 do_sys_openat2)"
 	u=$(lab_section uname | head -1)
 	expect_match "lab listen: the file names the guest's kernel ($u)" "$u" \
 		"$(trace-cmd dump --options -i "$f" 2>&1)"
