@@ -30,6 +30,8 @@
 #include "ftc-capture.h"
 #include "ftc-control.h"
 #include "ftc-writer.h"
+#include "ftc-stream.h"
+#include "record-send.h"
 #include "record-sample.h"
 #include "record-self.h"
 
@@ -37,6 +39,7 @@ enum {
 	OPT_DURATION = 2000,
 	OPT_COMPRESSION,
 	OPT_FILE_VERSION,
+	OPT_SEND,
 };
 
 static const struct cmd_option record_options[] = {
@@ -52,6 +55,9 @@ static const struct cmd_option record_options[] = {
 	{ 0, "compression", "ALG", "zstd (default), zlib or none", OPT_COMPRESSION },
 	{ 0, "file-version", "N", "trace.dat version 7 (default) or 6 (no compression)",
 	  OPT_FILE_VERSION },
+	{ 'N', "connect", "HOST:PORT", "send the trace to `ftc listen` there; no file here", 'N' },
+	{ 0, "send", "DEST", "send the trace to fd:N or a device/FIFO (ftc listen reads it)",
+	  OPT_SEND },
 	FTC_RECORD_SAMPLE_OPTIONS,
 	{ 0 }
 };
@@ -66,6 +72,8 @@ struct rec_buf {
 struct record {
 	struct control_spec *spec;
 	const char *output;
+	const char *send;		/* -N HOST:PORT or --send DEST: no file here */
+	bool send_tcp, output_set;
 	bool follow, quiet;
 	unsigned long long max_kb, sleep_us;
 	double duration;
@@ -93,7 +101,14 @@ static int record_opt(int id, const char *arg, void *ctx)
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	switch (id) {
-	case 'o': r->output = arg; return 0;
+	case 'o': r->output = arg; r->output_set = true; return 0;
+	case 'N':
+		if (!strrchr(arg, ':') || !strrchr(arg, ':')[1] || *arg == ':')
+			return cmd_bad_value("not HOST:PORT (e.g. 192.0.2.1:12345, [::1]:12345)");
+		r->send = arg;
+		r->send_tcp = true;
+		return 0;
+	case OPT_SEND: r->send = arg; r->send_tcp = false; return 0;
 	case 'F': r->follow = true; return 0;
 	case 'a': return 0;
 	case 'q': r->quiet = true; return 0;
@@ -209,7 +224,18 @@ static int setup_capture(struct record *r)
 
 	if (bufs_cpus(r) < 0)
 		return -1;
-	r->w = ftc_writer_create(r->output, r->version, (enum ftc_compression)r->compression);
+	if (r->send) {
+		int fd = record_send_open(r->send, r->send_tcp);
+
+		if (fd < 0)
+			return -1;
+		r->output = r->send;
+		r->w = ftc_writer_create_stream(fd, r->send, r->version,
+						(enum ftc_compression)r->compression);
+	} else {
+		r->w = ftc_writer_create(r->output, r->version,
+					 (enum ftc_compression)r->compression);
+	}
 	if (!r->w)
 		return -1;
 	if (r->max_kb)
@@ -582,6 +608,13 @@ static int record_run(int argc, char **argv)
 	if (r.version == 6)
 		r.compression = FTC_COMPRESS_NONE;
 	if (record_sample_check(&r.sample) < 0) {
+		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	if (r.send && (r.output_set || r.max_kb)) {
+		cmd_error(&cmd_record, "%s sends the trace away: leave out %s", r.send_tcp ? "-N" :
+			  "--send", r.output_set ? "-o (the listener names the file)" :
+			  "-m (keeping the newest reads the file back)");
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}

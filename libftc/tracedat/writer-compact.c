@@ -166,6 +166,15 @@ out:
 	return ret;
 }
 
+/* A stream: the listener moves the blocks in its copy of the file. */
+static int send_moves(struct ftc_writer *w, const struct move *m, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (m[i].from != m[i].to && ftc_wsend_move(w, m[i].from, m[i].to, m[i].len) < 0)
+			return -1;
+	return 0;
+}
+
 static int compact(struct ftc_writer *w)
 {
 	uint64_t new_tail, tail = w->tail;
@@ -175,6 +184,13 @@ static int compact(struct ftc_writer *w)
 
 	if (!m)
 		return ftc_error(ENOMEM, "out of memory");
+	if (w->remote) {
+		ret = send_moves(w, m, n);
+		if (ret == 0)
+			take_layout(w, m, true, new_tail);
+		free(m);
+		return ret;
+	}
 	ret = collapse_holes(w, m, n, &tail);
 	if (ret == 1) {
 		/* The reserve's blocks give the first moves room on a full disk;

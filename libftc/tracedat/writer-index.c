@@ -457,10 +457,8 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
 	if (ftc_wpwrite(w, t.p, t.len, w->tail) < 0 ||
 	    ftc_wpwrite(w, &opts, 8, w->opt1_done) < 0)
 		goto out;
-	if (cut && ftruncate(w->fd, (off_t)(w->tail + t.len)) < 0) {
-		ret = ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));
+	if (cut && ftc_wtruncate(w, w->tail + t.len) < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	ftc_dbuf_free(&t);

@@ -82,6 +82,8 @@ int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off)
 {
 	const char *c = p;
 
+	if (w->remote)
+		return ftc_wsend_write(w, p, len, off);
 	while (len) {
 		ssize_t r = pwrite(w->fd, c, len, (off_t)off);
 
@@ -112,8 +114,17 @@ int ftc_wstring(struct ftc_writer *w, const char *s)
 	return (int)at;
 }
 
-struct ftc_writer *ftc_writer_create(const char *path, int version,
-				     enum ftc_compression comp)
+int ftc_wtruncate(struct ftc_writer *w, uint64_t size)
+{
+	if (w->remote)
+		return ftc_wsend_trunc(w, size);
+	if (ftruncate(w->fd, (off_t)size) < 0)
+		return ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));
+	return 0;
+}
+
+/* A writer without its file yet: ftc_writer_create() or ftc_writer_create_stream(). */
+struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compression comp)
 {
 	struct ftc_writer *w;
 
@@ -133,11 +144,22 @@ struct ftc_writer *ftc_writer_create(const char *path, int version,
 	/* Until the kernel's header_page is read: what ftc assumed before. */
 	ftc_subbuf_layout_long(&w->subbuf, sizeof(long), __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	pthread_mutex_init(&w->lock, NULL);
+	pthread_mutex_init(&w->send_lock, NULL);
+	w->fd = -1;
+	return w;
+}
+
+struct ftc_writer *ftc_writer_create(const char *path, int version,
+				     enum ftc_compression comp)
+{
+	struct ftc_writer *w = ftc_writer_new(path, version, comp);
+
+	if (!w)
+		return NULL;
 	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		ftc_error(errno, "%s: cannot create the output file: %s", path, strerror(errno));
-		free(w->path);
-		free(w);
+		ftc_writer_free(w);
 		return NULL;
 	}
 	return w;
@@ -261,6 +283,25 @@ static bool no_holes(long type)
 }
 
 /*
+ * A stream: the listener's disk is not ours to measure. Its file is
+ * sparse until the end closes the gaps, so each CPU gets an equal share
+ * of the largest apparent size; the listener's disk decides the rest.
+ */
+static int remote_stride(struct ftc_writer *w, uint64_t groups_start)
+{
+	uint64_t fixed, free_bytes = MAX_APPARENT;
+	int nslots = 0;
+
+	w->align = w->page;
+	for (int b = 0; b < w->nbufs; b++)
+		nslots += w->bufs[b].ncpus;
+	fixed = groups_start + (uint64_t)w->nbufs * w->align + TAIL_RESERVE;
+	w->stride = (free_bytes - fixed) / (uint64_t)(nslots ? nslots : 1) / w->align * w->align;
+	w->free_at_start = free_bytes;
+	return 0;
+}
+
+/*
  * The free space shared out among the slots, so the file never looks
  * larger than the disk; on file systems without holes the slots are
  * small, as all of them are allocated and zeroed the moment the first
@@ -274,6 +315,8 @@ static int choose_stride(struct ftc_writer *w, uint64_t groups_start)
 	int nslots = 0;
 	uint64_t free_bytes, cap, fixed, min = (uint64_t)w->page * (FTC_PAGES_IN_CHUNK + 2);
 
+	if (w->remote)
+		return remote_stride(w, groups_start);
 	if (fstat(w->fd, &st) == 0 && (uint64_t)st.st_blksize > w->page)
 		w->align = (uint64_t)st.st_blksize;
 	else
@@ -399,7 +442,8 @@ int ftc_wstart(struct ftc_writer *w)
 	if (h.oom || ftc_wpwrite(w, h.p, h.len, 0) < 0 || ftc_wgroups(w) < 0)
 		goto out;
 	/* Space for the tail, so a full disk can still be finished cleanly. */
-	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->tail, TAIL_RESERVE) < 0 &&
+	if (!w->remote &&
+	    fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->tail, TAIL_RESERVE) < 0 &&
 	    errno == ENOSPC) {
 		ftc_error(ENOSPC, "%s: no room for the capture (need at least %u KB free)",
 			  w->path, TAIL_RESERVE >> 10);
@@ -437,6 +481,9 @@ int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes)
 	if (w->started)
 		return ftc_error(EBUSY, "%s: the size limit must be set before the capture starts",
 				 w->path);
+	if (w->remote)
+		return ftc_error(EINVAL, "%s: keeping the newest (-m) reads the file back, which a "
+				 "stream to ftc listen cannot: leave -m out", w->path);
 	w->half = roundup_u64(bytes / 2, w->page);
 	if (w->half < min)
 		w->half = roundup_u64(min, w->page);
@@ -611,6 +658,19 @@ out:
 	return ret;
 }
 
+/* The listener learns how the capture ended; a failure's own message stays ours. */
+static int end_stream(struct ftc_writer *w, bool ok)
+{
+	char why[512];
+	int err = errno;
+
+	if (ok)
+		return ftc_wsend_end(w, true, NULL);
+	snprintf(why, sizeof(why), "%s", ftc_strerror());
+	ftc_wsend_end(w, false, why);
+	return ftc_error(err ? err : EIO, "%s", why);
+}
+
 int ftc_wfinish(struct ftc_writer *w)
 {
 	const struct ftc_dbuf *cmd = w->version >= 7 && w->have_end_cmdlines ?
@@ -626,12 +686,12 @@ int ftc_wfinish(struct ftc_writer *w)
 		goto out;
 	if (ftc_wcompact(w, cmd, true) < 0)
 		goto out;
-	if (w->version == 6 && ftruncate(w->fd, (off_t)w->tail) < 0) {
-		ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));
+	if (w->version == 6 && ftc_wtruncate(w, w->tail) < 0)
 		goto out;
-	}
 	ret = 0;
 out:
+	if (w->remote && end_stream(w, ret == 0) < 0)
+		ret = -1;
 	if (close(w->fd) < 0 && ret == 0)
 		ret = ftc_error(errno, "%s: close: %s", w->path, strerror(errno));
 	w->fd = -1;
@@ -666,6 +726,7 @@ void ftc_writer_free(struct ftc_writer *w)
 	ftc_wmeta_free(&w->meta);
 	ftc_zctx_free(w->meta_z);
 	pthread_mutex_destroy(&w->lock);
+	pthread_mutex_destroy(&w->send_lock);
 	free(w->path);
 	free(w);
 }

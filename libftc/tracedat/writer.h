@@ -128,6 +128,8 @@ struct ftc_writer {
 	uint64_t trace_id;
 	uint64_t sec_off[FTC_OPT_CMDLINES + 1];
 	pthread_mutex_t lock;
+	bool remote;		/* fd is a stream to ftc listen (writer-stream.c) */
+	pthread_mutex_t send_lock;
 	uint64_t data_bytes;
 	bool started;
 	struct ftc_dbuf extra_formats;	/* ftc_writer_add_system(): (name, n, formats) */
@@ -152,6 +154,13 @@ static inline uint64_t cur_off(const struct ftc_writer *w, const struct wcpu *wc
 }
 
 /* Shared by writer.c, writer-index.c and writer-compact.c. */
+struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compression comp);
+int ftc_wtruncate(struct ftc_writer *w, uint64_t size);
+/* writer-stream.c: the file's operations as messages to ftc listen. */
+int ftc_wsend_write(struct ftc_writer *w, const void *p, size_t len, uint64_t off);
+int ftc_wsend_trunc(struct ftc_writer *w, uint64_t size);
+int ftc_wsend_move(struct ftc_writer *w, uint64_t from, uint64_t to, uint64_t len);
+int ftc_wsend_end(struct ftc_writer *w, bool ok, const char *text);
 int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off);
 int ftc_wstring(struct ftc_writer *w, const char *s);
 int ftc_whead_v7(struct ftc_writer *w, struct ftc_dbuf *h);

@@ -16,7 +16,7 @@ peer_of() {
 	profile) echo perf:record ;;
 	status) echo trace-cmd:stat ;;
 	start) echo trace-cmd:record ;;	# "trace-cmd start: uses same options as record"
-	record|report|stop|restart|clear|extract|show|reset|snapshot|list|convert|split)
+	record|report|stop|restart|clear|extract|show|reset|snapshot|list|convert|split|listen)
 		echo "trace-cmd:$1" ;;
 	*) echo trace-cmd:- ;;
 	esac

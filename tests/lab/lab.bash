@@ -42,6 +42,11 @@
 #   LAB_APPEND		kernel parameters appended to the guest's command line,
 #			as one string, e.g. the output of ftc boot-args (quotes
 #			and spaces reach the kernel as written)
+#   LAB_QEMU_ARGS	more qemu arguments, split at blanks, e.g. a character
+#			device and the port it backs, as tests/lab/listen.sh's
+#			"-serial mon:stdio -chardev socket,id=c0,host=127.0.0.1,port=P
+#			-serial chardev:c0" (the guest's ttyS1; a -serial of one's
+#			own replaces the console's, hence the first)
 #   FTC_STATIC		the ftc put in the guest (default ftc-static)
 #   LAB_BUSYBOX		a static busybox (default /bin/busybox)
 
@@ -270,7 +275,7 @@ lab_boot() {
 		qemu-system-x86_64 -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp 2 \
 		-kernel "$LAB_KERNEL" -initrd "$1/initrd" \
 		-append "console=ttyS0 quiet panic=$panic mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
-		-nic none -nographic $noreboot </dev/null >"$LAB_CONSOLE" 2>&1
+		-nic none -nographic $noreboot ${LAB_QEMU_ARGS:-} </dev/null >"$LAB_CONSOLE" 2>&1
 }
 
 lab_run() {

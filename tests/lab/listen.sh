@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Off-board capture from the guest: `ftc record --send /dev/ttyS1` in the
+# guest streams through a second UART, a QEMU character device connected
+# to `ftc listen` on the host's loopback (127.0.0.1 only; the guest has no
+# network). The host's file must hold what the guest traced, read by
+# ftc report and trace-cmd, with the guest's own kernel in it; the guest
+# keeps no file. The capture includes the function tracer, which only the lab has.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lab.bash"
+
+D=$OUT/lab-listen.d
+rm -rf "$D"; mkdir -p "$D"
+LPID=""
+trap '[ -n "$LPID" ] && kill "$LPID" 2>/dev/null' EXIT
+if ! lab_ready; then
+	skip "lab listen" "$LAB_WHY"
+	finish
+fi
+"$FTC" listen -p 0 --bind 127.0.0.1 --once -d "$D" >"$D.port" 2>"$D.log" & LPID=$!
+for _ in $(seq 1 50); do
+	PORT=$(awk '/^listening on/ { print $5 }' "$D.port" 2>/dev/null)
+	[ -n "$PORT" ] && break
+	sleep 0.1
+done
+[ -n "$PORT" ] || { fail "lab listen: ftc listen on the host" "$(cat "$D.log")"; finish; }
+
+export LAB_QEMU_ARGS="-serial mon:stdio -chardev socket,id=ftcsend,host=127.0.0.1,port=$PORT -serial chardev:ftcsend"
+LAB_TIMEOUT=${LAB_TIMEOUT:-120} lab_run listen - <<'EOF' || finish
+I=ftc-listen-lab
+echo "== record"
+ftc record -B $I -p function -l do_sys_openat2 -e sched -e irq --send /dev/ttyS1 -- \
+	sh -c 'for i in $(seq 1 200); do echo "listen-lab-$i" > /sys/kernel/tracing/instances/ftc-listen-lab/trace_marker; done; cat /proc/version >/dev/null'
+echo "record status=$?"
+echo "== files"
+# (ftc's journal folder /tmp/ftc-UID is no trace and holds no file after)
+find /tmp -type f
+echo "== uname"
+uname -r
+EOF
+wait "$LPID"; lst=$?; LPID=""
+out=$(cat "$LAB_OUTPUT")
+expect_match "lab listen: record --send /dev/ttyS1 exits 0 in the guest" '^record status=0' "$out"
+[ -z "$(lab_section files)" ] && pass "lab listen: the guest keeps no file" ||
+	fail "lab listen: the guest keeps no file" "$(lab_section files)"
+[ $lst = 0 ] && pass "lab listen: ftc listen --once exits 0 (the capture came whole)" ||
+	fail "lab listen: ftc listen --once exits 0" "exit $lst: $(cat "$D.log")"
+f=$(ls "$D"/trace.127.0.0.1:*.dat 2>/dev/null | head -1)
+if [ -z "$f" ]; then
+	fail "lab listen: the host has the file" "$(ls "$D"; cat "$D.log")"
+	finish
+fi
+n=$("$FTC" report -i "$f" 2>/dev/null | grep -c 'listen-lab-')
+[ "$n" = 200 ] && pass "lab listen: ftc report finds the guest's 200 markers" ||
+	fail "lab listen: ftc report finds the guest's 200 markers" "$n"
+st=$("$FTC" report -i "$f" --stat 2>&1)
+expect_match "lab listen: the guest's irq events are in it" 'irq_handler_entry|softirq_entry' "$st"
+# The loss the guest's recorder printed is what the file's CPU stats say.
+lost_rec=$(grep -o '[0-9]* lost' "$LAB_OUTPUT" | head -1 | awk '{ print $1 }')
+lost_file=$(echo "$st" | awk '/^instance +cpu/ { t = 1; next } t && NF >= 4 { s += $4 } END { print s + 0 }')
+[ -n "$lost_rec" ] && [ "$lost_rec" = "$lost_file" ] &&
+	pass "lab listen: the guest's printed loss ($lost_rec) = the file's CPU stats" ||
+	fail "lab listen: the guest's printed loss = the file's CPU stats" "'$lost_rec' vs '$lost_file'"
+if command -v trace-cmd >/dev/null; then
+	m=$(trace-cmd report -i "$f" 2>/dev/null | grep -c 'listen-lab-')
+	[ "$m" = 200 ] && pass "lab listen: trace-cmd reads the streamed file" ||
+		fail "lab listen: trace-cmd reads the streamed file" "$m markers: $(trace-cmd report -i "$f" 2>&1 | head -2)"
+	expect_match "lab listen: trace-cmd sees the guest's function tracer (which the host refuses)" \
+		'function: +do_sys_openat2' "$(trace-cmd report -i "$f" 2>/dev/null | grep -m3 do_sys_openat2)"
+	u=$(lab_section uname | head -1)
+	expect_match "lab listen: the file names the guest's kernel ($u)" "$u" \
+		"$(trace-cmd dump --options -i "$f" 2>&1)"
+fi
+echo "lab listen: $(stat -c %s "$f") bytes over ttyS1; $(grep -o 'complete.*' "$D.log")"
+finish
