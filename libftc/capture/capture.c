@@ -59,6 +59,7 @@ struct cslot {
 	char *pages;
 	_Atomic uint64_t npages, missed, missed_pages;
 	struct ftc_cpu_counters start;
+	uint64_t counted;	/* overrun + dropped when the last loss was counted */
 	uint64_t limit;		/* drain: stop after this many pages (0: never) */
 	int err;
 	char errmsg[512];
@@ -160,6 +161,7 @@ static int open_slot(struct ftc_capture *c, struct cslot *s)
 	if (!s->pages)
 		return ftc_error(ENOMEM, "out of memory");
 	read_stats(s->instance, s->cpu, &s->start);
+	s->counted = s->start.overrun + s->start.dropped;
 	return 0;
 }
 
@@ -198,25 +200,59 @@ int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
 	return 0;
 }
 
-/* The kernel's header layout, as its header_page says: it may not be ours. */
-static void count_lost(struct cslot *s, const struct ftc_subbuf_layout *l, const char *page)
+/*
+ * A page read after a loss has it flagged in its header, with the count
+ * only where it fits after the data: never in a full page, which is what
+ * splice moves. The kernel's count is what its overrun counter grew since
+ * the last flagged page, so ours is the same growth, read now: exact but
+ * for what grows between the kernel's page swap and our reading, which
+ * then belongs to the next flagged page (the sum stays exact). Several
+ * flagged pages in one batch: the last one gets the count, the others 0
+ * (the file says: counted at a later page). Flagged pages are rare, so
+ * reading the stats file for them costs nothing worth measuring.
+ */
+static int count_lost(struct cslot *s, size_t len)
 {
-	struct ftc_subbuf sb;
+	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
+	uint64_t last_ts = 0, total;
+	struct ftc_cpu_counters now = { 0 };
+	bool unknown = false;
 
-	ftc_subbuf_decode(l, page, s->cap->page, &sb);
-	if (!sb.lost)
-		return;
-	atomic_fetch_add(&s->missed_pages, 1);
-	if (sb.missed)
-		atomic_fetch_add(&s->missed, sb.missed);
+	for (size_t off = 0; off < len; off += s->cap->page) {
+		struct ftc_subbuf sb;
+
+		ftc_subbuf_decode(l, s->pages + off, s->cap->page, &sb);
+		if (!sb.lost)
+			continue;
+		atomic_fetch_add(&s->missed_pages, 1);
+		if (sb.lost_stored) {
+			atomic_fetch_add(&s->missed, sb.missed);
+			s->counted += sb.missed;
+			continue;
+		}
+		if (unknown && ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, 0) < 0)
+			return -1;
+		unknown = true;
+		last_ts = sb.ts;
+	}
+	if (!unknown)
+		return 0;
+	if (read_stats(s->instance, s->cpu, &now) < 0)
+		return ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, 0);
+	total = now.overrun + now.dropped;
+	if (total <= s->counted)
+		return ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, 0);
+	atomic_fetch_add(&s->missed, total - s->counted);
+	if (ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, total - s->counted) < 0)
+		return -1;
+	s->counted = total;
+	return 0;
 }
 
 static int give(struct cslot *s, size_t len)
 {
-	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
-
-	for (size_t off = 0; off < len; off += s->cap->page)
-		count_lost(s, l, s->pages + off);
+	if (count_lost(s, len) < 0)
+		return -1;
 	if (s->cap->live_fn)
 		s->cap->live_fn(s->cap->live_arg, (int)(s - s->cap->slots), s->pages, len);
 	if ((!s->cap->live_fn || s->cap->live_write) &&
