@@ -83,6 +83,9 @@ FTC_API int ftc_writer_start(struct ftc_writer *w);
  */
 FTC_API int ftc_writer_add_lost(struct ftc_writer *w, int buf, int cpu_idx,
 				uint64_t page_ts, uint64_t count);
+/* That count for the page with header timestamp page_ts, or -1 (none, or 0). */
+FTC_API long long ftc_writer_lost_count(struct ftc_writer *w, int buf, int cpu_idx,
+					uint64_t page_ts);
 
 /* The page size of the file: the unit of ftc_writer_add_pages(). */
 FTC_API unsigned int ftc_writer_page_size(const struct ftc_writer *w);

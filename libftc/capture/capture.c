@@ -579,6 +579,13 @@ int ftc_capture_nslots(const struct ftc_capture *c)
 	return c->nslots;
 }
 
+long long ftc_capture_lost_count(struct ftc_capture *c, int slot, uint64_t page_ts)
+{
+	if (slot < 0 || slot >= c->nslots)
+		return -1;
+	return ftc_writer_lost_count(c->w, c->slots[slot].buf, c->slots[slot].idx, page_ts);
+}
+
 int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 			  struct ftc_capture_cpu_stats *out)
 {

@@ -7,6 +7,7 @@
  * that a report can say how many were lost at that place.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "ftc.h"
@@ -29,6 +30,29 @@ int ftc_writer_add_lost(struct ftc_writer *w, int buf, int cpu_idx, uint64_t pag
 	oom = wc->lost.oom;
 	pthread_mutex_unlock(&w->lock);
 	return oom ? ftc_error(ENOMEM, "out of memory") : 0;
+}
+
+long long ftc_writer_lost_count(struct ftc_writer *w, int buf, int cpu_idx, uint64_t page_ts)
+{
+	long long n = -1;
+
+	if (buf < 0 || buf >= w->nbufs || cpu_idx < 0 || cpu_idx >= w->bufs[buf].ncpus)
+		return -1;
+	pthread_mutex_lock(&w->lock);
+	{
+		const struct ftc_dbuf *l = &w->bufs[buf].cpus[cpu_idx].lost;
+		const uint64_t *e = (const uint64_t *)(const void *)l->p;
+
+		/* The page asked about is one of the last ones added. */
+		for (size_t i = l->len / 16; i-- > 0;)
+			if (e[2 * i] == page_ts) {
+				n = e[2 * i + 1] && e[2 * i + 1] <= LLONG_MAX ?
+				    (long long)e[2 * i + 1] : -1;
+				break;
+			}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return n;
 }
 
 void ftc_wlost_options(struct ftc_writer *w, struct ftc_dbuf *o)
