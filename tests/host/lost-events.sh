@@ -17,7 +17,7 @@ cleanup() {
 	for i in "$I" "$S"; do
 		[ -d "$TRACEFS/instances/$i" ] && "$FTC" reset -q -B "$i" -d >/dev/null 2>&1
 	done
-	[ -n "${KEEP:-}" ] || rm -rf "$D"; echo "# $D"
+	if [ -n "${KEEP:-}" ]; then echo "# kept $D"; else rm -rf "$D"; fi
 }
 trap cleanup EXIT
 # Only the load's events (-F would miss its threads): a filter on its name.
