@@ -63,6 +63,7 @@ struct cslot {
 	struct ftc_cpu_counters start;
 	uint64_t counted;	/* overrun + dropped when the last loss was counted */
 	uint64_t limit;		/* drain: stop after this many pages (0: never) */
+	uint64_t buf_pages;	/* the CPU's ring buffer, in pages (0: unknown) */
 	int err;
 	char errmsg[512];
 };
@@ -127,6 +128,20 @@ struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usec
 		return NULL;
 	}
 	return c;
+}
+
+/* The CPU's ring buffer size in pages, 0 when tracefs does not say. */
+static uint64_t buffer_pages(struct cslot *s)
+{
+	char file[64], *v;
+	uint64_t kb;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", s->cpu);
+	if (ftc_tracefs_read(s->instance, file, &v, NULL) < 0)
+		return 0;
+	kb = strtoull(v, NULL, 10);
+	free(v);
+	return kb * 1024 / s->cap->page;
 }
 
 static int open_slot(struct ftc_capture *c, struct cslot *s)
@@ -381,21 +396,24 @@ static void slot_fail(struct cslot *s)
 /*
  * While pages flow, look again before the kernel's buffer_percent wake-up:
  * a reader the scheduler delays past the rest of the buffer loses events.
- * Aim at about 16 pages a look (a quarter of 256 KB): shorter waits when
- * more came, longer when less, between 1 ms and MAX_BUSY_MS. Idle, only
- * buffer_percent (or the long timeout) wakes us.
+ * Aim at about a quarter of the CPU's buffer a look (16 pages of 256 KB,
+ * 4 of 64 KB: a fixed aim let a small buffer fill between two looks):
+ * shorter waits when more came, longer when less, between 1 ms and
+ * MAX_BUSY_MS. Idle, only buffer_percent (or the long timeout) wakes us.
  */
-static int next_timeout(struct ftc_capture *c, int timeout, long pages)
+static int next_timeout(struct cslot *s, int timeout, long pages)
 {
+	struct ftc_capture *c = s->cap;
+	long aim = s->buf_pages > 8 ? (long)s->buf_pages / 4 : 2;
 	int t = timeout;
 
 	if (pages <= 0)
 		return (int)c->wake_ms;
 	if (t > MAX_BUSY_MS)
 		t = BUSY_MS;
-	else if (pages > 24 && t > 1)
+	else if (pages > aim + aim / 2 && t > 1)
 		t /= 2;
-	else if (pages < 8 && t < MAX_BUSY_MS)
+	else if (pages < aim / 2 && t < MAX_BUSY_MS)
 		t *= 2;
 	return t < (int)c->wake_ms ? t : (int)c->wake_ms;
 }
@@ -427,6 +445,7 @@ static void *reader(void *arg)
 	int timeout = (int)c->wake_ms;
 
 	raise_priority();
+	s->buf_pages = buffer_pages(s);
 	atomic_store(&s->tid, gettid());
 	while (!atomic_load(&c->failed)) {
 		int r = poll(p, 3, timeout);
@@ -452,7 +471,7 @@ static void *reader(void *arg)
 			slot_fail(s);
 			return NULL;
 		}
-		timeout = next_timeout(c, timeout, n);
+		timeout = next_timeout(s, timeout, n);
 		/* Readable but no full page (buffer_percent 0): do not spin. */
 		if (n == 0 && r > 0 && (p[0].revents & POLLIN))
 			usleep((BUSY_MS < c->wake_ms ? BUSY_MS : c->wake_ms) * 1000u);
@@ -566,15 +585,9 @@ void ftc_capture_use_snapshot(struct ftc_capture *c)
  */
 static uint64_t drain_limit(struct cslot *s)
 {
-	char file[64], *v;
-	uint64_t kb;
+	uint64_t pages = buffer_pages(s);
 
-	snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", s->cpu);
-	if (ftc_tracefs_read(s->instance, file, &v, NULL) < 0)
-		return 0;
-	kb = strtoull(v, NULL, 10);
-	free(v);
-	return kb ? 2 * (kb * 1024 / s->cap->page) + 16 : 0;
+	return pages ? 2 * pages + 16 : 0;
 }
 
 int ftc_capture_drain(struct ftc_capture *c)
