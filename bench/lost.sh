@@ -46,7 +46,8 @@ rec() {
 		# As bench/record.sh: trace-cmd insists on writing knobs this kernel
 		# refuses (the function tracer's), in the top level and in its
 		# instance; a private mount namespace hides them. So the instance is
-		# made first (trace-cmd takes an existing one, and removes it).
+		# made first (trace-cmd takes an existing one, and removes it). -b
+		# after -B: before it, it would size the top-level buffer instead.
 		mkdir $T/instances/$inst || { echo "- -"; return; }
 		unshare -m sh -c '
 			mount --bind '"$OUT"'/fe /proc/sys/kernel/ftrace_enabled
@@ -56,7 +57,7 @@ rec() {
 					[ -e $d/$f ] && mount --bind '"$OUT"'/null_f $d/$f
 				done
 			done
-			exec trace-cmd record -q -b '"$kb"' -B '"$inst"' \
+			exec trace-cmd record -q -B '"$inst"' -b '"$kb"' \
 				-e syscalls:sys_enter_getppid -f '"'$F'"' \
 				-e syscalls:sys_exit_getppid -f '"'$F'"' -o '"$file"' \
 				'"$load"' >'"$OUT"'/calls' >/dev/null 2>&1
