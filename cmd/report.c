@@ -383,7 +383,8 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 {
 	struct ftc_reader *r = rp->r;
 	int nb = ftc_reader_nbuffers(r);
-	unsigned long long (*per_cpu)[2] = calloc((size_t)nb * 1024, sizeof(*per_cpu));
+	/* records, events lost, lost-event markers */
+	unsigned long long (*per_cpu)[3] = calloc((size_t)nb * 1024, sizeof(*per_cpu));
 	struct ev_count *evs = NULL;
 	int nevs = 0;
 	unsigned long long total = 0, lost_unknown = 0;
@@ -400,7 +401,9 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 			continue;
 		if (rp->have_to && mr.rec->ts > rp->to)
 			break;
-		if (mr.missed > 0)
+		if (mr.missed && mr.cpu >= 0 && mr.cpu < 1024)
+			per_cpu[mr.buffer * 1024 + mr.cpu][2]++;
+		if (mr.missed > 0 && mr.cpu >= 0 && mr.cpu < 1024)
 			per_cpu[mr.buffer * 1024 + mr.cpu][1] += (unsigned long long)mr.missed;
 		else if (mr.missed < 0)
 			lost_unknown++;
@@ -432,8 +435,8 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 	printf("records:    %llu\n\nevents:\n", total);
 	for (int i = 0; i < nevs; i++)
 		printf("  %-32s %llu\n", evs[i].name, evs[i].n);
-	printf("\n%-20s %4s %10s %10s %10s %10s %10s %10s\n", "instance", "cpu", "records",
-	       "lost", "entries", "overrun", "commit-ovr", "dropped");
+	printf("\n%-20s %4s %10s %10s %7s %10s %10s %10s %10s\n", "instance", "cpu", "records",
+	       "lost", "markers", "entries", "overrun", "commit-ovr", "dropped");
 	for (int b = 0; b < nb; b++) {
 		const struct ftc_dat_buffer *buf = ftc_reader_buffer(r, b);
 
@@ -441,14 +444,15 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 			const struct ftc_dat_cpu *cpu = &buf->cpus[c];
 			int idx = cpu->cpu >= 0 && cpu->cpu < 1024 ? cpu->cpu : 0;
 
-			printf("%-20s %4d %10llu %10llu %10lld %10lld %10lld %10lld\n",
+			printf("%-20s %4d %10llu %10llu %7llu %10lld %10lld %10lld %10lld\n",
 			       *buf->name ? buf->name : "(top)", cpu->cpu,
 			       per_cpu[b * 1024 + idx][0], per_cpu[b * 1024 + idx][1],
-			       cpu->entries, cpu->overrun, cpu->commit_overrun, cpu->dropped);
+			       per_cpu[b * 1024 + idx][2], cpu->entries, cpu->overrun, cpu->commit_overrun, cpu->dropped);
 		}
 	}
 	if (lost_unknown)
-		printf("\npages with an unknown number of lost events: %llu\n", lost_unknown);
+		printf("\nlost-event markers without a count: %llu (their events are not in "
+		       "'lost')\n", lost_unknown);
 	free(per_cpu);
 	free(evs);
 	return 0;

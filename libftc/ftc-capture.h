@@ -92,6 +92,12 @@ struct ftc_capture_cpu_stats {
 	uint64_t lost_pages;	/* pages whose header says events were missed */
 };
 FTC_API int ftc_capture_nslots(const struct ftc_capture *c);
+/*
+ * The events lost before a slot's page with header timestamp page_ts, as
+ * the capture counted them when the page's header flags a loss without a
+ * count; -1 when it did not (ftc_writer_lost_count()).
+ */
+FTC_API long long ftc_capture_lost_count(struct ftc_capture *c, int slot, uint64_t page_ts);
 FTC_API int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 				  struct ftc_capture_cpu_stats *out);
 

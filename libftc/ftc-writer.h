@@ -74,6 +74,19 @@ FTC_API int ftc_writer_set_max(struct ftc_writer *w, uint64_t bytes);
  */
 FTC_API int ftc_writer_start(struct ftc_writer *w);
 
+/*
+ * Events lost before a CPU's page whose header says only that some were
+ * (the kernel stores no count in a full sub-buffer): count of them, by the
+ * page's header timestamp; 0 when a later page's count covers them. Kept
+ * in an option of ftc's own (v7 files), which readers of trace.dat that do
+ * not know it skip. Same threading rule as ftc_writer_add_pages().
+ */
+FTC_API int ftc_writer_add_lost(struct ftc_writer *w, int buf, int cpu_idx,
+				uint64_t page_ts, uint64_t count);
+/* That count for the page with header timestamp page_ts, or -1 (none, or 0). */
+FTC_API long long ftc_writer_lost_count(struct ftc_writer *w, int buf, int cpu_idx,
+					uint64_t page_ts);
+
 /* The page size of the file: the unit of ftc_writer_add_pages(). */
 FTC_API unsigned int ftc_writer_page_size(const struct ftc_writer *w);
 

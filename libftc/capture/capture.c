@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@
 #define BATCH_PAGES	64	/* pages moved per splice round */
 #define BUSY_MS		2	/* first re-look interval once data flows */
 #define MAX_BUSY_MS	16	/* longest re-look interval while it flows */
-#define READER_NICE	-10	/* readers must win against the traced load */
+#define READER_NICE	-10	/* readers must win against the traced load... */
+#define READER_RT_PRIO	1	/* ... and as real-time threads, at once */
 #define STREAMING_PAGES	10	/* pages a checkpoint interval: a chunk fills on its own */
 #define FLUSH_WAIT_MS	500	/* longest wait for the readers' flushes */
 
@@ -59,7 +61,9 @@ struct cslot {
 	char *pages;
 	_Atomic uint64_t npages, missed, missed_pages;
 	struct ftc_cpu_counters start;
+	uint64_t counted;	/* overrun + dropped when the last loss was counted */
 	uint64_t limit;		/* drain: stop after this many pages (0: never) */
+	uint64_t buf_pages;	/* the CPU's ring buffer, in pages (0: unknown) */
 	int err;
 	char errmsg[512];
 };
@@ -126,6 +130,20 @@ struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usec
 	return c;
 }
 
+/* The CPU's ring buffer size in pages, 0 when tracefs does not say. */
+static uint64_t buffer_pages(struct cslot *s)
+{
+	char file[64], *v;
+	uint64_t kb;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", s->cpu);
+	if (ftc_tracefs_read(s->instance, file, &v, NULL) < 0)
+		return 0;
+	kb = strtoull(v, NULL, 10);
+	free(v);
+	return kb * 1024 / s->cap->page;
+}
+
 static int open_slot(struct ftc_capture *c, struct cslot *s)
 {
 	char file[64], *path;
@@ -160,6 +178,7 @@ static int open_slot(struct ftc_capture *c, struct cslot *s)
 	if (!s->pages)
 		return ftc_error(ENOMEM, "out of memory");
 	read_stats(s->instance, s->cpu, &s->start);
+	s->counted = s->start.overrun + s->start.dropped;
 	return 0;
 }
 
@@ -198,25 +217,59 @@ int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
 	return 0;
 }
 
-/* The kernel's header layout, as its header_page says: it may not be ours. */
-static void count_lost(struct cslot *s, const struct ftc_subbuf_layout *l, const char *page)
+/*
+ * A page read after a loss has it flagged in its header, with the count
+ * only where it fits after the data: never in a full page, which is what
+ * splice moves. The kernel's count is what its overrun counter grew since
+ * the last flagged page, so ours is the same growth, read now: exact but
+ * for what grows between the kernel's page swap and our reading, which
+ * then belongs to the next flagged page (the sum stays exact). Several
+ * flagged pages in one batch: the last one gets the count, the others 0
+ * (the file says: counted at a later page). Flagged pages are rare, so
+ * reading the stats file for them costs nothing worth measuring.
+ */
+static int count_lost(struct cslot *s, size_t len)
 {
-	struct ftc_subbuf sb;
+	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
+	uint64_t last_ts = 0, total;
+	struct ftc_cpu_counters now = { 0 };
+	bool unknown = false;
 
-	ftc_subbuf_decode(l, page, s->cap->page, &sb);
-	if (!sb.lost)
-		return;
-	atomic_fetch_add(&s->missed_pages, 1);
-	if (sb.missed)
-		atomic_fetch_add(&s->missed, sb.missed);
+	for (size_t off = 0; off < len; off += s->cap->page) {
+		struct ftc_subbuf sb;
+
+		ftc_subbuf_decode(l, s->pages + off, s->cap->page, &sb);
+		if (!sb.lost)
+			continue;
+		atomic_fetch_add(&s->missed_pages, 1);
+		if (sb.lost_stored) {
+			atomic_fetch_add(&s->missed, sb.missed);
+			s->counted += sb.missed;
+			continue;
+		}
+		if (unknown && ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, 0) < 0)
+			return -1;
+		unknown = true;
+		last_ts = sb.ts;
+	}
+	if (!unknown)
+		return 0;
+	if (read_stats(s->instance, s->cpu, &now) < 0)
+		return ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, 0);
+	total = now.overrun + now.dropped;
+	if (total <= s->counted)
+		return ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, 0);
+	atomic_fetch_add(&s->missed, total - s->counted);
+	if (ftc_writer_add_lost(s->cap->w, s->buf, s->idx, last_ts, total - s->counted) < 0)
+		return -1;
+	s->counted = total;
+	return 0;
 }
 
 static int give(struct cslot *s, size_t len)
 {
-	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
-
-	for (size_t off = 0; off < len; off += s->cap->page)
-		count_lost(s, l, s->pages + off);
+	if (count_lost(s, len) < 0)
+		return -1;
 	if (s->cap->live_fn)
 		s->cap->live_fn(s->cap->live_arg, (int)(s - s->cap->slots), s->pages, len);
 	if ((!s->cap->live_fn || s->cap->live_write) &&
@@ -343,23 +396,42 @@ static void slot_fail(struct cslot *s)
 /*
  * While pages flow, look again before the kernel's buffer_percent wake-up:
  * a reader the scheduler delays past the rest of the buffer loses events.
- * Aim at about 16 pages a look (a quarter of 256 KB): shorter waits when
- * more came, longer when less, between 1 ms and MAX_BUSY_MS. Idle, only
- * buffer_percent (or the long timeout) wakes us.
+ * Aim at about a quarter of the CPU's buffer a look (16 pages of 256 KB,
+ * 4 of 64 KB: a fixed aim let a small buffer fill between two looks):
+ * shorter waits when more came, longer when less, between 1 ms and
+ * MAX_BUSY_MS. Idle, only buffer_percent (or the long timeout) wakes us.
  */
-static int next_timeout(struct ftc_capture *c, int timeout, long pages)
+static int next_timeout(struct cslot *s, int timeout, long pages)
 {
+	struct ftc_capture *c = s->cap;
+	long aim = s->buf_pages > 8 ? (long)s->buf_pages / 4 : 2;
 	int t = timeout;
 
 	if (pages <= 0)
 		return (int)c->wake_ms;
 	if (t > MAX_BUSY_MS)
 		t = BUSY_MS;
-	else if (pages > 24 && t > 1)
+	else if (pages > aim + aim / 2 && t > 1)
 		t /= 2;
-	else if (pages < 8 && t < MAX_BUSY_MS)
+	else if (pages < aim / 2 && t < MAX_BUSY_MS)
 		t *= 2;
 	return t < (int)c->wake_ms ? t : (int)c->wake_ms;
+}
+
+/*
+ * A reader that waits behind the workload for the CPU lets the ring
+ * buffer overflow: at 4 M events/s a 64 KB buffer fills in a few ms, less
+ * than a busy CPU's time slice, and a nice -10 reader still lost events at
+ * a tenth of that rate. So it is real-time (SCHED_FIFO, the lowest
+ * priority) when allowed (root): it wakes at once, moves the pages and
+ * sleeps again. Elsewhere nice -10, best effort.
+ */
+static void raise_priority(void)
+{
+	struct sched_param sp = { .sched_priority = READER_RT_PRIO };
+
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+		setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
 }
 
 static void *reader(void *arg)
@@ -372,12 +444,8 @@ static void *reader(void *arg)
 
 	int timeout = (int)c->wake_ms;
 
-	/*
-	 * A reader that waits behind the workload for the CPU lets the ring
-	 * buffer overflow; it runs briefly and sleeps, so raising it (when
-	 * allowed: root) costs the workload little. Best effort.
-	 */
-	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
+	raise_priority();
+	s->buf_pages = buffer_pages(s);
 	atomic_store(&s->tid, gettid());
 	while (!atomic_load(&c->failed)) {
 		int r = poll(p, 3, timeout);
@@ -403,7 +471,7 @@ static void *reader(void *arg)
 			slot_fail(s);
 			return NULL;
 		}
-		timeout = next_timeout(c, timeout, n);
+		timeout = next_timeout(s, timeout, n);
 		/* Readable but no full page (buffer_percent 0): do not spin. */
 		if (n == 0 && r > 0 && (p[0].revents & POLLIN))
 			usleep((BUSY_MS < c->wake_ms ? BUSY_MS : c->wake_ms) * 1000u);
@@ -517,15 +585,9 @@ void ftc_capture_use_snapshot(struct ftc_capture *c)
  */
 static uint64_t drain_limit(struct cslot *s)
 {
-	char file[64], *v;
-	uint64_t kb;
+	uint64_t pages = buffer_pages(s);
 
-	snprintf(file, sizeof(file), "per_cpu/cpu%d/buffer_size_kb", s->cpu);
-	if (ftc_tracefs_read(s->instance, file, &v, NULL) < 0)
-		return 0;
-	kb = strtoull(v, NULL, 10);
-	free(v);
-	return kb ? 2 * (kb * 1024 / s->cap->page) + 16 : 0;
+	return pages ? 2 * pages + 16 : 0;
 }
 
 int ftc_capture_drain(struct ftc_capture *c)
@@ -541,6 +603,13 @@ int ftc_capture_drain(struct ftc_capture *c)
 int ftc_capture_nslots(const struct ftc_capture *c)
 {
 	return c->nslots;
+}
+
+long long ftc_capture_lost_count(struct ftc_capture *c, int slot, uint64_t page_ts)
+{
+	if (slot < 0 || slot >= c->nslots)
+		return -1;
+	return ftc_writer_lost_count(c->w, c->slots[slot].buf, c->slots[slot].idx, page_ts);
 }
 
 int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,

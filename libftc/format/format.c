@@ -411,9 +411,9 @@ static void lost_marker(struct ftc_format *f, const struct ftc_merge_record *mr)
 	if ((f->flags & FTC_FMT_INSTANCE) && *bname)
 		trace_seq_printf(&f->seq, "%s: ", bname);
 	if (mr->missed > 0)
-		trace_seq_printf(&f->seq, "CPU:%d [%lld EVENTS DROPPED]\n", mr->cpu, mr->missed);
+		trace_seq_printf(&f->seq, "CPU %d: [LOST %lld EVENTS]\n", mr->cpu, mr->missed);
 	else
-		trace_seq_printf(&f->seq, "CPU:%d [EVENTS DROPPED]\n", mr->cpu);
+		trace_seq_printf(&f->seq, "CPU %d: [LOST EVENTS]\n", mr->cpu);
 }
 
 /* A record libtraceevent must not see: where it is and what is wrong with it. */

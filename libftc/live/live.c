@@ -389,6 +389,9 @@ static bool next_page(struct ftc_live *l, struct lcpu *c)
 		if (kbuffer_load_subbuffer(c->kbuf, (void *)page) < 0)
 			continue;
 		c->missed = kbuffer_missed_events(c->kbuf);
+		/* A full page has no room for the count: the capture counted it. */
+		if (c->missed < 0)
+			c->missed = ftc_capture_lost_count(l->cap, (int)(c - l->cpus), sb.ts);
 		return true;
 	}
 }

@@ -51,6 +51,7 @@ int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int 
 	memset(s, 0, sizeof(*s));
 	s->r = r;
 	s->buffer = buffer;
+	s->cpu_index = cpu_index;
 	s->cpu = c->cpu;
 	s->bname = b->name;
 	s->compressed = b->compressed;
@@ -201,6 +202,10 @@ static int next_page(struct ftc_stream *s)
 		if (kbuffer_load_subbuffer(s->kbuf, s->win + s->win_off) < 0)
 			continue;
 		s->missed = kbuffer_missed_events(s->kbuf);
+		/* A full page has no room for the count: ftc record kept it aside. */
+		if (s->missed < 0)
+			s->missed = ftc_reader_lost_count(s->r, s->buffer, s->cpu_index,
+							  ftc_rd64(s->r, s->win + s->win_off));
 		s->first_in_page = true;
 		s->page_seq++;
 		return 1;

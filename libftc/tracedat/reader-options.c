@@ -320,6 +320,8 @@ int ftc_apply_options(struct ftc_reader *r)
 		clamp_cpus(r, b);
 	}
 	orphan_buffers(r);
+	if (ftc_lost_options(r) < 0)
+		return -1;
 	for (int i = 0; i < r->noptions; i++)
 		if (r->options[i].id == FTC_OPT_CPUSTAT)
 			apply_cpustat(r, (const char *)r->options[i].data, &cur_buffer);

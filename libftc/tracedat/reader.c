@@ -400,6 +400,7 @@ void ftc_reader_close(struct ftc_reader *r)
 	ftc_decompress_free(r);
 	ftc_syms_free(r->syms);
 	ftc_reader_perf_free(r);
+	ftc_lost_free(r);
 	for (int i = 0; i < r->noptions; i++)
 		free((void *)r->options[i].data);
 	for (int i = 0; i < r->nbuffers; i++) {

@@ -110,6 +110,9 @@ struct ftc_reader {
 	uint32_t tsc_mult, tsc_shift;	/* TSC2NSEC option, mult 0 = none */
 	long long tsc_offset;
 
+	struct ftc_lost_tab *lost;	/* reader-lost.c: FTC_OPT_FTC_LOST, per CPU */
+	int nlost;
+
 	char *warnings;
 	size_t warnings_len;
 	/* Read-ahead for the v6 metadata walk, which reads many small fields. */
@@ -168,6 +171,20 @@ int ftc_add_section(struct ftc_reader *r, uint16_t id, uint16_t flags, const cha
 		    uint64_t off, uint64_t size, uint64_t usize);
 struct ftc_dat_buffer *ftc_add_buffer(struct ftc_reader *r, const char *name);
 
+/*
+ * reader-lost.c: the events ftc record counted as lost before the page of
+ * buffer b, CPU index c whose header timestamp is page_ts (raw); -1 when
+ * it did not count them (or the file does not say).
+ */
+struct ftc_lost_tab {
+	int buffer, cpu_index;
+	uint32_t n;
+	uint64_t *ts_count;	/* n x (raw page timestamp, count), by timestamp */
+};
+int ftc_lost_options(struct ftc_reader *r);
+long long ftc_reader_lost_count(const struct ftc_reader *r, int b, int c, uint64_t page_ts);
+void ftc_lost_free(struct ftc_reader *r);
+
 /* tep setup from the metadata payloads (reader-tep.c). */
 int ftc_tep_init(struct ftc_reader *r);
 void ftc_tep_plugin_options(struct ftc_reader *r);
@@ -212,7 +229,7 @@ void ftc_reader_warn(struct ftc_reader *r, const char *fmt, ...)
 struct kbuffer;
 struct ftc_stream {
 	struct ftc_reader *r;
-	int buffer, cpu;
+	int buffer, cpu, cpu_index;
 	const char *bname;
 	bool compressed;
 	uint32_t psize;

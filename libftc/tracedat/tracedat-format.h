@@ -36,6 +36,13 @@ enum ftc_dat_option {
 	FTC_OPT_PRINTK		= 20,
 	FTC_OPT_CMDLINES	= 21,
 	FTC_OPT_BUFFER_TEXT	= 22,
+	/*
+	 * ftc's own: the events lost before a page whose header flags a loss
+	 * without a count (NUL buffer name, u32 cpu, u32 n, n x (u64 page
+	 * timestamp, u64 count; 0: counted at a later page)). trace-cmd
+	 * skips an id it does not know; 0x4654 is ftc import's.
+	 */
+	FTC_OPT_FTC_LOST	= 0x4655,
 };
 
 /* v7 section header flags. */

@@ -710,6 +710,7 @@ void ftc_writer_free(struct ftc_writer *w)
 			free(w->bufs[b].cpus[c].pending);
 			free(w->bufs[b].cpus[c].zout);
 			free(w->bufs[b].cpus[c].stat);
+			ftc_dbuf_free(&w->bufs[b].cpus[c].lost);
 			ftc_zctx_free(w->bufs[b].cpus[c].z);
 		}
 		free(w->bufs[b].cpus);

@@ -82,6 +82,7 @@ struct wcpu {
 	size_t zcap;
 	struct ftc_zctx *z;
 	char *stat;		/* its per_cpu stats at the end (ftc_writer_set_cpustat) */
+	struct ftc_dbuf lost;	/* (u64 page ts, u64 count)... (ftc_writer_add_lost), under lock */
 };
 
 struct wbuf {
@@ -182,6 +183,8 @@ int ftc_wjoin_halves(struct ftc_writer *w, struct wcpu *wc, char *buf, size_t ca
 /* ... and an option of the caller's to the file's options (ftc import). */
 int ftc_writer_add_option(struct ftc_writer *w, uint16_t id, const void *data, uint32_t size);
 int ftc_wsynthetic_formats(struct ftc_writer *w);
+/* writer-lost.c: the FTC_OPT_FTC_LOST options of every CPU that has some. */
+void ftc_wlost_options(struct ftc_writer *w, struct ftc_dbuf *o);
 
 /*
  * writer-copy.c: a writer made from another trace.dat instead of the

@@ -163,8 +163,8 @@ gone "$i" "SIGKILL (the guardian restores)"
 # 5. Lost events show as lines: a one-page buffer and a flood.
 i=$(inst lost)
 "$FTC" stream -B "$i" -b 4 -e syscalls:sys_enter_getppid -F -- "$D/gp" 2000000 >"$D/lost.out" 2>"$D/lost.err"
-n=$(grep -cE '^CPU:[0-9]+ \[([0-9]+ )?EVENTS DROPPED\]$' "$D/lost.out")
-[ "$n" -gt 0 ] && pass "lost events show as lines ($n '[EVENTS DROPPED]' lines)" ||
+n=$(grep -cE '^CPU [0-9]+: \[LOST ([0-9]+ )?EVENTS\]$' "$D/lost.out")
+[ "$n" -gt 0 ] && pass "lost events show as lines ($n '[LOST N EVENTS]' lines)" ||
 	fail "lost events show as lines" "none in $(wc -l <"$D/lost.out") lines; $(tail -2 "$D/lost.err")"
 expect_match "the summary counts them" "^ftc stream: [0-9]+ events read, [0-9]+ printed, [1-9][0-9]* lost" \
 	"$(cat "$D/lost.err")"

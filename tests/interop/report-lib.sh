@@ -36,9 +36,15 @@ import re, sys
 mode = sys.argv[1]
 ev = re.compile(r"^(?:(\S+): )?\s*(.*)-(\d+)\s+\[(\d+)\]\s+(?:\S+\s+)?(\d+)\.(\d+): ([^: ]+):\s*(.*)$")
 drop = re.compile(r"^(?:(\S+): )?(CPU:\d+ \[(?:\d+ )?EVENTS DROPPED\])$")
+# ftc says it its own way: "CPU 1: [LOST 12 EVENTS]", "CPU 1: [LOST EVENTS]".
+ftc_drop = re.compile(r"^(?:(\S+): )?CPU (\d+): \[LOST (?:(\d+) )?EVENTS\]$")
 out, pend, pinst = [], "", ""
 for line in sys.stdin:
     line = line.rstrip("\n")
+    m = ftc_drop.match(line)
+    if m:
+        line = (m.group(1) + ": " if m.group(1) else "") + "CPU:%s [%sEVENTS DROPPED]" % (
+            m.group(2), m.group(3) + " " if m.group(3) else "")
     if not line or line.startswith("#") or line.startswith("cpus=") or line.startswith("version"):
         continue
     m = drop.match(line)
@@ -88,7 +94,7 @@ inst: CPU:0 [12 EVENTS DROPPED]
 inst:           <idle>-0     [000]   608.034694620: print:                tracing_mark_write: hi'
 	ft='# tracer: nop
 inst:           <idle>-0       [000] d..2.   608.034694620: print: tracing_mark_write: hi
-inst: CPU:0 [12 EVENTS DROPPED]
+inst: CPU 0: [LOST 12 EVENTS]
 inst:             bash-7577    [001] d..2.   608.034382742: sched_switch: bash:7577 [120] S ==> x:1 [120]'
 	a=$(printf '%s\n' "$tc" | report_normalize tc)
 	b=$(printf '%s\n' "$ft" | report_normalize ftc)

@@ -71,10 +71,12 @@ report_fixture "$D/lost.dat" 8 5000 || { fail "report-tracecmd: lost fixture" "e
 trace-cmd report -t "$D/lost.dat" >"$D/lost.tc" 2>/dev/null
 "$FTC" report -t "$D/lost.dat" >"$D/lost.ftc" 2>"$D/lost.err"
 tcl=$(grep -c 'EVENTS DROPPED' "$D/lost.tc")
-ftl=$(grep -c 'EVENTS DROPPED' "$D/lost.ftc")
+ftl=$(grep -c '\[LOST .*EVENTS\]' "$D/lost.ftc")
+# ftc's wording, "CPU 1: [LOST 12 EVENTS]", for trace-cmd's "CPU:1 [12 EVENTS DROPPED]".
 if [ "$tcl" -gt 0 ] && [ "$tcl" = "$ftl" ] &&
    [ "$(grep -o 'CPU:[0-9]* \[[0-9]* EVENTS DROPPED\]' "$D/lost.tc" | sort)" = \
-     "$(grep -o 'CPU:[0-9]* \[[0-9]* EVENTS DROPPED\]' "$D/lost.ftc" | sort)" ]; then
+     "$(grep -o 'CPU [0-9]*: \[LOST [0-9]* EVENTS\]' "$D/lost.ftc" |
+	sed -E 's/CPU ([0-9]+): \[LOST ([0-9]+) EVENTS\]/CPU:\1 [\2 EVENTS DROPPED]/' | sort)" ]; then
 	pass "report-tracecmd: $ftl lost-event markers match trace-cmd's"
 elif [ "$tcl" = 0 ]; then
 	skip "report-tracecmd: lost markers" "the kernel dropped nothing this time"
