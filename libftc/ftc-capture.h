@@ -55,6 +55,11 @@ FTC_API void ftc_capture_set_live(struct ftc_capture *c, ftc_capture_page_fn fn,
 				  bool write);
 
 /* Starts the reader threads. */
+/*
+ * The readers' SCHED_FIFO priority (1-99), where the kernel allows it
+ * (root); 0: not real-time, nice -10 only. Default 1. Before start.
+ */
+FTC_API void ftc_capture_set_rt_priority(struct ftc_capture *c, int rt_priority);
 FTC_API int ftc_capture_start(struct ftc_capture *c);
 
 /* The reader threads' ids (so that a recorder can keep its own

@@ -72,6 +72,7 @@ struct ftc_capture {
 	struct ftc_writer *w;
 	unsigned int page;
 	unsigned int wake_ms;
+	int rt_priority;	/* the readers' SCHED_FIFO priority; 0: not real-time */
 	int stop_fd;
 	bool snapshot;
 	struct cslot *slots;
@@ -120,6 +121,7 @@ struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usec
 	c->w = w;
 	c->page = ftc_writer_page_size(w);
 	c->wake_ms = wake_usecs ? (wake_usecs + 999) / 1000 : 1000;
+	c->rt_priority = READER_RT_PRIO;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	pthread_mutex_init(&c->lock, NULL);
 	if (c->stop_fd < 0) {
@@ -426,12 +428,17 @@ static int next_timeout(struct cslot *s, int timeout, long pages)
  * priority) when allowed (root): it wakes at once, moves the pages and
  * sleeps again. Elsewhere nice -10, best effort.
  */
-static void raise_priority(void)
+static void raise_priority(int rt_priority)
 {
-	struct sched_param sp = { .sched_priority = READER_RT_PRIO };
+	struct sched_param sp = { .sched_priority = rt_priority };
 
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+	if (!rt_priority || pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
 		setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
+}
+
+void ftc_capture_set_rt_priority(struct ftc_capture *c, int rt_priority)
+{
+	c->rt_priority = rt_priority;
 }
 
 static void *reader(void *arg)
@@ -444,7 +451,7 @@ static void *reader(void *arg)
 
 	int timeout = (int)c->wake_ms;
 
-	raise_priority();
+	raise_priority(c->rt_priority);
 	s->buf_pages = buffer_pages(s);
 	atomic_store(&s->tid, gettid());
 	while (!atomic_load(&c->failed)) {
