@@ -22,10 +22,37 @@ TEP_PLUGIN_DIR ?= $(or $(shell pkg-config --variable=plugin_dir libtraceevent), 
 		  $(shell pkg-config --variable=libdir libtraceevent)/traceevent/plugins)
 
 CC        ?= cc
+PKG_CONFIG ?= pkg-config
+# The static binary's name, and its objects' folder (B, below).
+STATIC_BIN := ftc-static
+# A cross build for a board (Documentation/hacking.md, "Cross build"):
+# `make static CROSS_COMPILE=aarch64-linux-gnu-` (or arm-linux-gnueabihf-)
+# links Debian's libraries of that architecture, unpacked by
+# scripts/cross-sysroot, into ftc-static-arm64 (ftc-static-armhf).
+ifneq ($(CROSS_COMPILE),)
+CROSS_TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
+CROSS_ARCH := $(or $(if $(filter aarch64-%,$(CROSS_TRIPLET)),arm64), \
+		   $(if $(filter arm-%hf,$(CROSS_TRIPLET)),armhf),$(CROSS_TRIPLET))
+SYSROOT   ?= $(shell scripts/cross-sysroot $(CROSS_ARCH))
+ifeq ($(SYSROOT),)
+$(error no sysroot for $(CROSS_ARCH): see the line of scripts/cross-sysroot above)
+endif
+ifeq ($(origin CC),default)
+CC        := $(CROSS_COMPILE)gcc
+endif
+PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	      PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)/pkgconfig pkg-config
+EXTRA_CFLAGS += -I$(SYSROOT)/usr/include -I$(SYSROOT)/usr/include/$(CROSS_TRIPLET)
+LDFLAGS   += -L$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)
+STATIC_BIN := ftc-static-$(CROSS_ARCH)
+B         ?= build/$(CROSS_ARCH)
+endif
+# The syscall tables are generated with the build machine's preprocessor.
+HOSTCC    ?= cc
 PKGS      := libtracefs libtraceevent libelf libdw zlib libzstd
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS  := $(shell pkg-config --libs $(PKGS))
-PKG_STATIC_LIBS := $(shell pkg-config --libs --static $(PKGS))
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS  := $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_STATIC_LIBS := $(shell $(PKG_CONFIG) --libs --static $(PKGS))
 
 WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
@@ -36,9 +63,9 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) \
 	     -DFTC_VERSION='"$(VERSION)"' -Ilibftc $(LIB_DIRS:%=-I%) -Icmd $(PKG_CFLAGS) -MMD -MP
 LDLIBS    := $(PKG_LIBS) -lm -lpthread
 # ncurses is ftc top's alone: the command links it, libftc does not.
-CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw)
-CURSES_LIBS := $(shell pkg-config --libs ncursesw)
-CURSES_STATIC_LIBS := $(shell pkg-config --libs --static ncursesw)
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw)
+CURSES_LIBS := $(shell $(PKG_CONFIG) --libs ncursesw)
+CURSES_STATIC_LIBS := $(shell $(PKG_CONFIG) --libs --static ncursesw)
 
 # Every build flavour lives in its own folder so they never mix objects.
 B         ?= build/default
@@ -85,7 +112,7 @@ $(B)/ftc: $(CMD_OBJ) $(B)/libftc.a
 $(B)/cmd/top-screen.o $(B)/cmd/top-keys.o: ALL_CFLAGS += $(CURSES_CFLAGS)
 
 $(B)/libftc.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
 
 $(B)/libftc.so: $(PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -o $@ $^ $(LDFLAGS) $(LDLIBS)
@@ -94,7 +121,7 @@ $(B)/libftc.so: $(PIC_OBJ)
 # (scripts/gen-syscalls; the lookups are libftc/base/syscall-table.c).
 $(SYSCALLS_C): scripts/gen-syscalls
 	@mkdir -p $(dir $@)
-	CC="$(CC)" scripts/gen-syscalls > $@.tmp && mv -f $@.tmp $@
+	CC="$(HOSTCC)" scripts/gen-syscalls > $@.tmp && mv -f $@.tmp $@
 
 $(B)/gen/syscall-names.o: $(SYSCALLS_C)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -115,7 +142,7 @@ plugins/%.so: $(B)/pic/plugins/%.o $(PLUGIN_PIC_LIB)
 plugins/plugin_ftc_perf.so: $(B)/libftc-pic.a
 plugins/plugin_ftc_perf.so: PLUGIN_LIBS = -Wl,--exclude-libs,ALL $(B)/libftc-pic.a $(LDLIBS)
 $(B)/libftc-pic.a: $(PIC_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
 
 # Only the loader, unloader and options leave a plugin (FTC_PLUGIN_EXPORT).
 $(B)/pic/plugins/%.o: plugins/%.c
@@ -150,18 +177,18 @@ $(B)/tests/%: tests/unit/%.c $(B)/libftc.a
 # ftc-static is stripped; its debug information is kept beside it in
 # ftc-static.debug, which gdb finds through the .gnu_debuglink and the
 # build-id they share.
-static: ftc-static
+static: $(STATIC_BIN)
 # ftc's own plugins, linked in with the commands' objects (plugins/static.c).
-ftc-static: $(PLUGIN_STATIC_OBJ)
-ftc-static: CMD_OBJ += $(PLUGIN_STATIC_OBJ)
-ftc-static: $(CMD_OBJ) $(B)/libftc.a
+$(STATIC_BIN): $(PLUGIN_STATIC_OBJ)
+$(STATIC_BIN): CMD_OBJ += $(PLUGIN_STATIC_OBJ)
+$(STATIC_BIN): $(CMD_OBJ) $(B)/libftc.a
 	rm -f $@ $@.debug $@.full
 	$(CC) $(ALL_CFLAGS) -static -Wl,--build-id -o $@.full $(CMD_OBJ) $(B)/libftc.a \
 		$(PKG_STATIC_LIBS) $(CURSES_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
 		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
 	@test -x $@.full
-	objcopy --only-keep-debug $@.full $@.debug
-	objcopy --strip-all --add-gnu-debuglink=$@.debug $@.full $@.tmp
+	$(CROSS_COMPILE)objcopy --only-keep-debug $@.full $@.debug
+	$(CROSS_COMPILE)objcopy --strip-all --add-gnu-debuglink=$@.debug $@.full $@.tmp
 	rm -f $@.full && mv -f $@.tmp $@
 
 asan:
@@ -212,6 +239,6 @@ lib-dirs:
 	@printf '%s\n' $(LIB_DIRS)
 
 clean:
-	rm -rf build ftc ftc-static ftc-static.debug ftc-asan tests/out $(PLUGINS)
+	rm -rf build ftc ftc-static ftc-static.debug ftc-static-arm64* ftc-static-armhf* ftc-asan tests/out $(PLUGINS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -47,20 +47,41 @@
 #			"-serial mon:stdio -chardev socket,id=c0,host=127.0.0.1,port=P
 #			-serial chardev:c0" (the guest's ttyS1; a -serial of one's
 #			own replaces the console's, hence the first)
-#   FTC_STATIC		the ftc put in the guest (default ftc-static)
-#   LAB_BUSYBOX		a static busybox (default /bin/busybox)
+#   LAB_ARCH		the guest: x86_64 (default; qemu-system-x86_64), arm64
+#			(qemu-system-aarch64 -M virt -cpu max, a board with
+#			an Armv8 PMU) or armhf (qemu-system-arm -M virt); set
+#			it before sourcing this file
+#   LAB_ICOUNT=1	arm64, armhf: -icount shift=0, so that the emulated
+#			PMU counts instructions (exactly) and cycles run at
+#			one per instruction
+#   FTC_STATIC		the ftc put in the guest (default ftc-static, on
+#			arm64 ftc-static-arm64, on armhf ftc-static-armhf)
+#   LAB_BUSYBOX		a static busybox (default /bin/busybox; on Arm the
+#			one scripts/cross-sysroot unpacks)
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-60}
-FTC_STATIC=${FTC_STATIC:-$TOP/ftc-static}
-LAB_BUSYBOX=${LAB_BUSYBOX:-/bin/busybox}
+export LAB_ARCH=${LAB_ARCH:-x86_64}
 export LAB_CACHE=${LAB_CACHE:-$TOP/.cache/lab}
+case $LAB_ARCH in
+x86_64)	LAB_QEMU=qemu-system-x86_64 LAB_QEMU_PKG=qemu-system-x86 LAB_TTY=ttyS0
+	FTC_STATIC=${FTC_STATIC:-$TOP/ftc-static}
+	LAB_BUSYBOX=${LAB_BUSYBOX:-/bin/busybox} ;;
+arm64|armhf)
+	LAB_TTY=ttyAMA0 LAB_QEMU_PKG=qemu-system-arm
+	LAB_QEMU=qemu-system-arm
+	[ "$LAB_ARCH" = arm64 ] && LAB_QEMU=qemu-system-aarch64
+	FTC_STATIC=${FTC_STATIC:-$TOP/ftc-static-$LAB_ARCH}
+	LAB_BUSYBOX=${LAB_BUSYBOX:-$("$TOP/scripts/cross-sysroot" "$LAB_ARCH" 2>/dev/null)/bin/busybox} ;;
+*)	echo "lab.bash: LAB_ARCH='$LAB_ARCH': want x86_64, arm64 or armhf" >&2
+	LAB_QEMU=false ;;
+esac
 
 # lab_ready: sets LAB_KERNEL, or sets LAB_WHY to why the lab cannot run here
 # and returns 1.
 lab_ready() {
 	LAB_WHY=""
-	if ! command -v qemu-system-x86_64 >/dev/null; then
-		LAB_WHY="qemu-system-x86_64 not found (scripts/install-deps installs qemu-system-x86)"
+	if ! command -v "$LAB_QEMU" >/dev/null; then
+		LAB_WHY="$LAB_QEMU not found (scripts/install-deps installs $LAB_QEMU_PKG)"
 	elif ! command -v cpio >/dev/null; then
 		LAB_WHY="cpio not found (scripts/install-deps installs it)"
 	elif [ ! -x "$LAB_BUSYBOX" ]; then
@@ -272,10 +293,21 @@ lab_boot() {
 	local panic=-1 noreboot=-no-reboot
 	[ -n "${LAB_REBOOTS:-}" ] && panic=1 noreboot=""
 	timeout -k 5 "$2" \
-		qemu-system-x86_64 -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp 2 \
+		"$LAB_QEMU" $(lab_machine) -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp 2 \
 		-kernel "$LAB_KERNEL" -initrd "$1/initrd" \
-		-append "console=ttyS0 quiet panic=$panic mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
+		-append "console=$LAB_TTY quiet panic=$panic mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
 		-nic none -nographic $noreboot ${LAB_QEMU_ARGS:-} </dev/null >"$LAB_CONSOLE" 2>&1
+}
+
+# lab_machine: qemu's board options for LAB_ARCH (the x86 guest: qemu's
+# default PC). -cpu max on arm64 has the Armv8 PMU (PMUv3) that ftc stat
+# and profile count with; -icount is not compatible with multi-threaded TCG.
+lab_machine() {
+	case $LAB_ARCH in
+	arm64) echo "-M virt -cpu max" ;;
+	armhf) echo "-M virt" ;;
+	esac
+	[ -n "${LAB_ICOUNT:-}" ] && [ "$LAB_ARCH" != x86_64 ] && echo "-icount shift=0"
 }
 
 lab_run() {
