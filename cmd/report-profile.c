@@ -30,6 +30,7 @@ int report_profile_opt(struct report_profile *o, int id, const char *arg)
 		return -1;
 	case OPT_RP_FOLDED: o->folded = true; break;
 	case OPT_RP_FLAME: o->flame = arg; break;
+	case OPT_RP_SYMFS: o->symfs = arg; break;
 	case OPT_RP_LIMIT:
 		if (cmd_parse_u64(arg, &o->limit) < 0)
 			return cmd_bad_value("not a number of rows");
@@ -64,7 +65,7 @@ int report_profile_run(struct ftc_reader *r, const struct report_profile *o, con
 	int status = FTC_EXIT_FAIL;
 	bool chain = false;
 
-	if (!p || !syms || !a ||
+	if (!p || !syms || !a || ftc_symbols_set_root(syms, o->symfs) < 0 ||
 	    ftc_reader_profile_select(r, p, &chain, keep, keep_ctx) < 0)
 		goto fail;
 	if (!ftc_perf_profile_nsamples(p)) {

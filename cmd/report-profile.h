@@ -10,7 +10,8 @@
 
 #include "ftc-reader.h"
 
-enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT, OPT_RP_TC_PROFILE };
+enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT, OPT_RP_TC_PROFILE,
+       OPT_RP_SYMFS };
 
 #define REPORT_PROFILE_OPTIONS \
 	{ 0, "sample-profile", NULL, "print the stored samples' profile (self/children by " \
@@ -20,12 +21,15 @@ enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT, OPT_RP_
 	  OPT_RP_FLAME }, \
 	{ 0, "limit", "N", "with --sample-profile, print at most N rows", OPT_RP_LIMIT }, \
 	{ 0, "profile", NULL, "trace-cmd's latency profile: not in ftc (see ftc-report(1))", \
-	  OPT_RP_TC_PROFILE }
+	  OPT_RP_TC_PROFILE }, \
+	{ 0, "symfs", "DIR", "read the samples' user binaries under DIR (the board's files, as " \
+	  "perf)", OPT_RP_SYMFS }
 
 struct report_profile {
 	bool table, folded;
 	const char *flame;
 	unsigned long long limit;
+	const char *symfs;	/* --symfs: the recording machine's files */
 };
 
 /* One of the options above: 0, or -1 on a bad value. */

@@ -146,6 +146,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_RP_TC_PROFILE:
 	case OPT_RP_FOLDED:
 	case OPT_RP_FLAME:
+	case OPT_RP_SYMFS:
 	case OPT_RP_LIMIT: return report_profile_opt(&rp->prof, id, arg);
 	case OPT_FROM:
 	case OPT_TO:
@@ -537,6 +538,10 @@ static int report_run(int argc, char **argv)
 		       ftc_reader_big_endian(rp.r) ? "big" : "little",
 		       __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "big" : "little");
 		status = FTC_EXIT_OK;
+		goto out;
+	}
+	if (rp.prof.symfs && ftc_reader_set_symfs(rp.r, rp.prof.symfs) < 0) {
+		cmd_error(&cmd_report, "--symfs %s: %s", rp.prof.symfs, ftc_strerror());
 		goto out;
 	}
 	if (rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F") < 0) {

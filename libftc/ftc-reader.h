@@ -145,6 +145,12 @@ FTC_API struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_reco
  * line; NULL when none. Readers keep going past damage where they can.
  */
 FTC_API const char *ftc_reader_warnings(struct ftc_reader *r);
+/*
+ * The printed perf samples' user symbols are read from DIR/PATH instead of
+ * PATH (the recording machine's binaries, as perf --symfs); DIR must live
+ * as long as r. Set it before the first record is printed.
+ */
+FTC_API int ftc_reader_set_symfs(struct ftc_reader *r, const char *dir);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,11 @@ FTC_API int ftc_symbols_load_kallsyms(struct ftc_symbols *s, const char *path);
 FTC_API const char *ftc_symbols_kernel(struct ftc_symbols *s, uint64_t addr, uint64_t *off);
 FTC_API const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t file_off,
 				     uint64_t *sym_off);
+/*
+ * User binaries are read at DIR/PATH instead of PATH: the recording
+ * machine's files copied here (perf's --symfs). NULL or "" unsets it.
+ */
+FTC_API int ftc_symbols_set_root(struct ftc_symbols *s, const char *dir);
 /* The file's build-id in hex, into hex[size]; NULL when it has none. */
 FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex,
 					  size_t size);

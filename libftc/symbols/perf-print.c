@@ -63,8 +63,8 @@ static void put_frame(struct ftc_perf_print *p, struct trace_seq *s, uint32_t pi
 			continue;
 		foff = ip - m->start + m->pgoff;
 		base = strrchr(m->file, '/') ? strrchr(m->file, '/') + 1 : m->file;
-		if (!p->syms)
-			p->syms = ftc_symbols_new();
+		if (!p->syms && (p->syms = ftc_symbols_new()) != NULL && p->symfs)
+			ftc_symbols_set_root(p->syms, p->symfs);
 		name = p->syms && m->file[0] == '/' ?
 			ftc_symbols_user(p->syms, m->file, foff, &off) : NULL;
 		if (name)

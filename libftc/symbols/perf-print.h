@@ -17,6 +17,7 @@ struct ftc_perf_print {
 	void (*need_kallsyms)(void *arg);
 	void *arg;
 	struct ftc_symbols *syms;
+	const char *symfs;	/* ftc_symbols_set_root's, for syms */
 	struct ftc_perf_pmap *maps;
 	size_t nmaps, cap;
 };

@@ -64,6 +64,7 @@ struct ftc_symbols {
 	void *mctx;
 	char **mods;			/* interned "[module]" names */
 	size_t nmods;
+	char *root;			/* user binaries are read under it */
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -99,7 +100,19 @@ void ftc_symbols_free(struct ftc_symbols *s)
 		free(s->mods[i]);
 	free(s->mods);
 	free(s->dsos);
+	free(s->root);
 	free(s);
+}
+
+int ftc_symbols_set_root(struct ftc_symbols *s, const char *dir)
+{
+	char *root = NULL;
+
+	if (dir && *dir && !(root = strdup(dir)))
+		return ftc_error(ENOMEM, "out of memory");
+	free(s->root);
+	s->root = root;
+	return 0;
 }
 
 static int ksym_cmp(const void *a, const void *b)
@@ -255,6 +268,25 @@ static void load_segments(struct dso *d)
 	}
 }
 
+/*
+ * The recording machine's path, under the root when one is set (a board's
+ * files copied to this host, as perf --symfs): never this host's own file
+ * of the same name, which would give wrong names.
+ */
+static Dwfl_Module *report_file(struct ftc_symbols *s, Dwfl *dwfl, const char *path)
+{
+	Dwfl_Module *mod;
+	char *full;
+
+	if (!s->root)
+		return dwfl_report_offline(dwfl, path, path, -1);
+	if (asprintf(&full, "%s/%s", s->root, path + (path[0] == '/')) < 0)
+		return NULL;
+	mod = dwfl_report_offline(dwfl, path, full, -1);
+	free(full);
+	return mod;
+}
+
 static struct dso *find_dso(struct ftc_symbols *s, const char *path)
 {
 	struct dso *d;
@@ -277,7 +309,7 @@ static struct dso *find_dso(struct ftc_symbols *s, const char *path)
 	if (!d->dwfl)
 		return d;
 	dwfl_report_begin(d->dwfl);
-	d->mod = dwfl_report_offline(d->dwfl, path, path, -1);
+	d->mod = report_file(s, d->dwfl, path);
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (d->mod)
 		load_segments(d);

@@ -57,6 +57,14 @@ void ftc_reader_perf_parsed(struct ftc_reader *r, const char *system)
 					   ftc_perf_print_mmap, &r->perf->print);
 }
 
+int ftc_reader_set_symfs(struct ftc_reader *r, const char *dir)
+{
+	if (!r->perf)
+		return ftc_error(EINVAL, "this reader prints no perf samples");
+	r->perf->print.symfs = dir && *dir ? dir : NULL;
+	return 0;
+}
+
 void ftc_reader_perf_free(struct ftc_reader *r)
 {
 	struct ftc_reader_perf *p = r->perf;
