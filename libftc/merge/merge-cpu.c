@@ -217,10 +217,28 @@ int ftc_stream_next_page(struct ftc_stream *s)
 	return next_page(s);
 }
 
+/*
+ * (ts * mult) >> shift over the 96-bit product, kept to 64 bits: in two
+ * 64-bit halves, as 32-bit targets (armhf) have no __int128.
+ */
+static uint64_t mul_shift(uint64_t ts, uint32_t mult, uint32_t shift)
+{
+	uint64_t p_lo = (ts & 0xffffffffu) * mult, p_hi = (ts >> 32) * mult;
+	uint64_t lo = p_lo + (p_hi << 32);
+	uint64_t hi = (p_hi >> 32) + (lo < p_lo);
+
+	shift &= 127;
+	if (!shift)
+		return lo;
+	if (shift >= 64)
+		return hi >> (shift - 64);
+	return (lo >> shift) | (hi << (64 - shift));
+}
+
 static unsigned long long convert_ts(struct ftc_reader *r, unsigned long long ts)
 {
 	if (r->tsc_mult) {
-		ts = (unsigned long long)(((unsigned __int128)ts * r->tsc_mult) >> r->tsc_shift);
+		ts = mul_shift(ts, r->tsc_mult, r->tsc_shift);
 		ts += (unsigned long long)r->tsc_offset;
 	}
 	return ts + (unsigned long long)r->ts_offset;

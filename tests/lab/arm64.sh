@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The lab's scenarios on a board: the arm64 guest (Debian's arm64 kernel on
+# qemu-system-aarch64 -M virt -cpu max, ftc-static-arm64) runs the x86
+# tests that make sense there, unchanged: function-tracer.sh (the function
+# tracer with a filter) and extract-trigger.sh (a traceon trigger, ftc
+# extract, a snapshot trigger and extract -s); their results are named
+# "lab arm64 ...". Then function_graph, with a filter of three functions:
+# unfiltered, switching function_graph on patches all 42,000 functions,
+# which takes minutes under arm64 TCG (record-graph.sh timed out at 90 s),
+# while the function tracer needs about 10 s. The counters are in
+# arm64-counters.sh.
+. "$(dirname "$0")/../lib.sh"
+LAB_ARCH=arm64
+. "$(dirname "$0")/lab.bash"
+
+for t in function-tracer extract-trigger; do
+	# Their own consoles and files, apart from the x86 runs'.
+	res=$(OUT=$OUT/arm64 LAB_ARCH=arm64 bash "$TOP/tests/lab/$t.sh" 2>&1 |
+		sed -E 's/^(PASS|FAIL|SKIP) lab /\1 lab arm64 /')
+	printf '%s\n' "$res"
+	printf '%s\n' "$res" | grep -q '^FAIL ' && T_FAILED=1
+done
+
+LAB_TIMEOUT=90 lab_run arm64-graph - <<'EOF' || finish
+echo "== record"
+ftc record -p function_graph -l do_sys_openat2 -l do_filp_open -l getname_flags \
+	-o /tmp/g.dat -- ls / >/dev/null
+echo "status=$?"
+echo "tracer=$(cat /sys/kernel/tracing/current_tracer)"
+echo "== end"
+lab_export /tmp/g.dat
+EOF
+s=$(lab_section record)
+expect_match "lab arm64-graph: ftc record -p function_graph exits 0" '^status=0$' "$s"
+expect_match "lab arm64-graph: the tracer is back to nop" '^tracer=nop$' "$s"
+dat=$OUT/lab-arm64-graph.dat
+if ! lab_file arm64-graph /tmp/g.dat "$dat" 2>"$OUT/last.err"; then
+	fail "lab arm64-graph: the trace.dat comes back" "$(cat "$OUT/last.err")"
+	finish
+fi
+rep=$("$FTC" report "$dat" 2>&1)
+# " 1)               |  do_sys_openat2() {", " 1) ! 214.144 us  |    do_filp_open();"
+expect_match "lab arm64-graph: ftc report opens do_sys_openat2 with '{'" \
+	'^ *[0-9]+\) +\|  do_sys_openat2\(\) \{$' "$rep"
+expect_match "lab arm64-graph: ... nests do_filp_open inside it, with its duration" \
+	'^ *[0-9]+\) [!+#@*$ ]*[0-9]+\.[0-9]+ us +\|    do_filp_open\(\);$' "$rep"
+expect_match "lab arm64-graph: ... and closes it with a duration" \
+	'^ *[0-9]+\) [!+#@*$ ]*[0-9]+\.[0-9]+ us +\|  \}$' "$rep"
+n_ftc=$(printf '%s\n' "$rep" | grep -c 'do_sys_openat2() {')
+n_tc=$(trace-cmd report "$dat" 2>&1 | grep -c 'do_sys_openat2() {')
+expect_match "lab arm64-graph: trace-cmd reads as many do_sys_openat2 blocks ($n_tc, ftc $n_ftc)" \
+	"^$n_ftc\$" "$n_tc"
+finish
