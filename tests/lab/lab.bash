@@ -51,6 +51,7 @@
 #			(qemu-system-aarch64 -M virt -cpu max, a board with
 #			an Armv8 PMU) or armhf (qemu-system-arm -M virt); set
 #			it before sourcing this file
+#   LAB_SMP		the guest's CPUs (default 2; armhf 1)
 #   LAB_ICOUNT=1	arm64, armhf: -icount shift=0, so that the emulated
 #			PMU counts instructions (exactly) and cycles run at
 #			one per instruction
@@ -70,11 +71,15 @@ arm64|armhf)
 	LAB_TTY=ttyAMA0 LAB_QEMU_PKG=qemu-system-arm
 	LAB_QEMU=qemu-system-arm
 	[ "$LAB_ARCH" = arm64 ] && LAB_QEMU=qemu-system-aarch64
+	# Debian's armmp 6.1 stops after the PL011 probe with a second
+	# vCPU (qemu 7.2, TCG), and boots with one.
+	[ "$LAB_ARCH" = armhf ] && LAB_SMP=${LAB_SMP:-1}
 	FTC_STATIC=${FTC_STATIC:-$TOP/ftc-static-$LAB_ARCH}
 	LAB_BUSYBOX=${LAB_BUSYBOX:-$("$TOP/scripts/cross-sysroot" "$LAB_ARCH" 2>/dev/null)/bin/busybox} ;;
 *)	echo "lab.bash: LAB_ARCH='$LAB_ARCH': want x86_64, arm64 or armhf" >&2
 	LAB_QEMU=false ;;
 esac
+LAB_SMP=${LAB_SMP:-2}
 
 # lab_ready: sets LAB_KERNEL, or sets LAB_WHY to why the lab cannot run here
 # and returns 1.
@@ -293,7 +298,7 @@ lab_boot() {
 	local panic=-1 noreboot=-no-reboot
 	[ -n "${LAB_REBOOTS:-}" ] && panic=1 noreboot=""
 	timeout -k 5 "$2" \
-		"$LAB_QEMU" $(lab_machine) -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp 2 \
+		"$LAB_QEMU" $(lab_machine) -accel "${LAB_ACCEL:-tcg,thread=single}" -m 512 -smp "$LAB_SMP" \
 		-kernel "$LAB_KERNEL" -initrd "$1/initrd" \
 		-append "console=$LAB_TTY quiet panic=$panic mitigations=off${LAB_APPEND:+ $LAB_APPEND}" \
 		-nic none -nographic $noreboot ${LAB_QEMU_ARGS:-} </dev/null >"$LAB_CONSOLE" 2>&1
@@ -305,7 +310,7 @@ lab_boot() {
 lab_machine() {
 	case $LAB_ARCH in
 	arm64) echo "-M virt -cpu max" ;;
-	armhf) echo "-M virt" ;;
+	armhf) echo "-M virt,highmem=off" ;;
 	esac
 	[ -n "${LAB_ICOUNT:-}" ] && [ "$LAB_ARCH" != x86_64 ] && echo "-icount shift=0"
 }
