@@ -8,11 +8,14 @@
  *			for ftc profile to find
  *   workload mixed N	hot N with a short sleep every N/20 turns, so that
  *			the scheduler and the timer interrupt have work
+ *   workload sys N	N getppid system calls (bench/board.sh's load)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 static void asm_loop(unsigned long n)
 {
@@ -52,13 +55,17 @@ int main(int argc, char **argv)
 	unsigned long n, step;
 
 	if (argc != 3 || !(n = strtoul(argv[2], NULL, 0))) {
-		fprintf(stderr, "usage: workload loop|hot|mixed TURNS\n");
+		fprintf(stderr, "usage: workload loop|hot|mixed|sys TURNS\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "loop")) {
 		asm_loop(n);
 	} else if (!strcmp(argv[1], "hot")) {
 		printf("%lu\n", hot_spin(n) & 1);
+	} else if (!strcmp(argv[1], "sys")) {
+		/* syscall(): glibc might answer getppid() without entering */
+		for (unsigned long i = 0; i < n; i++)
+			syscall(SYS_getppid);
 	} else if (!strcmp(argv[1], "mixed")) {
 		step = n / 20 ? n / 20 : 1;
 		for (unsigned long done = 0; done < n; done += step) {
