@@ -99,7 +99,7 @@ PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-ta
 PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
 	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
-.PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
+.PHONY: static-boards all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
 all: ftc $(B)/libftc.a $(B)/libftc.so unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
@@ -199,7 +199,12 @@ asan:
 check-deps:
 	@scripts/install-deps
 
-test: all static asan
+# The Arm lab guests' binaries (tests/lab/arm64*.sh, armhf.sh).
+static-boards:
+	$(MAKE) static CROSS_COMPILE=aarch64-linux-gnu-
+	$(MAKE) static CROSS_COMPILE=arm-linux-gnueabihf-
+
+test: all static static-boards asan
 	tests/run
 
 test-asan: asan

@@ -64,13 +64,14 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-60}
 export LAB_ARCH=${LAB_ARCH:-x86_64}
 export LAB_CACHE=${LAB_CACHE:-$TOP/.cache/lab}
 case $LAB_ARCH in
-x86_64)	LAB_QEMU=qemu-system-x86_64 LAB_QEMU_PKG=qemu-system-x86 LAB_TTY=ttyS0
+x86_64)	LAB_QEMU=qemu-system-x86_64 LAB_QEMU_PKG=qemu-system-x86 LAB_TTY=ttyS0 LAB_CROSS=""
 	FTC_STATIC=${FTC_STATIC:-$TOP/ftc-static}
 	LAB_BUSYBOX=${LAB_BUSYBOX:-/bin/busybox} ;;
 arm64|armhf)
 	LAB_TTY=ttyAMA0 LAB_QEMU_PKG=qemu-system-arm
 	LAB_QEMU=qemu-system-arm
-	[ "$LAB_ARCH" = arm64 ] && LAB_QEMU=qemu-system-aarch64
+	LAB_CROSS=arm-linux-gnueabihf-
+	[ "$LAB_ARCH" = arm64 ] && LAB_QEMU=qemu-system-aarch64 LAB_CROSS=aarch64-linux-gnu-
 	# Debian's armmp 6.1 stops after the PL011 probe with a second
 	# vCPU (qemu 7.2, TCG), and boots with one.
 	[ "$LAB_ARCH" = armhf ] && LAB_SMP=${LAB_SMP:-1}
@@ -327,11 +328,11 @@ lab_run() {
 		return 2
 	fi
 	if [ ! -x "$FTC_STATIC" ]; then
-		fail "lab $name" "$FTC_STATIC not found: run 'make static' first"
+		fail "lab $name" "$FTC_STATIC not found: run 'make static${LAB_CROSS:+ CROSS_COMPILE=$LAB_CROSS}' first"
 		return 1
 	fi
 	if [ -n "$(find "$TOP/cmd" "$TOP/libftc" -newer "$FTC_STATIC" -name '*.[ch]' 2>/dev/null | head -1)" ]; then
-		echo "NOTE: sources are newer than $FTC_STATIC: run 'make static' to test them"
+		echo "NOTE: sources are newer than $FTC_STATIC: run 'make static${LAB_CROSS:+ CROSS_COMPILE=$LAB_CROSS}' to test them"
 	fi
 	stage=$(mktemp -d "${TMPDIR:-/tmp}/ftc-lab.XXXXXX") || return 1
 	if ! lab_initrd "$stage" "$scenario" "$@"; then
