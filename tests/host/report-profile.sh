@@ -3,7 +3,8 @@
 # (ftc record --sample --call-graph fp) and later reads the profile back from
 # the file: ftc report --sample-profile puts the hot function on top, --folded
 # accounts for every stored sample, --flamegraph draws a valid SVG; a file
-# without samples says so and exits 1.
+# without samples says so and exits 1; --symfs reads the binaries under a
+# folder (a board's files).
 . "$(dirname "$0")/../lib.sh"
 OUT="$OUT/report-profile.$$"
 mkdir -p "$OUT"
@@ -92,6 +93,20 @@ expect_match "... and says there are no samples" 'holds no samples .*ftc record 
 	"$(cat "$OUT/last.err")"
 expect_status "--limit with a bad value is a usage error" 2 \
 	"$FTC" report --sample-profile --limit x "$dat"
+
+# --symfs: the binaries of the machine that recorded (a board's, copied
+# here) are read under DIR, never this machine's file of the same path.
+mkdir -p "$OUT/symfs$OUT" "$OUT/empty"
+cp "$OUT/hot" "$OUT/symfs$OUT/hot" && mv "$OUT/hot" "$OUT/hot.moved"
+expect_match "without the binary the profile has no names" '\[\.\] hot\+0x[0-9a-f]+$' \
+	"$("$FTC" report --sample-profile "$dat" 2>&1)"
+expect_match "--symfs DIR names hot_function from DIR's copy" '\[\.\] hot_function$' \
+	"$("$FTC" report --sample-profile --symfs "$OUT/symfs" "$dat" 2>&1)"
+expect_match "--symfs names the printed samples too" 'sample: .* hot_function\+0x[0-9a-f]+ \[hot\]' \
+	"$("$FTC" report --symfs "$OUT/symfs" "$dat" 2>&1)"
+mv "$OUT/hot.moved" "$OUT/hot"
+expect_nomatch "--symfs never falls back to this machine's file" 'hot_function' \
+	"$("$FTC" report --folded --symfs "$OUT/empty" "$dat" 2>&1)"
 
 knobs_unchanged "report --sample-profile"
 finish
