@@ -99,7 +99,7 @@ PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-ta
 PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
 	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
-.PHONY: static-boards all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs
+.PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards
 all: ftc $(B)/libftc.a $(B)/libftc.so unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.

@@ -36,10 +36,17 @@ if ! lab_file armhf /tmp/h.dat "$dat" 2>"$OUT/last.err"; then
 	fail "lab armhf: the trace.dat comes back" "$(cat "$OUT/last.err")"
 	finish
 fi
-# "CPU:0 [141 EVENTS DROPPED]", or "[EVENTS DROPPED]" when the page had no
-# room for the count: markers, the sum of the counts, the count-less ones.
+# A drop marker: trace-cmd's "CPU:0 [141 EVENTS DROPPED]", ftc's "CPU 0:
+# [LOST 141 EVENTS]", without the number when the page had no room for it.
+# Prints the markers, the sum of the counts, the count-less ones.
 drops() {
-	awk '/EVENTS DROPPED\]/ { n++; if ($2 ~ /^\[[0-9]+$/) { sub(/\[/, "", $2); s += $2 } else u++ }
+	awk '/\[([0-9]+ )?EVENTS DROPPED\]|\[LOST ([0-9]+ )?EVENTS\]/ {
+			n++
+			if (match($0, /\[(LOST )?[0-9]+ /)) {
+				t = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", t); s += t
+			} else
+				u++
+		}
 		END { printf "%d %d %d\n", n, s, u }'
 }
 d_ftc=$("$FTC" report "$dat" 2>&1 | drops)
