@@ -76,6 +76,7 @@ void ftc_format_destroy(struct ftc_format *f)
 	if (!f)
 		return;
 	ftc_format_memo_free(f);
+	ftc_compile_free(f);
 	ftc_format_check_free(f);
 	free(f->outbuf);
 	trace_seq_destroy(&f->seq);
