@@ -14,6 +14,7 @@
  * ways per event on stderr when the format is freed.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ struct snode {
 	struct snode *t, *f;		/* S_COND */
 };
 
-enum step_kind { K_LIT, K_NUM, K_STR, K_PTR, K_FUNC };
+enum step_kind { K_LIT, K_NUM, K_STR, K_PTR, K_FUNC, K_CALL_SITE };
 
 struct step {
 	enum step_kind kind;
@@ -602,6 +603,55 @@ static const char *conversion(struct ftc_cprog *p, int *cap, const char *fmt,
 	return fmt + 1;
 }
 
+/*
+ * libtraceevent's kmem plugin prints "(FUNC+0xOFF) " for call_site, when
+ * the address names a function, before the event's own format: that
+ * handler, known by the file it lives in, is compiled as one more step.
+ */
+static bool kmem_call_site(struct tep_event *ev)
+{
+	static const char *const names[] = {
+		"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
+		"kmem_cache_alloc_node", "kmem_cache_free",
+	};
+	struct tep_format_field *fd;
+	const char *base;
+	Dl_info info;
+	bool known = false;
+
+	if (!ev->system || strcmp(ev->system, "kmem") || !ev->name)
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		known |= !strcmp(ev->name, names[i]);
+	if (!known || !dladdr((void *)ev->handler, &info) || !info.dli_fname)
+		return false;
+	base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	fd = tep_find_field(ev, "call_site");
+	return !strcmp(base, "plugin_kmem.so") && fd &&
+	       (fd->size == 1 || fd->size == 2 || fd->size == 4 || fd->size == 8);
+}
+
+static bool add_call_site(struct ftc_cprog *p, int *cap)
+{
+	struct tep_format_field *fd = tep_find_field(p->ev, "call_site");
+	struct step *st;
+	struct xnode *x;
+
+	if (!note_field(p, fd, fd->size))
+		return false;
+	st = add_step(p, cap);
+	x = own(p, sizeof(*x));
+	if (!st || !x)
+		return false;
+	x->op = X_FIELD;
+	x->off = fd->offset;
+	x->size = fd->size;
+	st->kind = K_CALL_SITE;
+	st->x = x;
+	return true;
+}
+
 static const char *unsupported(struct tep_event *ev, bool host_order)
 {
 	if (!host_order)
@@ -610,7 +660,7 @@ static const char *unsupported(struct tep_event *ev, bool host_order)
 		return "libtraceevent could not parse the format";
 	if (ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW))
 		return "bprint or raw event";
-	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE))
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && !kmem_call_site(ev))
 		return "a plugin handler prints it";
 	if (!ev->print_fmt.format)
 		return "no print format";
@@ -635,6 +685,8 @@ static struct ftc_cprog *compile(struct tep_event *ev, bool host_order)
 		return p;
 	arg = ev->print_fmt.args;
 	fmt = ev->print_fmt.format;
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE))
+		ok = add_call_site(p, &cap);
 	while (*fmt && ok) {
 		if (*fmt == '%' && fmt[1] != '%')
 			fmt = conversion(p, &cap, fmt, &arg, &ok);
@@ -934,6 +986,29 @@ static void put_func(struct ftc_compiler *c, struct out *o, const struct step *s
 	}
 }
 
+/* The kmem plugin's "(%s+0x%x) ": the offset as an int, no "+0x" without a name. */
+static void put_call_site(struct ftc_compiler *c, struct out *o, const struct step *st,
+			  const unsigned char *d)
+{
+	unsigned long long v = eval(st->x, d);
+	const struct func_slot *fs = func_of(c, v);
+	char tmp[12], *end = tmp + sizeof(tmp), *s;
+	size_t n;
+
+	if (!fs->name)
+		return;
+	n = strlen(fs->name);
+	*o->p++ = '(';
+	memcpy(o->p, fs->name, n);
+	o->p += n;
+	s = utoa(end, (unsigned int)(int)(v - fs->start), 16, false);
+	memcpy(o->p, "+0x", 3);
+	memcpy(o->p + 3, s, (size_t)(end - s));
+	o->p += 3 + (end - s);
+	memcpy(o->p, ") ", 2);
+	o->p += 2;
+}
+
 static bool room(struct ftc_compiler *c, size_t need)
 {
 	char *b;
@@ -968,6 +1043,7 @@ static long prog_room(struct ftc_compiler *c, const struct ftc_cprog *p,
 			n += s;
 			break;
 		case K_FUNC:
+		case K_CALL_SITE:
 			s = func_room(c, st, d);
 			if (s < 0)
 				return -1;
@@ -1018,6 +1094,9 @@ static int run(struct ftc_compiler *c, const struct ftc_cprog *p, struct tep_rec
 			break;
 		case K_FUNC:
 			put_func(c, &o, st, d);
+			break;
+		case K_CALL_SITE:
+			put_call_site(c, &o, st, d);
 			break;
 		}
 	}
