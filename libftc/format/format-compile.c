@@ -93,6 +93,7 @@ struct ftc_cprog {
 struct func_slot {
 	unsigned long long addr, start;
 	const char *name;		/* NULL: not a function */
+	size_t len;
 	bool used;
 };
 
@@ -842,7 +843,7 @@ static void put_str(struct out *o, const struct snode *s, const unsigned char *d
 
 	switch (s->op) {
 	case S_ATOM:
-		put_padded(o, s->str, strlen(s->str), st);
+		put_padded(o, s->str, s->len, st);
 		return;
 	case S_ARRAY:
 		len = s->size ? (unsigned int)s->size : (unsigned int)(size - s->off);
@@ -954,6 +955,7 @@ static const struct func_slot *func_of(struct ftc_compiler *c, unsigned long lon
 	fs->addr = addr;
 	if (!tep_find_function_info(c->tep, addr, &fs->name, &fs->start, NULL))
 		fs->name = NULL;
+	fs->len = fs->name ? strlen(fs->name) : 0;
 	return fs;
 }
 
@@ -963,7 +965,7 @@ static long func_room(struct ftc_compiler *c, const struct step *st, const unsig
 
 	if (!fs)
 		return -1;
-	return (fs->name ? (long)strlen(fs->name) : 0) + 24;
+	return (long)fs->len + 24;
 }
 
 static void put_func(struct ftc_compiler *c, struct out *o, const struct step *st,
@@ -971,15 +973,13 @@ static void put_func(struct ftc_compiler *c, struct out *o, const struct step *s
 {
 	unsigned long long v = eval(st->x, d);
 	const struct func_slot *fs = func_of(c, v);
-	size_t n;
 
 	if (!fs->name) {
 		put_hex0x(o, v);
 		return;
 	}
-	n = strlen(fs->name);
-	memcpy(o->p, fs->name, n);
-	o->p += n;
+	memcpy(o->p, fs->name, fs->len);
+	o->p += fs->len;
 	if (st->func_offset) {
 		*o->p++ = '+';
 		put_hex0x(o, v - fs->start);
@@ -993,14 +993,12 @@ static void put_call_site(struct ftc_compiler *c, struct out *o, const struct st
 	unsigned long long v = eval(st->x, d);
 	const struct func_slot *fs = func_of(c, v);
 	char tmp[12], *end = tmp + sizeof(tmp), *s;
-	size_t n;
 
 	if (!fs->name)
 		return;
-	n = strlen(fs->name);
 	*o->p++ = '(';
-	memcpy(o->p, fs->name, n);
-	o->p += n;
+	memcpy(o->p, fs->name, fs->len);
+	o->p += fs->len;
 	s = utoa(end, (unsigned int)(int)(v - fs->start), 16, false);
 	memcpy(o->p, "+0x", 3);
 	memcpy(o->p + 3, s, (size_t)(end - s));
