@@ -26,6 +26,7 @@
 #include "format.h"
 
 #define MAX_DEPTH	32	/* print args nest this deep in no real format */
+#define MAX_TRIES	4	/* compiles of an event waiting for libtraceevent's symbol lookup */
 #define STR_MAX		(FTC_SCRATCH_SLACK / 2)	/* a longer __get_str(): libtraceevent prints it */
 
 enum xop { X_CONST, X_FIELD, X_MASK, X_BIN, X_COND };
@@ -82,6 +83,9 @@ struct ftc_cprog {
 	struct step *steps;
 	int min_size;			/* every fixed field read ends within this */
 	const char *why;		/* not compiled: why (steps NULL) */
+	bool symbol_atom;		/* a name libtraceevent has not turned into a number yet */
+	bool handler;			/* a pure plugin handler prints first (ftc's own plugins) */
+	int tries;			/* compiles of this event */
 	unsigned long long compiled, fallback;
 	/* Everything the program points at, freed together. */
 	void **owned;
@@ -99,6 +103,7 @@ struct func_slot {
 
 struct ftc_compiler {
 	struct tep_handle *tep;
+	struct trace_seq hseq;		/* what a plugin handler printed */
 	struct func_slot *funcs;
 	struct ftc_cprog **by_id;
 	int nids;
@@ -274,9 +279,15 @@ static struct xnode *compile_x(struct ftc_cprog *p, struct tep_print_arg *a, int
 			if (!a->atom.atom)
 				return NULL;
 			x->k = strtoull(a->atom.atom, NULL, 0);
-			/* A name that is not a number is looked up in kallsyms: not here. */
-			if (!x->k && !isdigit((unsigned char)a->atom.atom[0]))
+			/*
+			 * A name (vmemmap_base) is looked up by libtraceevent as it
+			 * prints, which then writes the number in its place: the
+			 * event is compiled again after a record or two.
+			 */
+			if (!x->k && !isdigit((unsigned char)a->atom.atom[0])) {
+				p->symbol_atom = true;
 				return NULL;
+			}
 		}
 		return x;
 	case TEP_PRINT_FIELD:
@@ -653,7 +664,7 @@ static bool add_call_site(struct ftc_cprog *p, int *cap)
 	return true;
 }
 
-static const char *unsupported(struct tep_event *ev, bool host_order)
+static const char *unsupported(struct tep_event *ev, bool host_order, bool pure)
 {
 	if (!host_order)
 		return "the file's byte order is not the host's";
@@ -661,14 +672,14 @@ static const char *unsupported(struct tep_event *ev, bool host_order)
 		return "libtraceevent could not parse the format";
 	if (ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW))
 		return "bprint or raw event";
-	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && !kmem_call_site(ev))
-		return "a plugin handler prints it";
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && !pure && !kmem_call_site(ev))
+		return "a plugin handler prints it (one that registers comms, or not known)";
 	if (!ev->print_fmt.format)
 		return "no print format";
 	return NULL;
 }
 
-static struct ftc_cprog *compile(struct tep_event *ev, bool host_order)
+static struct ftc_cprog *compile(struct tep_event *ev, bool host_order, bool pure)
 {
 	struct ftc_cprog *p = calloc(1, sizeof(*p));
 	struct tep_print_arg *arg;
@@ -681,12 +692,17 @@ static struct ftc_cprog *compile(struct tep_event *ev, bool host_order)
 	p->ev = ev;
 	if (asprintf(&p->name, "%s:%s", ev->system, ev->name) < 0)
 		p->name = NULL;
-	p->why = unsupported(ev, host_order);
+	p->why = unsupported(ev, host_order, pure);
 	if (p->why)
 		return p;
+	/*
+	 * A pure handler (its text a function of the record) is called as
+	 * libtraceevent would call it; the print format follows when it asks.
+	 */
+	p->handler = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && pure;
 	arg = ev->print_fmt.args;
 	fmt = ev->print_fmt.format;
-	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE))
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && !p->handler)
 		ok = add_call_site(p, &cap);
 	while (*fmt && ok) {
 		if (*fmt == '%' && fmt[1] != '%')
@@ -1055,15 +1071,18 @@ static long prog_room(struct ftc_compiler *c, const struct ftc_cprog *p,
 	return n;
 }
 
-static int run(struct ftc_compiler *c, const struct ftc_cprog *p, struct tep_record *rec)
+/* The program's text after pre (a handler's), in c->buf. */
+static int run(struct ftc_compiler *c, const struct ftc_cprog *p, struct tep_record *rec,
+	       const char *pre, size_t pre_len)
 {
 	const unsigned char *d = rec->data;
 	long need = prog_room(c, p, d, rec->size);
 	struct out o;
 
-	if (need < 0 || !room(c, (size_t)need + 1))
+	if (need < 0 || !room(c, (size_t)need + pre_len + 1))
 		return -1;
-	o.p = c->buf;
+	memcpy(c->buf, pre, pre_len);
+	o.p = c->buf + pre_len;
 	o.end = c->buf + c->cap;
 	for (int i = 0; i < p->nsteps; i++) {
 		const struct step *st = &p->steps[i];
@@ -1116,10 +1135,27 @@ static void prog_free(struct ftc_cprog *p)
 	free(p);
 }
 
+/* Compiles the event again, keeping its counts. */
+static void recompile(struct ftc_compiler *c, int id, bool host_order, bool pure)
+{
+	struct ftc_cprog *old = c->by_id[id], *p = compile(old->ev, host_order, pure);
+
+	if (!p)
+		return;
+	p->tries = old->tries + 1;
+	p->compiled = old->compiled;
+	p->fallback = old->fallback;
+	if (p->steps)
+		p->why = "the first records, while libtraceevent looked a name up";
+	prog_free(old);
+	c->by_id[id] = p;
+}
+
 static struct ftc_cprog *prog_of(struct ftc_format *f, struct tep_event *ev)
 {
 	struct ftc_compiler *c = f->compiler;
 	int id = ev->id;
+	bool pure;
 
 	if (id < 0 || id > 0xffff)
 		return NULL;
@@ -1133,9 +1169,39 @@ static struct ftc_cprog *prog_of(struct ftc_format *f, struct tep_event *ev)
 		c->by_id = b;
 		c->nids = n;
 	}
-	if (!c->by_id[id])
-		c->by_id[id] = compile(ev, ftc_reader_host_order(f->r));
+	if (c->by_id[id] && (c->by_id[id]->steps || !c->by_id[id]->symbol_atom ||
+			     c->by_id[id]->tries >= MAX_TRIES))
+		return c->by_id[id]->ev == ev ? c->by_id[id] : NULL;
+	pure = ev->handler && ftc_reader_handler_is_pure(f->r, ev);
+	if (c->by_id[id] && c->by_id[id]->ev == ev)
+		recompile(c, id, ftc_reader_host_order(f->r), pure);
+	if (!c->by_id[id]) {
+		c->by_id[id] = compile(ev, ftc_reader_host_order(f->r), pure);
+		if (c->by_id[id])
+			c->by_id[id]->tries = 1;
+	}
 	return c->by_id[id] && c->by_id[id]->ev == ev ? c->by_id[id] : NULL;
+}
+
+/* print_event_info()'s order: the handler, then the format if it returns non-zero. */
+static int with_handler(struct ftc_compiler *c, const struct ftc_cprog *p,
+			struct tep_record *rec, struct tep_event *ev)
+{
+	struct trace_seq *s = &c->hseq;
+	int more;
+
+	trace_seq_reset(s);
+	more = ev->handler(s, rec, ev, ev->context);
+	if (s->state != TRACE_SEQ__GOOD)
+		return -1;
+	if (more)
+		return p->steps && rec->size >= p->min_size ?
+		       run(c, p, rec, s->buffer, s->len) : -1;
+	if (!room(c, (size_t)s->len + 1))
+		return -1;
+	memcpy(c->buf, s->buffer, s->len);
+	c->buf[s->len] = '\0';
+	return (int)s->len;
 }
 
 static bool env_on(const char *name)
@@ -1156,6 +1222,7 @@ const char *ftc_compile_print(struct ftc_format *f, struct tep_record *rec,
 		if (!f->compiler)
 			return NULL;
 		f->compiler->tep = f->r->tep;
+		trace_seq_init(&f->compiler->hseq);
 		f->compiler->off = env_on("FTC_FORMAT_TEP");
 		f->compiler->stats = env_on("FTC_FORMAT_STATS");
 	}
@@ -1164,7 +1231,13 @@ const char *ftc_compile_print(struct ftc_format *f, struct tep_record *rec,
 	p = prog_of(f, ev);
 	if (!p)
 		return NULL;
-	if (!p->steps || rec->size < p->min_size || (n = run(f->compiler, p, rec)) < 0) {
+	if (p->handler)
+		n = with_handler(f->compiler, p, rec, ev);
+	else if (!p->steps || rec->size < p->min_size)
+		n = -1;
+	else
+		n = run(f->compiler, p, rec, "", 0);
+	if (n < 0) {
 		p->fallback++;
 		return NULL;
 	}
@@ -1211,6 +1284,7 @@ void ftc_compile_free(struct ftc_format *f)
 	free(c->by_id);
 	free(c->funcs);
 	free(c->buf);
+	trace_seq_destroy(&c->hseq);
 	free(c);
 	f->compiler = NULL;
 }
