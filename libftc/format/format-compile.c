@@ -362,7 +362,9 @@ static bool compile_syms(struct ftc_cprog *p, struct snode *s, struct tep_print_
 static struct snode *compile_s(struct ftc_cprog *p, struct tep_print_arg *a, int depth)
 {
 	struct tep_format_field *fd;
+	const char *str;
 	struct snode *s;
+	char *copy;
 
 	if (!a || depth > MAX_DEPTH)
 		return NULL;
@@ -373,10 +375,16 @@ static struct snode *compile_s(struct ftc_cprog *p, struct tep_print_arg *a, int
 	case TEP_PRINT_ATOM:
 	case TEP_PRINT_BSTRING:
 		s->op = S_ATOM;
-		s->str = a->type == TEP_PRINT_ATOM ? a->atom.atom : a->string.string;
-		if (!s->str)
+		str = a->type == TEP_PRINT_ATOM ? a->atom.atom : a->string.string;
+		if (!str)
 			return NULL;
-		s->len = strlen(s->str);
+		/* A copy: libtraceevent rewrites an atom it looked up as a symbol. */
+		s->len = strlen(str);
+		copy = own(p, s->len + 1);
+		if (!copy)
+			return NULL;
+		memcpy(copy, str, s->len);
+		s->str = copy;
 		return s;
 	case TEP_PRINT_FIELD:
 		fd = arg_field(p->ev, a);
