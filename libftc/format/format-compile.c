@@ -6,10 +6,13 @@
  * The same format is turned here, on an event's first record, into a list
  * of steps (literal text, a number with its width and base, a string, a
  * flag or symbol table with its values already converted) that print the
- * text libtraceevent 1.7 would, byte for byte. What a step cannot express
- * (%pS and other pointer extensions, "*" widths, arrays, __get_*()
- * helpers, plugin handlers, bprint) leaves the event to libtraceevent:
- * ftc_compile_print() says -1 and the caller prints as before.
+ * text libtraceevent 1.7 would, byte for byte. Function names (%pS) are
+ * looked up once per address; pure plugin handlers (ftc's own) and the
+ * kmem plugin's call_site are run as libtraceevent runs them. What a step
+ * cannot express (%pM and other pointer extensions, "*" widths, "/" and
+ * "%", variable indexes, __get_*() helpers, other handlers, bprint)
+ * leaves the event to libtraceevent: ftc_compile_print() says NULL and
+ * the caller prints as before.
  * FTC_FORMAT_TEP=1 turns compiling off; FTC_FORMAT_STATS=1 counts both
  * ways per event on stderr when the format is freed.
  */
