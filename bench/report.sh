@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # ftc report against trace-cmd report (and perf script on a perf capture of
 # the same workload and events): the same file, text to /dev/null, medians of
-# alternating runs; events/s and peak RSS, then peak RSS on a trace ten times
-# longer, then a trace of many kinds of events whose fields rarely repeat
-# (what the info memo cannot help). Not a test: it prints numbers.
+# alternating runs. First what users record: every event (ftc record -e all)
+# during disk, file and process work, hundreds of event types; then events/s
+# and peak RSS on a repetitive trace, peak RSS on one ten times longer, and a
+# trace of many kinds of events whose fields rarely repeat. Not a test: it
+# prints numbers.
 #   EVENTS=N (syscall pairs in the base trace, default 100000) RUNS=N (5)
+#   MIXED_ROUNDS=N (rounds of the all-events workload, default 2: ~600 K records)
 set -u
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-5}
@@ -37,6 +40,64 @@ capture() {
 	[ -s "$1" ]
 }
 
+# mixed_workload ROUNDS: disk, file and process activity (a tar written and
+# synced, a directory walk, short-lived processes).
+mixed_workload() {
+	local i j
+	for i in $(seq "$1"); do
+		tar cf "$OUT/mixed-work.tar" /usr/include/linux 2>/dev/null
+		sync
+		rm -f "$OUT/mixed-work.tar"
+		ls -lR /usr/share/doc >/dev/null 2>&1
+		for j in 1 2 3 4 5; do /bin/true; done
+	done
+}
+
+# The all-events trace, by ftc record into an instance of its own.
+all_events() {
+	local inst=ftc-bench-all-$$
+	export -f mixed_workload
+	timeout 300 "$FTC" record -q -B $inst -b 8192 -e all -o "$1" -- \
+		bash -c "OUT='$OUT'; mixed_workload ${MIXED_ROUNDS:-2}" >/dev/null 2>&1
+	[ -d $T/instances/$inst ] && rmdir $T/instances/$inst 2>/dev/null
+	[ -s "$1" ]
+}
+
+# all_events_table: ftc report vs trace-cmd report on the all-events trace;
+# also ftc's compiled print formats against libtraceevent's own printing
+# (FTC_FORMAT_TEP=1), byte for byte, and how many records each printed.
+all_events_table() {
+	local f=$OUT/report-all.dat n types stats same
+	all_events "$f" || { echo "report bench: all-events capture failed"; return; }
+	n=$("$FTC" report --stat "$f" | awk '/^records:/ { print $2 }')
+	types=$("$FTC" report --stat "$f" | awk '/^events:/ { e = 1; next } e && NF == 2 { t++ } e && NF != 2 { e = 0 } END { print t + 0 }')
+	: >"$OUT/rep-ftc-all"; : >"$OUT/rep-tc-all"
+	for i in $(seq "$RUNS"); do
+		measure "$OUT/rep-ftc-all" "$FTC" report "$f"
+		measure "$OUT/rep-tc-all" trace-cmd report "$f"
+	done
+	FTC_FORMAT_STATS=1 "$FTC" report "$f" >"$OUT/all.ftc" 2>"$OUT/all.stats"
+	FTC_FORMAT_TEP=1 "$FTC" report "$f" >"$OUT/all.tep" 2>/dev/null
+	cmp -s "$OUT/all.ftc" "$OUT/all.tep" && same=yes || same=NO
+	stats=$(tail -1 "$OUT/all.stats" | sed 's/^ftc format: //')
+	local wf wt cf ct rf rt
+	wf=$(col 1 "$OUT/rep-ftc-all"); wt=$(col 1 "$OUT/rep-tc-all")
+	cf=$(col 2 "$OUT/rep-ftc-all"); ct=$(col 2 "$OUT/rep-tc-all")
+	rf=$(col 3 "$OUT/rep-ftc-all"); rt=$(col 3 "$OUT/rep-tc-all")
+	echo "all events (ftc record -e all; disk, file and process work), median of $RUNS alternating runs"
+	row "" "ftc report" "trace-cmd" "ratio"
+	row "records ($types event types)" "$n" "$n" ""
+	row "wall seconds (all events)" "$wf" "$wt" "$(ratio "$wt" "$wf")x"
+	row "CPU seconds (all events)" "$cf" "$ct" "$(ratio "$ct" "$cf")x"
+	row "events/s by wall (all events)" "$(eps "$n" "$wf")" "$(eps "$n" "$wt")" "$(ratio "$wt" "$wf")x"
+	row "events/s by CPU (all events)" "$(eps "$n" "$cf")" "$(eps "$n" "$ct")" "$(ratio "$ct" "$cf")x"
+	row "peak RSS KB (all events)" "$rf" "$rt" "$(ratio "$rf" "$rt")x"
+	echo "compiled formats print what libtraceevent prints (cmp): $same; $stats"
+	echo "load: $(uptime | sed 's/.*load/load/')"
+	echo
+	rm -f "$f" "$OUT/all.ftc" "$OUT/all.tep"
+}
+
 capture "$OUT/report-1x.dat" "$N" || { echo "report bench: capture failed"; exit 0; }
 capture "$OUT/report-10x.dat" $((N * 10)) || { echo "report bench: 10x capture failed"; exit 0; }
 capture "$OUT/report-mixed.dat" 20000 "sched syscalls irq timer kmem workqueue block ext4 filemap" ||
@@ -54,6 +115,8 @@ measure() {
 col() { awk -v c="$1" '{ print $c }' "$2" | median; }
 eps() { awk -v n="$1" -v t="$2" 'BEGIN { if (t <= 0) print "inf"; else printf "%.0f", n / t }'; }
 row() { printf '%-30s %12s %12s %8s\n' "$@"; }
+
+all_events_table
 
 for x in 1x 10x mixed; do
 	: >"$OUT/rep-ftc-$x"; : >"$OUT/rep-tc-$x"

@@ -48,6 +48,9 @@ struct ctx {
 	int refs;		/* loaded from two directories, or twice from one */
 	int guessed;
 	struct ev_ctx *evs;	/* the syscalls:* events' contexts */
+	/* raw_syscalls:sys_enter and sys_exit's fields, found once: id, args or ret. */
+	struct tep_event *raw_ev[2];
+	struct tep_format_field *raw_id[2], *raw_val[2];
 	size_t nevs;
 	struct ctx *next;
 };
@@ -90,6 +93,22 @@ static const struct sc_sig *sig_of(int arch, long long nr)
 	return by_nr[arch][nr];
 }
 
+/* The id field and args (enter) or ret (exit) of a raw_syscalls event. */
+static bool raw_fields(struct ctx *c, struct tep_event *ev, bool enter,
+		       struct tep_format_field **id, struct tep_format_field **val)
+{
+	int i = enter ? 0 : 1;
+
+	if (c->raw_ev[i] != ev) {
+		c->raw_id[i] = tep_find_field(ev, "id");
+		c->raw_val[i] = tep_find_field(ev, enter ? "args" : "ret");
+		c->raw_ev[i] = ev;
+	}
+	*id = c->raw_id[i];
+	*val = c->raw_val[i];
+	return *id && *val;
+}
+
 static long long signed_value(struct tep_format_field *f, unsigned long long v)
 {
 	if (f->size == 4)
@@ -102,15 +121,15 @@ static long long signed_value(struct tep_format_field *f, unsigned long long v)
 static int raw_enter(struct trace_seq *s, struct tep_record *rec, struct tep_event *ev,
 		     void *vctx)
 {
-	struct tep_format_field *fid = tep_find_field(ev, "id");
-	struct tep_format_field *fargs = tep_find_field(ev, "args");
+	struct tep_format_field *fid, *fargs;
 	int arch = arch_of(vctx);
 	unsigned long long id, a[SC_MAXARGS] = { 0 };
 	const struct sc_sig *sig;
 	const char *name;
 	int esize;
 
-	if (!fid || !fargs || tep_read_number_field(fid, rec->data, &id))
+	if (!raw_fields(vctx, ev, true, &fid, &fargs) ||
+	    tep_read_number_field(fid, rec->data, &id))
 		return 1;
 	esize = fargs->elementsize ? (int)fargs->elementsize : tep_get_long_size(ev->tep);
 	if (esize <= 0 || (int)fargs->offset + SC_MAXARGS * esize > rec->size)
@@ -127,7 +146,8 @@ static int raw_enter(struct trace_seq *s, struct tep_record *rec, struct tep_eve
 		trace_seq_putc(s, ')');
 		return 0;
 	}
-	trace_seq_printf(s, "%s(", name);
+	trace_seq_puts(s, name);
+	trace_seq_putc(s, '(');
 	for (int i = 0; i < (sig ? sig->nargs : SC_MAXARGS); i++) {
 		enum sc_kind k = sig ? sig->kind[i] : K_HEX;
 
@@ -144,21 +164,22 @@ static int raw_enter(struct trace_seq *s, struct tep_record *rec, struct tep_eve
 static int raw_exit(struct trace_seq *s, struct tep_record *rec, struct tep_event *ev,
 		    void *vctx)
 {
-	struct tep_format_field *fid = tep_find_field(ev, "id");
-	struct tep_format_field *fret = tep_find_field(ev, "ret");
+	struct tep_format_field *fid, *fret;
 	int arch = arch_of(vctx);
 	unsigned long long id, ret;
 	const struct sc_sig *sig;
 	const char *name;
 
-	if (!fid || !fret || tep_read_number_field(fid, rec->data, &id) ||
+	if (!raw_fields(vctx, ev, false, &fid, &fret) ||
+	    tep_read_number_field(fid, rec->data, &id) ||
 	    tep_read_number_field(fret, rec->data, &ret))
 		return 1;
 	name = ftc_syscall_name(arch, (long)signed_value(fid, id));
 	sig = sig_of(arch, signed_value(fid, id));
-	if (name)
-		trace_seq_printf(s, "%s = ", name);
-	else
+	if (name) {
+		trace_seq_puts(s, name);
+		trace_seq_puts(s, " = ");
+	} else
 		trace_seq_printf(s, "NR %lld = ", signed_value(fid, id));
 	sc_put_ret(s, sig ? sig->ret : R_DEC, signed_value(fret, ret));
 	return 0;
@@ -183,7 +204,10 @@ static int one_enter(struct trace_seq *s, struct tep_record *rec, struct tep_eve
 		if (tep_read_number_field(f, rec->data, &v))
 			return 1;
 		k = e->sig && e->sig->nargs == n ? e->sig->kind[i] : K_HEX;
-		trace_seq_printf(s, "%s%s: ", i ? ", " : "", f->name);
+		if (i)
+			trace_seq_puts(s, ", ");
+		trace_seq_puts(s, f->name);
+		trace_seq_puts(s, ": ");
 		sc_put_arg(s, arch, k == K_OMODE ? K_MODE : k, v);
 		i++;
 	}

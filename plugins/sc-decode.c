@@ -92,6 +92,33 @@ static const char *const sighow[] = { "SIG_BLOCK", "SIG_UNBLOCK", "SIG_SETMASK" 
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A syscall-heavy trace prints millions of numbers: no vsnprintf for them. */
+void sc_put_unsigned(struct trace_seq *s, const char *prefix, unsigned long long v,
+		     unsigned int base)
+{
+	char b[48], *p = b + sizeof(b);
+	size_t n = strlen(prefix);
+
+	*--p = '\0';
+	do {
+		*--p = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (n > 16)
+		n = 16;
+	p -= n;
+	memcpy(p, prefix, n);
+	trace_seq_puts(s, p);
+}
+
+void sc_put_signed(struct trace_seq *s, long long v)
+{
+	if (v < 0)
+		sc_put_unsigned(s, "-", 0ULL - (unsigned long long)v, 10);
+	else
+		sc_put_unsigned(s, "", (unsigned long long)v, 10);
+}
+
 /* Names of the bits set, '|'-separated, what no name covers in hex. */
 static void put_flags(struct trace_seq *s, unsigned long long v, const struct flag *t, size_t n,
 		      bool sep)
@@ -99,12 +126,14 @@ static void put_flags(struct trace_seq *s, unsigned long long v, const struct fl
 	for (size_t i = 0; i < n; i++) {
 		if (!t[i].bits || (v & t[i].bits) != t[i].bits)
 			continue;
-		trace_seq_printf(s, "%s%s", sep ? "|" : "", t[i].name);
+		if (sep)
+			trace_seq_putc(s, '|');
+		trace_seq_puts(s, t[i].name);
 		v &= ~t[i].bits;
 		sep = true;
 	}
 	if (v)
-		trace_seq_printf(s, "%s0x%llx", sep ? "|" : "", v);
+		sc_put_unsigned(s, sep ? "|0x" : "0x", v, 16);
 	else if (!sep)
 		trace_seq_putc(s, '0');
 }
@@ -195,29 +224,29 @@ void sc_put_arg(struct trace_seq *s, int arch, enum sc_kind k, unsigned long lon
 		}
 		/* fall through */
 	case K_HEX:
-		trace_seq_printf(s, "0x%llx", v);
+		sc_put_unsigned(s, "0x", v, 16);
 		break;
 	case K_DEC:
-		trace_seq_printf(s, "%lld", (long long)v);
+		sc_put_signed(s, (long long)v);
 		break;
 	case K_UDEC:
-		trace_seq_printf(s, "%llu", v);
+		sc_put_unsigned(s, "", v, 10);
 		break;
 	case K_FD:
 		if ((int)v == AT_FDCWD)
 			trace_seq_puts(s, "AT_FDCWD");
 		else
-			trace_seq_printf(s, "%d", (int)v);
+			sc_put_signed(s, (int)v);
 		break;
 	case K_PID:
-		trace_seq_printf(s, "%d", (int)v);
+		sc_put_signed(s, (int)v);
 		break;
 	case K_OFLAGS:
 		put_oflags(s, arch, v);
 		break;
 	case K_MODE:
 	case K_OMODE:
-		trace_seq_printf(s, v ? "0%llo" : "0", v);
+		sc_put_unsigned(s, v ? "0" : "", v, 8);
 		break;
 	case K_PROT:
 		if (v)
@@ -261,14 +290,15 @@ void sc_put_ret(struct trace_seq *s, enum sc_ret r, long long v)
 		name = strerrorname_np((int)-v);
 		if (!name && -v >= RESTART_FIRST && -v < RESTART_FIRST + (long long)N(restart_names))
 			name = restart_names[-v - RESTART_FIRST];
-		if (name)
-			trace_seq_printf(s, "%lld %s", v, name);
-		else
-			trace_seq_printf(s, "%lld", v);
+		sc_put_signed(s, v);
+		if (name) {
+			trace_seq_putc(s, ' ');
+			trace_seq_puts(s, name);
+		}
 		return;
 	}
 	if (r == R_ADDR)
-		trace_seq_printf(s, "0x%llx", (unsigned long long)v);
+		sc_put_unsigned(s, "0x", (unsigned long long)v, 16);
 	else
-		trace_seq_printf(s, "%lld", v);
+		sc_put_signed(s, v);
 }

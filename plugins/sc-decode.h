@@ -52,6 +52,10 @@ const struct sc_sig *sc_sig_at(unsigned int i);
 void sc_put_arg(struct trace_seq *s, int arch, enum sc_kind k, unsigned long long v);
 /* Prints a return value: "3", "-2 ENOENT", "0x7f..". */
 void sc_put_ret(struct trace_seq *s, enum sc_ret r, long long v);
+/* Numbers as "%s%llx"/"%s%llu" (base 16, 10 or 8) and "%lld" print them, without vsnprintf. */
+void sc_put_unsigned(struct trace_seq *s, const char *prefix, unsigned long long v,
+		     unsigned int base);
+void sc_put_signed(struct trace_seq *s, long long v);
 /* Whether a mode argument is worth printing after these open flags. */
 bool sc_oflags_take_mode(int arch, unsigned long long flags);
 

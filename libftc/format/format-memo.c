@@ -145,9 +145,14 @@ static void slot_store(struct memo_slot *m, struct tep_record *rec, struct tep_e
 const char *ftc_format_info_in(struct ftc_format *f, struct trace_seq *seq, bool raw,
 			       struct tep_record *rec, struct tep_event *ev, int *len)
 {
-	/* The memo holds the texts of the format's own mode. */
-	struct memo_slot *m = raw == !!(f->flags & FTC_FMT_RAW) ? memo_slot(f, rec, ev) : NULL;
+	struct memo_slot *m;
+	const char *text;
 
+	/* A compiled print format is cheaper than the memo's lookup. */
+	if (!raw && (text = ftc_compile_print(f, rec, ev, len)))
+		return text;
+	/* The memo holds the texts of the format's own mode. */
+	m = raw == !!(f->flags & FTC_FMT_RAW) ? memo_slot(f, rec, ev) : NULL;
 	if (m) {
 		bool hit = slot_holds(m, rec, ev);
 

@@ -76,6 +76,7 @@ void ftc_format_destroy(struct ftc_format *f)
 	if (!f)
 		return;
 	ftc_format_memo_free(f);
+	ftc_compile_free(f);
 	ftc_format_check_free(f);
 	free(f->outbuf);
 	trace_seq_destroy(&f->seq);
@@ -285,6 +286,9 @@ static void out_put(struct ftc_format *f, const char *s, size_t n)
 /* Moves what the slow paths printed into f->seq to the output. */
 static void out_seq(struct ftc_format *f)
 {
+	/* Most records leave it empty: a reset is a call and three stores. */
+	if (!f->seq.len && !f->seq.readpos)
+		return;
 	if (f->seq.len)
 		out_put(f, f->seq.buffer, (size_t)f->seq.len);
 	trace_seq_reset(&f->seq);
@@ -397,7 +401,8 @@ void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 		p[len] = '\n';
 		f->out_len += (size_t)len + 1;
 	}
-	trace_seq_reset(&f->seq);
+	if (f->seq.len || f->seq.readpos)
+		trace_seq_reset(&f->seq);
 }
 
 static void lost_marker(struct ftc_format *f, const struct ftc_merge_record *mr)

@@ -30,6 +30,7 @@ struct ftc_format {
 	int flags_off, preempt_off;	/* -1 until known */
 	int pid_off;			/* common_pid: offset of a host-order s32, -2 none, -1 unknown */
 	struct ftc_info_memo *memo;	/* format-memo.c */
+	struct ftc_compiler *compiler;	/* format-compile.c */
 	unsigned int memo_wait;		/* lookups before the memo is made */
 	struct ftc_rec_shape **shapes;	/* format-check.c: by event id */
 	int nshapes;
@@ -69,6 +70,13 @@ const char *ftc_format_info(struct ftc_format *f, struct tep_record *rec, struct
 const char *ftc_format_info_in(struct ftc_format *f, struct trace_seq *seq, bool raw,
 			       struct tep_record *rec, struct tep_event *ev, int *len);
 void ftc_format_memo_free(struct ftc_format *f);
+/*
+ * The info text of rec through ev's compiled print format (format-compile.c),
+ * NUL-terminated, valid until the next call; NULL: libtraceevent prints it.
+ */
+const char *ftc_compile_print(struct ftc_format *f, struct tep_record *rec,
+			      struct tep_event *ev, int *len);
+void ftc_compile_free(struct ftc_format *f);
 /*
  * 0 when libtraceevent can print rec as ev safely; -1 when the record is
  * damaged, with the reason in why.
