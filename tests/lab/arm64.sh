@@ -27,8 +27,11 @@ ftc record -p function_graph -l do_sys_openat2 -l do_filp_open -l getname_flags 
 	-o /tmp/g.dat -- ls / >/dev/null
 echo "status=$?"
 echo "tracer=$(cat /sys/kernel/tracing/current_tracer)"
+echo "== syscalls"
+ftc record -q -e raw_syscalls -F -o /tmp/s.dat -- cat /ftc-no-such-file 2>/dev/null
 echo "== end"
 lab_export /tmp/g.dat
+lab_export /tmp/s.dat
 EOF
 s=$(lab_section record)
 expect_match "lab arm64-graph: ftc record -p function_graph exits 0" '^status=0$' "$s"
@@ -50,4 +53,18 @@ n_ftc=$(printf '%s\n' "$rep" | grep -c 'do_sys_openat2() {')
 n_tc=$(trace-cmd report "$dat" 2>&1 | grep -c 'do_sys_openat2() {')
 expect_match "lab arm64-graph: trace-cmd reads as many do_sys_openat2 blocks ($n_tc, ftc $n_ftc)" \
 	"^$n_ftc\$" "$n_tc"
+
+# The syscalls plugin on a real arm64 capture: arm64's numbers (openat is
+# 56 there, 257 on x86_64) named from arm64's table, by ftc and by
+# trace-cmd with the build's plugins (lib.sh points it there).
+sc=$OUT/lab-arm64-syscalls.dat
+if expect "lab arm64-graph: the syscall capture comes back" lab_file arm64-graph /tmp/s.dat "$sc"; then
+	for tool in ftc trace-cmd; do
+		if [ $tool = ftc ]; then rep=$("$FTC" report "$sc" 2>&1)
+		else rep=$(trace-cmd report -i "$sc" 2>&1); fi
+		expect_match "lab arm64 syscalls: $tool names cat's openat from arm64's table" \
+			'sys_enter: +openat\(AT_FDCWD, 0x[0-9a-f]+, O_RDONLY' "$rep"
+		expect_match "lab arm64 syscalls: ... and its ENOENT" 'sys_exit: +openat = -2 ENOENT' "$rep"
+	done
+fi
 finish
