@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,25 +59,52 @@ struct listener {
 	char *buf;
 };
 
+static int check_port(const char *port)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(port, &end, 10);
+	return !*port || *end || errno || n < 0 || n > 65535 ? -1 : 0;
+}
+
 static int listen_opt(int id, const char *arg, void *ctx)
 {
 	struct listener *l = ctx;
+	struct addrinfo *ai;
+	struct stat st;
 
 	switch (id) {
-	case 'p': l->port = arg; return 0;
+	case 'p':
+		if (check_port(arg) < 0)
+			return cmd_bad_value("not a TCP port (0 to 65535; 0 picks a free one)");
+		l->port = arg;
+		return 0;
 	case 'o':
 		if (strchr(arg, '/'))
 			return cmd_bad_value("a file name prefix, not a path (the folder is -d DIR)");
 		l->prefix = arg;
 		return 0;
-	case 'd': l->dir = arg; return 0;
+	case 'd':
+		if (stat(arg, &st) < 0 || !S_ISDIR(st.st_mode))
+			return cmd_bad_value("not a directory (make it first, or leave -d out for "
+					     "the current one)");
+		l->dir = arg;
+		return 0;
 	case 'l':
 		l->log = fopen(arg, "a");
 		if (!l->log)
 			return cmd_bad_value("cannot open it for appending: %s", strerror(errno));
 		setvbuf(l->log, NULL, _IOLBF, 0);
 		return 0;
-	case OPT_BIND: l->bind = arg; return 0;
+	case OPT_BIND:
+		if (getaddrinfo(arg, NULL, &(struct addrinfo){ .ai_flags = AI_PASSIVE }, &ai))
+			return cmd_bad_value("not an address of this machine's (e.g. 127.0.0.1 "
+					     "or ::1)");
+		freeaddrinfo(ai);
+		l->bind = arg;
+		return 0;
 	case OPT_ONCE: l->once = true; return 0;
 	}
 	return 0;
@@ -106,22 +134,6 @@ static void say(struct listener *l, const char *fmt, ...)
 	fflush(f);
 }
 
-static int check_port(const char *port)
-{
-	char *end;
-	long n;
-
-	if (!port) {
-		cmd_error(&cmd_listen, "no port: give -p PORT (e.g. -p 12345, or -p 0 for any)");
-		return -1;
-	}
-	n = strtol(port, &end, 10);
-	if (!*port || *end || n < 0 || n > 65535) {
-		cmd_error(&cmd_listen, "-p '%s': not a TCP port (0 to 65535)", port);
-		return -1;
-	}
-	return 0;
-}
 
 static void print_bound(struct listener *l)
 {
@@ -351,7 +363,8 @@ static int listen_run(int argc, char **argv)
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
-	if (check_port(l.port) < 0) {
+	if (!l.port) {
+		cmd_error(&cmd_listen, "no port: give -p PORT (e.g. -p 12345, or -p 0 for any)");
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}

@@ -621,8 +621,12 @@ static int record_run(int argc, char **argv)
 		goto out;
 	}
 	if (r.send && (r.output_set || r.max_kb)) {
-		cmd_error(&cmd_record, "%s sends the trace away: leave out %s", r.send_tcp ? "-N" :
-			  "--send", r.output_set ? "-o (the listener names the file)" :
+		char dest[128];
+
+		cmd_quote(dest, sizeof(dest), r.send);
+		cmd_error(&cmd_record, "%s '%s' sends the trace away: leave out %s",
+			  r.send_tcp ? "-N" : "--send", dest,
+			  r.output_set ? "-o (the listener names the file)" :
 			  "-m (keeping the newest reads the file back)");
 		ret = FTC_EXIT_USAGE;
 		goto out;

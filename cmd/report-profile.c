@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "options.h"
 #include "ftc.h"
@@ -20,6 +21,8 @@ extern const struct command cmd_report;
 
 int report_profile_opt(struct report_profile *o, int id, const char *arg)
 {
+	struct stat st;
+
 	switch (id) {
 	case OPT_RP_PROFILE: o->table = true; break;
 	case OPT_RP_TC_PROFILE:
@@ -30,7 +33,12 @@ int report_profile_opt(struct report_profile *o, int id, const char *arg)
 		return -1;
 	case OPT_RP_FOLDED: o->folded = true; break;
 	case OPT_RP_FLAME: o->flame = arg; break;
-	case OPT_RP_SYMFS: o->symfs = arg; break;
+	case OPT_RP_SYMFS:
+		if (stat(arg, &st) < 0 || !S_ISDIR(st.st_mode))
+			return cmd_bad_value("not a directory (give the copy of the recording "
+					     "machine's root, e.g. a board's rootfs)");
+		o->symfs = arg;
+		break;
 	case OPT_RP_LIMIT:
 		if (cmd_parse_u64(arg, &o->limit) < 0)
 			return cmd_bad_value("not a number of rows");

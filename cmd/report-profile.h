@@ -22,8 +22,7 @@ enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT, OPT_RP_
 	{ 0, "limit", "N", "with --sample-profile, print at most N rows", OPT_RP_LIMIT }, \
 	{ 0, "profile", NULL, "trace-cmd's latency profile: not in ftc (see ftc-report(1))", \
 	  OPT_RP_TC_PROFILE }, \
-	{ 0, "symfs", "DIR", "read the samples' user binaries under DIR (the board's files, as " \
-	  "perf)", OPT_RP_SYMFS }
+	{ 0, "symfs", "DIR", "the samples' user binaries are under DIR (a board's files)", OPT_RP_SYMFS }
 
 struct report_profile {
 	bool table, folded;

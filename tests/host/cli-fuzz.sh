@@ -156,6 +156,7 @@ allowed() {
 		case "$c $o" in
 		"report --input") echo "1|value" ;;	# no such file
 		"report --flamegraph") echo "1|none" ;;	# tiny.dat is not a trace
+		"listen --log") echo "2|none" ;;	# then no -p: listen never waits here
 		*) echo "0 1 3|none" ;;	# an output: written, or the command's own failure
 		esac
 		return ;;
@@ -176,6 +177,8 @@ allowed() {
 		[ -n "$FAKE" ] && echo "1 2|none" || echo "2|opt"; return ;;
 	"hist --filter"|"hist --key"|"hist --value")
 		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
+	"listen --output")
+		echo "2|none"; return ;;	# a name; then no -p: listen never waits here
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
