@@ -478,6 +478,15 @@ static void register_cmdlines(struct ftc_reader *r, char *text)
 			end[65] = '\0';
 		tep_register_comm(r->tep, end + 1, (int)pid);
 	}
+	/*
+	 * tep keeps registered comms in a list until its first lookup sorts
+	 * them; until then a plugin's tep_register_comm() of a pid the file
+	 * names adds a second entry instead of being refused, and which one a
+	 * lookup finds depends on where the report starts (--cpu 1 showed a
+	 * task's pre-exec name where the whole report showed the file's).
+	 * A lookup now makes the file's names win from the first record.
+	 */
+	(void)tep_data_comm_from_pid(r->tep, 1);
 }
 
 int ftc_tep_cmdlines(struct ftc_reader *r, char *buf, size_t len)

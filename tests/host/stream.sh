@@ -160,9 +160,15 @@ kill -KILL $sp; wait $sp 2>/dev/null
 for k in $(seq 100); do [ -d "$TRACEFS/instances/$i" ] || break; sleep 0.1; done
 gone "$i" "SIGKILL (the guardian restores)"
 
-# 5. Lost events show as lines: a one-page buffer and a flood.
+# 5. Lost events show as lines: a one-page buffer and a flood, the streamer
+# stopped a moment (SIGSTOP) so that it loses whatever its readers' speed
+# (real-time readers keep up with the flood otherwise).
 i=$(inst lost)
-"$FTC" stream -B "$i" -b 4 -e syscalls:sys_enter_getppid -F -- "$D/gp" 2000000 >"$D/lost.out" 2>"$D/lost.err"
+"$FTC" stream -B "$i" -b 4 -e syscalls:sys_enter_getppid -F -- "$D/gp" 2000000 >"$D/lost.out" 2>"$D/lost.err" &
+sp=$!
+for k in $(seq 100); do pgrep -P $sp -x gp >/dev/null && break; sleep 0.1; done
+kill -STOP $sp; sleep 0.3; kill -CONT $sp
+wait $sp
 n=$(grep -cE '^CPU [0-9]+: \[LOST ([0-9]+ )?EVENTS\]$' "$D/lost.out")
 [ "$n" -gt 0 ] && pass "lost events show as lines ($n '[LOST N EVENTS]' lines)" ||
 	fail "lost events show as lines" "none in $(wc -l <"$D/lost.out") lines; $(tail -2 "$D/lost.err")"
