@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -180,6 +181,19 @@ static int open_listener(struct listener *l)
 	return 0;
 }
 
+/*
+ * The dual-stack socket sees an IPv4 peer as ::ffff:a.b.c.d: name it as the
+ * board was addressed, and keep the file name short.
+ */
+static const char *unmapped(const char *host)
+{
+	static const char prefix[] = "::ffff:";
+
+	if (!strncasecmp(host, prefix, sizeof(prefix) - 1) && strchr(host, '.'))
+		return host + sizeof(prefix) - 1;
+	return host;
+}
+
 static void peer_name(int fd, char *buf, size_t size)
 {
 	struct sockaddr_storage ss;
@@ -192,7 +206,7 @@ static void peer_name(int fd, char *buf, size_t size)
 		snprintf(buf, size, "unknown");
 		return;
 	}
-	snprintf(buf, size, "%s:%s", host, serv);
+	snprintf(buf, size, "%s:%s", unmapped(host), serv);
 }
 
 /* A new capture: its file is made now, and dropped if nothing usable comes. */

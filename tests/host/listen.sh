@@ -28,7 +28,7 @@ start_listen() {
 	local dir=$1
 	shift
 	mkdir -p "$dir"
-	"$FTC" listen -p 0 --bind 127.0.0.1 -d "$dir" "$@" >"$dir.port" 2>"$dir.log" & LPID=$!
+	"$FTC" listen -p 0 --bind "${BIND:-127.0.0.1}" -d "$dir" "$@" >"$dir.port" 2>"$dir.log" & LPID=$!
 	for _ in $(seq 1 50); do
 		PORT=$(awk '/^listening on/ { print $5 }' "$dir.port" 2>/dev/null)
 		[ -n "$PORT" ] && return 0
@@ -100,6 +100,22 @@ if start_listen "$D/net" --once; then
 			skip "trace-cmd reads the streamed file" "trace-cmd is not installed"
 		fi
 	fi
+fi
+
+# --- an IPv4 board seen by an IPv6 socket (the default, dual-stack) -----
+# The socket names it ::ffff:127.0.0.1; the file and messages name 127.0.0.1.
+if ! BIND=::ffff:127.0.0.1 start_listen "$D/v4m" --once 2>/dev/null; then
+	skip "an IPv4 peer on a dual-stack socket" "no IPv6 socket here: $(cat "$D/v4m.log")"
+else
+	"$FTC" record -e sched:sched_switch -N "127.0.0.1:$PORT" -- true >"$D/v4m.rec" 2>&1
+	wait_listen
+	f=$(cd "$D/v4m" && ls)
+	case $f in
+	trace.127.0.0.1:[0-9]*.dat) pass "an IPv4 peer on a dual-stack socket: file $f" ;;
+	*) fail "an IPv4 peer on a dual-stack socket: file trace.127.0.0.1:PORT.dat" "$f" ;;
+	esac
+	expect_match "an IPv4 peer on a dual-stack socket: the message" \
+		"^ftc listen: connection from 127\.0\.0\.1:[0-9]+: writing" "$(cat "$D/v4m.log")"
 fi
 
 # --- loss: a small buffer and a syscall storm, streamed and local ------
