@@ -37,10 +37,7 @@ s=$(lab_section record)
 expect_match "lab arm64-graph: ftc record -p function_graph exits 0" '^status=0$' "$s"
 expect_match "lab arm64-graph: the tracer is back to nop" '^tracer=nop$' "$s"
 dat=$OUT/lab-arm64-graph.dat
-if ! lab_file arm64-graph /tmp/g.dat "$dat" 2>"$OUT/last.err"; then
-	fail "lab arm64-graph: the trace.dat comes back" "$(cat "$OUT/last.err")"
-	finish
-fi
+lab_fetch arm64-graph /tmp/g.dat "$dat" "lab arm64-graph: the trace.dat"
 rep=$("$FTC" report "$dat" 2>&1)
 # " 1)               |  do_sys_openat2() {", " 1) ! 214.144 us  |    do_filp_open();"
 expect_match "lab arm64-graph: ftc report opens do_sys_openat2 with '{'" \

@@ -400,3 +400,11 @@ lab_file() {
 		return 1
 	fi
 }
+
+# lab_fetch RUN PATH DEST WHAT: lab_file, or else a failure "WHAT comes back"
+# with lab_file's reason, and the end of the test (nothing after it can pass).
+lab_fetch() {
+	lab_file "$1" "$2" "$3" 2>"$OUT/last.err" && return 0
+	fail "$4 comes back" "$(cat "$OUT/last.err")"
+	finish
+}

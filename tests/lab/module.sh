@@ -195,10 +195,7 @@ sleep after rmmod: yes"
 
 # On the host, where no ftclab module exists.
 for f in r e init; do
-	if ! lab_file module /tmp/$f.dat "$OUT/lab-module-$f.dat" 2>"$OUT/last.err"; then
-		fail "$NAME: /tmp/$f.dat comes back" "$(cat "$OUT/last.err")"
-		finish
-	fi
+	lab_fetch module /tmp/$f.dat "$OUT/lab-module-$f.dat" "$NAME: /tmp/$f.dat"
 done
 # records FILE...: "TIMESTAMP NAME: REST" with single spaces, from a report
 records() {

@@ -53,10 +53,7 @@ expect_nomatch "lab record-function: -F recorded no other task" \
 	'^ *[^ #]' "$(printf '%s\n' "$follow" | grep -v -E '^ *ls-[0-9]+ ' | grep -v '^follow status=')"
 
 dat=$OUT/lab-record-function.dat
-if ! lab_file record-function /tmp/f.dat "$dat" 2>"$OUT/last.err"; then
-	fail "lab record-function: the trace.dat comes back" "$(cat "$OUT/last.err")"
-	finish
-fi
+lab_fetch record-function /tmp/f.dat "$dat" "lab record-function: the trace.dat"
 pass "lab record-function: the trace.dat comes back"
 
 # trace-cmd: "ls-98 [000] 6.737195134: function: do_sys_openat2 <-- __x64_sys_openat"
