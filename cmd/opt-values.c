@@ -25,6 +25,16 @@ int cmd_opt_compression(const char *arg, int *out)
 	return 0;
 }
 
+int cmd_opt_rt_priority(const char *arg, int *out)
+{
+	unsigned long long v;
+
+	if (cmd_parse_u64(arg, &v) < 0 || v > 99)
+		return cmd_bad_value("not a priority (0 for none, 1 to 99 for SCHED_FIFO)");
+	*out = (int)v;
+	return 0;
+}
+
 int cmd_opt_file_version(const char *arg, int *out)
 {
 	if (strcmp(arg, "6") && strcmp(arg, "7"))

@@ -13,5 +13,12 @@ int cmd_opt_duration(const char *arg, double *out);
 int cmd_opt_compression(const char *arg, int *out);
 /* --file-version: 6 or 7. */
 int cmd_opt_file_version(const char *arg, int *out);
+/* -r, --rt-priority PRIO: 0 (not real-time) to 99. */
+int cmd_opt_rt_priority(const char *arg, int *out);
+
+/* The readers' -r option of the commands that capture (record, stream, top). */
+#define CMD_OPT_RT_PRIORITY(id) \
+	{ 'r', "rt-priority", "PRIO", "the readers' real-time priority, 1-99 (default 1); " \
+	  "0: not real-time", id }
 
 #endif

@@ -48,8 +48,7 @@ static const struct cmd_option record_options[] = {
 	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
 	{ 'm', "max-kb", "KB", "keep at most KB of trace per CPU in the file (the newest)", 'm' },
 	{ 's', "sleep", "USECS", "longest reader sleep between kernel wake-ups (default 1000000)", 's' },
-	{ 'r', "rt-priority", "PRIO", "the readers' real-time priority, 1-99 (default 1); 0: not "
-	  "real-time", 'r' },
+	CMD_OPT_RT_PRIORITY('r'),
 	{ 'a', "all-formats", NULL, "save every event's format (ftc always does; as trace-cmd -a)",
 	  'a' },
 	{ 'q', "quiet", NULL, "no status line and no summary", 'q' },
@@ -76,8 +75,9 @@ struct record {
 	const char *output;
 	const char *send;		/* -N HOST:PORT or --send DEST: no file here */
 	bool send_tcp, output_set, rt_priority_set;
+	int rt_priority;
 	bool follow, quiet;
-	unsigned long long max_kb, sleep_us, rt_priority;
+	unsigned long long max_kb, sleep_us;
 	double duration;
 	int compression, version;
 	bool compression_set;
@@ -123,8 +123,8 @@ static int record_opt(int id, const char *arg, void *ctx)
 			return cmd_bad_value("not a number of microseconds (e.g. 100000)");
 		return 0;
 	case 'r':
-		if (cmd_parse_u64(arg, &r->rt_priority) < 0 || r->rt_priority > 99)
-			return cmd_bad_value("not a priority (0 for none, 1 to 99 for SCHED_FIFO)");
+		if (cmd_opt_rt_priority(arg, &r->rt_priority) < 0)
+			return -1;
 		r->rt_priority_set = true;
 		return 0;
 	case OPT_DURATION:
@@ -255,7 +255,7 @@ static int setup_capture(struct record *r)
 		return -1;
 	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
 	if (r->cap && r->rt_priority_set)
-		ftc_capture_set_rt_priority(r->cap, (int)r->rt_priority);
+		ftc_capture_set_rt_priority(r->cap, r->rt_priority);
 	if (!r->cap || add_captures(r) < 0 || ftc_capture_start(r->cap) < 0 ||
 	    record_sample_start(&r->sample) < 0)
 		return -1;

@@ -38,6 +38,7 @@ static const struct cmd_option stream_options[] = {
 	FTC_HELP_OPTION,
 	{ 'F', "follow", NULL, "trace only the command (set_event_pid of its pid)", 'F' },
 	{ 'q', "quiet", NULL, "no summary at the end", 'q' },
+	CMD_OPT_RT_PRIORITY('r'),
 	{ 0, "duration", "SECS", "stop after SECS seconds", OPT_DURATION },
 	{ 0, "window", "MS", "longest wait for a late CPU reader, in ms (default 1000; 5 to 10000)",
 	  OPT_WINDOW },
@@ -70,6 +71,7 @@ struct stream {
 	const char *record;
 	int compression, version;
 	bool compression_set;
+	int rt_priority;	/* ftc_live_opts' */
 	char **argv;
 	struct ftc_workload *cmd;
 	struct ftc_state *st;
@@ -90,6 +92,12 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'F': s->follow = true; return 0;
 	case 'q': s->quiet = true; return 0;
+	case 'r':
+		if (cmd_opt_rt_priority(arg, &s->rt_priority) < 0)
+			return -1;
+		if (!s->rt_priority)
+			s->rt_priority = FTC_LIVE_NO_RT;
+		return 0;
 	case OPT_RECORD: s->record = arg; return 0;
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
@@ -247,6 +255,7 @@ static int open_live(struct stream *s)
 		.file_version = s->version,
 		.compression = (enum ftc_compression)s->compression,
 		.reader_flags = s->no_plugins ? FTC_READER_NO_PLUGINS : 0,
+		.rt_priority = s->rt_priority,
 		.plugin_dir = s->no_plugins ? NULL : cmd_plugin_dir(dir, sizeof(dir)));
 
 	s->live = ftc_live_open(s->instance, &o);

@@ -21,6 +21,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "opt-values.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-live.h"
@@ -47,6 +48,7 @@ static const struct cmd_option top_options[] = {
 	{ 0, "no-hist", NULL, "count syscalls from the ring buffer even where hist triggers "
 	  "could", OPT_NO_HIST },
 	{ 0, "width", "N", "--batch: lines of N columns (default: COLUMNS or 100)", OPT_WIDTH },
+	CMD_OPT_RT_PRIORITY('r'),
 	FTC_HELP_OPTION,
 	{ 0 }
 };
@@ -93,6 +95,7 @@ struct top {
 	uint64_t lost_base;
 	struct timespec t0, last;
 	double cpu_last;
+	int rt_priority;	/* ftc_live_opts' */
 };
 
 static int parse_secs(const char *arg, double *out)
@@ -125,6 +128,13 @@ static int save_control(struct top *t, int id, const char *arg)
 	return 0;
 }
 
+static struct ftc_live *open_live(struct top *t)
+{
+	struct ftc_live_opts o = FTC_OPTS_INIT(ftc_live_opts, .rt_priority = t->rt_priority);
+
+	return ftc_live_open(t->inst, &o);
+}
+
 static int top_opt(int id, const char *arg, void *ctx)
 {
 	struct top *t = ctx;
@@ -151,6 +161,12 @@ static int top_opt(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_BATCH:
 		t->batch = true;
+		return 0;
+	case 'r':
+		if (cmd_opt_rt_priority(arg, &t->rt_priority) < 0)
+			return -1;
+		if (!t->rt_priority)
+			t->rt_priority = FTC_LIVE_NO_RT;
 		return 0;
 	case OPT_NO_HIST:
 		t->no_hist = true;
@@ -313,7 +329,7 @@ static void func_tracer(struct top *t, bool want)
 		snprintf(why, 256, "no function tracer: %s", ftc_strerror());
 	else
 		t->func_on = want;
-	t->live = ftc_live_open(t->inst, NULL);
+	t->live = open_live(t);
 	if (t->live) {
 		top_model_set_reader(&t->model, ftc_live_reader(t->live));
 		exclude_self(t);
@@ -503,7 +519,7 @@ static int configure(struct top *t)
 	if (t->ui.view == TOP_VIEW_FUNC)
 		func_tracer(t, true);
 	else
-		t->live = ftc_live_open(t->inst, NULL);
+		t->live = open_live(t);
 	if (!t->live) {
 		cmd_error(&cmd_top, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;

@@ -70,7 +70,15 @@ struct ftc_live_opts {
 	unsigned int reader_flags;	/* enum ftc_reader_flags: FTC_READER_NO_PLUGINS */
 	/* Plugins loaded after the system's, as ftc_reader_opts.plugin_dir; NULL: none. */
 	const char *plugin_dir;
+	/*
+	 * The readers' SCHED_FIFO priority, 1-99 (ftc_capture_set_rt_priority);
+	 * 0: the capture's default (real-time, the lowest priority);
+	 * FTC_LIVE_NO_RT: not real-time.
+	 */
+	int rt_priority;
 };
+
+#define FTC_LIVE_NO_RT	(-1)
 
 /*
  * What ftc_live_poll() and ftc_live_flush() hand over, in timestamp order:

@@ -233,6 +233,8 @@ static int start(struct ftc_live *l, const struct ftc_live_opts *o)
 	l->cap = ftc_capture_new(l->w, wake_us);
 	if (!l->cap)
 		return -1;
+	if (o->rt_priority)
+		ftc_capture_set_rt_priority(l->cap, o->rt_priority < 0 ? 0 : o->rt_priority);
 	ftc_capture_set_live(l->cap, take_pages, l, l->record);
 	if (ftc_capture_add(l->cap, 0, l->instance, o->ncpus, o->cpus) < 0)
 		return -1;
@@ -245,7 +247,7 @@ struct ftc_live *ftc_live_open(const char *instance, const struct ftc_live_opts 
 	struct ftc_live *l;
 	int *cpus = NULL;
 
-	if (FTC_OPTS_COPY(&o, opts, ftc_live_opts, plugin_dir) < 0)
+	if (FTC_OPTS_COPY(&o, opts, ftc_live_opts, rt_priority) < 0)
 		return NULL;
 	if (o.window_ms && (o.window_ms < MIN_WINDOW_MS || o.window_ms > MAX_WINDOW_MS)) {
 		ftc_error(EINVAL, "a reorder window of %u ms: give %d to %d ms", o.window_ms,
