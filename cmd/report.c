@@ -380,23 +380,69 @@ struct ev_count {
 	unsigned long long n;
 };
 
+/*
+ * Counts per event name, in order of first appearance. An event id (the
+ * record's 16-bit common_type) finds its name's slot at once: a search by
+ * name for each of millions of records over hundreds of names was most of
+ * --stat's time.
+ */
+struct ev_counts {
+	struct ev_count *evs;
+	int nevs;
+	int *slot_of_id;	/* 65536 entries: slot + 1, 0: not seen yet */
+};
+
+static int ev_slot(struct ev_counts *c, const char *name)
+{
+	struct ev_count *n;
+	int i;
+
+	for (i = 0; i < c->nevs && strcmp(c->evs[i].name, name); i++)
+		;
+	if (i < c->nevs)
+		return i;
+	n = realloc(c->evs, (size_t)(c->nevs + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	c->evs = n;
+	snprintf(n[i].name, sizeof(n[i].name), "%s", name);
+	n[i].n = 0;
+	return c->nevs++;
+}
+
+/* Counts one record of ev (NULL: an unknown event); -1 when out of memory. */
+static int ev_count_one(struct ev_counts *c, const struct tep_event *ev)
+{
+	int id = ev && ev->id >= 0 && ev->id < 65536 ? ev->id : -1;
+	int i = id >= 0 ? c->slot_of_id[id] - 1 : -1;
+
+	if (i < 0) {
+		i = ev_slot(c, ev ? ev->name : "unknown");
+		if (i < 0)
+			return -1;
+		if (id >= 0)
+			c->slot_of_id[id] = i + 1;
+	}
+	c->evs[i].n++;
+	return 0;
+}
+
 static int print_stat(struct report *rp, struct ftc_merge *m)
 {
 	struct ftc_reader *r = rp->r;
 	int nb = ftc_reader_nbuffers(r);
 	/* records, events lost, lost-event markers */
 	unsigned long long (*per_cpu)[3] = calloc((size_t)nb * 1024, sizeof(*per_cpu));
-	struct ev_count *evs = NULL;
-	int nevs = 0;
+	struct ev_counts counts = { .slot_of_id = calloc(65536, sizeof(int)) };
 	unsigned long long total = 0, lost_unknown = 0;
 	struct ftc_merge_record mr;
 
-	if (!per_cpu)
+	if (!per_cpu || !counts.slot_of_id) {
+		free(per_cpu);
+		free(counts.slot_of_id);
 		return -1;
+	}
 	while (ftc_merge_next(m, &mr) == 1) {
-		struct tep_event *ev;
-		const char *name;
-		int i;
 
 		if (rp->have_from && mr.rec->ts < rp->from)
 			continue;
@@ -410,23 +456,11 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 			lost_unknown++;
 		if (!selected(rp, &mr))
 			continue;
-		ev = ftc_reader_event(r, mr.rec);
-		name = ev ? ev->name : "unknown";
 		total++;
 		if (mr.cpu >= 0 && mr.cpu < 1024)
 			per_cpu[mr.buffer * 1024 + mr.cpu][0]++;
-		for (i = 0; i < nevs && strcmp(evs[i].name, name); i++)
-			;
-		if (i == nevs) {
-			struct ev_count *n = realloc(evs, (size_t)(nevs + 1) * sizeof(*n));
-
-			if (!n)
-				break;
-			evs = n;
-			snprintf(evs[nevs].name, sizeof(evs[nevs].name), "%s", name);
-			evs[nevs++].n = 0;
-		}
-		evs[i].n++;
+		if (ev_count_one(&counts, ftc_reader_event(r, mr.rec)) < 0)
+			break;
 	}
 	printf("file:       %s\nversion:    %d\ncompression: %s\nclock:      %s\n"
 	       "cpus:       %d\npage size:  %u\n", rp->input, ftc_reader_version(r),
@@ -434,8 +468,8 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 	       ftc_reader_page_size(r));
 	printf("instances:  %d\n", nb);
 	printf("records:    %llu\n\nevents:\n", total);
-	for (int i = 0; i < nevs; i++)
-		printf("  %-32s %llu\n", evs[i].name, evs[i].n);
+	for (int i = 0; i < counts.nevs; i++)
+		printf("  %-32s %llu\n", counts.evs[i].name, counts.evs[i].n);
 	printf("\n%-20s %4s %10s %10s %7s %10s %10s %10s %10s\n", "instance", "cpu", "records",
 	       "lost", "markers", "entries", "overrun", "commit-ovr", "dropped");
 	for (int b = 0; b < nb; b++) {
@@ -455,7 +489,8 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 		printf("\nlost-event markers without a count: %llu (their events are not in "
 		       "'lost')\n", lost_unknown);
 	free(per_cpu);
-	free(evs);
+	free(counts.evs);
+	free(counts.slot_of_id);
 	return 0;
 }
 
