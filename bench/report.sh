@@ -71,24 +71,29 @@ all_events_table() {
 	all_events "$f" || { echo "report bench: all-events capture failed"; return; }
 	n=$("$FTC" report --stat "$f" | awk '/^records:/ { print $2 }')
 	types=$("$FTC" report --stat "$f" | awk '/^events:/ { e = 1; next } e && NF == 2 { t++ } e && NF != 2 { e = 0 } END { print t + 0 }')
-	: >"$OUT/rep-ftc-all"; : >"$OUT/rep-tc-all"
+	: >"$OUT/rep-ftc-all"; : >"$OUT/rep-ftc1-all"; : >"$OUT/rep-tc-all"
 	for i in $(seq "$RUNS"); do
 		measure "$OUT/rep-ftc-all" "$FTC" report "$f"
+		measure "$OUT/rep-ftc1-all" "$FTC" report --jobs 1 "$f"
 		measure "$OUT/rep-tc-all" trace-cmd report "$f"
 	done
 	FTC_FORMAT_STATS=1 "$FTC" report "$f" >"$OUT/all.ftc" 2>"$OUT/all.stats"
 	FTC_FORMAT_TEP=1 "$FTC" report "$f" >"$OUT/all.tep" 2>/dev/null
 	cmp -s "$OUT/all.ftc" "$OUT/all.tep" && same=yes || same=NO
 	stats=$(tail -1 "$OUT/all.stats" | sed 's/^ftc format: //')
-	local wf wt cf ct rf rt
+	local wf wt cf ct rf rt w1 c1
 	wf=$(col 1 "$OUT/rep-ftc-all"); wt=$(col 1 "$OUT/rep-tc-all")
 	cf=$(col 2 "$OUT/rep-ftc-all"); ct=$(col 2 "$OUT/rep-tc-all")
 	rf=$(col 3 "$OUT/rep-ftc-all"); rt=$(col 3 "$OUT/rep-tc-all")
+	w1=$(col 1 "$OUT/rep-ftc1-all"); c1=$(col 2 "$OUT/rep-ftc1-all")
 	echo "all events (ftc record -e all; disk, file and process work), median of $RUNS alternating runs"
+	echo "ftc report formats with one process per CPU by default (here $(nproc), at most 4); --jobs 1: one"
 	row "" "ftc report" "trace-cmd" "ratio"
 	row "records ($types event types)" "$n" "$n" ""
 	row "wall seconds (all events)" "$wf" "$wt" "$(ratio "$wt" "$wf")x"
 	row "CPU seconds (all events)" "$cf" "$ct" "$(ratio "$ct" "$cf")x"
+	row "wall s, --jobs 1 (all events)" "$w1" "$wt" "$(ratio "$wt" "$w1")x"
+	row "CPU s, --jobs 1 (all events)" "$c1" "$ct" "$(ratio "$ct" "$c1")x"
 	row "events/s by wall (all events)" "$(eps "$n" "$wf")" "$(eps "$n" "$wt")" "$(ratio "$wt" "$wf")x"
 	row "events/s by CPU (all events)" "$(eps "$n" "$cf")" "$(eps "$n" "$ct")" "$(ratio "$ct" "$cf")x"
 	row "peak RSS KB (all events)" "$rf" "$rt" "$(ratio "$rf" "$rt")x"

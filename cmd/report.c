@@ -21,12 +21,13 @@
 #include "parse-guard.h"
 #include "rec-select.h"
 #include "report-initcalls.h"
+#include "report-jobs.h"
 #include "report-profile.h"
 
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
 	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
-	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT, OPT_INITCALLS,
+	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT, OPT_INITCALLS, OPT_JOBS,
 };
 
 static const struct cmd_option report_options[] = {
@@ -61,6 +62,8 @@ static const struct cmd_option report_options[] = {
 	{ 0, "graph-abstime", NULL, "kernel layout: add the TIME column (funcgraph-abstime)",
 	  OPT_GRAPH_ABSTIME },
 	{ 'N', "no-plugins", NULL, "do not load libtraceevent plugins", OPT_NO_PLUGINS },
+	{ 0, "jobs", "N", "format with N processes, 1 to 16 (default: a CPU each, for big files)",
+	  OPT_JOBS },
 	REPORT_PROFILE_OPTIONS,
 	FTC_HELP_OPTION,
 	{ 0 }
@@ -78,6 +81,7 @@ struct report {
 	bool no_plugins;
 	const char *instance;
 	unsigned long long from, to, first, last;
+	int jobs;			/* --jobs; 0: report_jobs_count's choice */
 	bool have_first, have_last, endian, initcalls;
 
 	struct report_profile prof;
@@ -132,6 +136,14 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_INITCALLS: rp->initcalls = true; return 0;
 	case OPT_JSON: rp->out.json = true; return 0;
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
+	case OPT_JOBS: {
+		unsigned long long n;
+
+		if (cmd_parse_u64(arg, &n) < 0 || n < 1 || n > REPORT_JOBS_MAX)
+			return cmd_bad_value("not a number of processes (1 to 16)");
+		rp->jobs = (int)n;
+		return 0;
+	}
 	case OPT_NO_GRAPH: rp->out.no_graph = true; return 0;
 	case OPT_NO_PLUGINS: rp->no_plugins = true; return 0;
 	case OPT_GRAPH_PROC: rp->out.graph_proc = true; return 0;
@@ -313,6 +325,7 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 	FILE *mem = NULL;
 	char *buf = NULL;
 	size_t blen = 0;
+	struct report_jobs jobs = { .n = 1, .input = rp->input, .chunk = REPORT_JOBS_CHUNK };
 	int ret;
 
 	rp->tracer = ftc_merge_guess_tracer(m, rp->r);
@@ -335,6 +348,10 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 			goto nomem;
 		ftc_format_set_merge(f, m);
 	}
+	/* --last keeps lines in memory: one process. */
+	if (!mem && report_jobs_start(&jobs, report_jobs_count(rp->r, format_flags(rp), rp->jobs),
+				      &f, m, rp->r, format_flags(rp)) < 0)
+		goto fail;
 	while ((ret = ftc_merge_next(m, &mr)) == 1) {
 		if (rp->have_to && mr.rec->ts > rp->to)
 			break;
@@ -344,8 +361,13 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 		}
 		if (rp->have_first && printed >= rp->first)
 			break;
-		ftc_format_record(f, &mr);
+		if (report_jobs_mine(&jobs, printed))
+			ftc_format_record(f, &mr);
+		else
+			ftc_format_skip_record(f, &mr);
 		printed++;
+		if (report_jobs_step(&jobs, f, printed) < 0)
+			goto fail;
 		if (mem) {
 			ftc_format_flush(f);
 			fflush(mem);
@@ -354,6 +376,8 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 			blen = 0;
 		}
 	}
+	if (report_jobs_finish(&jobs, f, printed) < 0)
+		goto fail;
 	ftc_format_flush(f);
 	if (mem)
 		ring_print(&rg, stdout);
@@ -371,6 +395,10 @@ nomem:
 	free(buf);
 	free(rg.lines);
 	cmd_error(&cmd_report, "out of memory for --last %llu", rp->last);
+	return -1;
+fail:
+	ftc_format_sync(f);	/* what came before the failure */
+	ftc_format_free(f);
 	return -1;
 }
 

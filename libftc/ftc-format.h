@@ -54,6 +54,15 @@ FTC_API int ftc_format_record(struct ftc_format *f, const struct ftc_merge_recor
  */
 FTC_API void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr);
 /*
+ * A record that another formatter prints (report --jobs: each process
+ * prints every Nth stretch): not printed, but everything printing it does to
+ * the reader and the merge is done, so the next record prints as it would
+ * have: ftc_format_pass_over(), and a function_graph entry takes its folded
+ * exit off the merge. Not for FTC_FMT_GRAPH_KERNEL, which keeps per-CPU
+ * state of what it printed.
+ */
+FTC_API void ftc_format_skip_record(struct ftc_format *f, const struct ftc_merge_record *mr);
+/*
  * Hands the lines formatted so far to the FILE (they are gathered in a
  * buffer for speed), but not a function_graph entry held for its exit:
  * for live output, before fflush().

@@ -621,7 +621,8 @@ struct ftc_cprog *ftc_cprog_compile(struct tep_event *ev, bool host_order, bool 
 	 * A pure handler (its text a function of the record) is called as
 	 * libtraceevent would call it; the print format follows when it asks.
 	 */
-	p->handler = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && pure;
+	p->handler = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && pure &&
+		     !kmem_call_site(ev);	/* pure too, but compiled below */
 	arg = ev->print_fmt.args;
 	fmt = ev->print_fmt.format;
 	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) && !p->handler)

@@ -109,23 +109,29 @@ static bool is_exit_of(struct ftc_format *f, struct tep_record *next, unsigned l
 	return true;
 }
 
+/* Whether the entry's exit comes next on its CPU (then the merge skips it). */
+static bool takes_exit(struct ftc_format *f, struct tep_record *rec, unsigned long long func,
+		       unsigned long long depth, unsigned long long *dur)
+{
+	struct tep_record next;
+
+	/* next points into the reader's window, which stays put until skip. */
+	if (!f->peek || f->peek(f->peek_ctx, &next) != 1 ||
+	    !is_exit_of(f, &next, func, depth, tep_data_pid(f->r->tep, rec), dur, rec->ts))
+		return false;
+	f->skip(f->peek_ctx);
+	return true;
+}
+
 static int graph_entry(struct ftc_format *f, const struct ftc_merge_record *mr,
 		       struct tep_record *rec, struct tep_event *ev)
 {
 	unsigned long long func, depth, dur = 0;
-	struct tep_record next;
-	bool leaf = false;
 
 	if (!field_u64(ev, rec, "func", &func) || !field_u64(ev, rec, "depth", &depth))
 		return 0;
-	if (f->peek && f->peek(f->peek_ctx, &next) == 1) {
-		/* next points into the reader's window, which stays put until skip. */
-		leaf = is_exit_of(f, &next, func, depth, tep_data_pid(f->r->tep, rec), &dur,
-				  rec->ts);
-	}
 	graph_prefix(f, mr, rec, ev);
-	if (leaf) {
-		f->skip(f->peek_ctx);
+	if (takes_exit(f, rec, func, depth, &dur)) {
 		ftc_graph_duration(&f->seq, dur);
 		indent(f, depth);
 		ftc_graph_func(f, func);
@@ -188,6 +194,17 @@ int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 	if (!strcmp(ev->name, "function"))
 		return function_line(f, mr, rec, ev);
 	return 0;
+}
+
+void ftc_graph_skip(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev)
+{
+	unsigned long long func, depth, dur;
+
+	if ((f->flags & (FTC_FMT_GRAPH_KERNEL | FTC_FMT_RAW)) || !ev || !ev->system ||
+	    strcmp(ev->system, "ftrace") || strcmp(ev->name, "funcgraph_entry") ||
+	    !field_u64(ev, rec, "func", &func) || !field_u64(ev, rec, "depth", &depth))
+		return;
+	takes_exit(f, rec, func, depth, &dur);
 }
 
 void ftc_graph_flush(struct ftc_format *f)

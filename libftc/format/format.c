@@ -469,15 +469,15 @@ int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 	return 0;
 }
 
-void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr)
+/* Runs an impure plugin handler for what it leaves behind (comms), printing nothing. */
+static void run_handler(struct ftc_format *f, const struct ftc_merge_record *mr,
+			struct tep_event *ev)
 {
 	struct tep_record rec;
-	struct tep_event *ev;
 	char why[160];
 
 	/* Only impure handler events are printed: copy just those into the scratch record. */
-	ev = ftc_reader_event(f->r, mr->rec);
-	if (!ev || !ev->handler || ftc_reader_handler_is_pure(f->r, ev))
+	if (!ev->handler || ftc_reader_handler_is_pure(f->r, ev))
 		return;
 	ftc_format_safe_record(f, mr->rec, &rec);
 	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)
@@ -485,6 +485,32 @@ void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *m
 	trace_seq_reset(&f->tmp);
 	tep_print_event(f->r->tep, &f->tmp, &rec, "%s", TEP_PRINT_INFO);
 	f->comm_gen++;
+}
+
+void ftc_format_pass_over(struct ftc_format *f, const struct ftc_merge_record *mr)
+{
+	struct tep_event *ev = ftc_reader_event(f->r, mr->rec);
+
+	if (ev)
+		run_handler(f, mr, ev);
+}
+
+void ftc_format_skip_record(struct ftc_format *f, const struct ftc_merge_record *mr)
+{
+	struct tep_event *ev = ftc_reader_event(f->r, mr->rec);
+	struct tep_record rec;
+	char why[160];
+
+	if (!ev)
+		return;
+	run_handler(f, mr, ev);
+	/* As ftc_format_record: damaged records and JSON never fold. */
+	if ((f->flags & (FTC_FMT_JSON | FTC_FMT_NO_GRAPH)) || !ev->system ||
+	    ev->system[0] != 'f' || strcmp(ev->system, "ftrace"))
+		return;
+	ftc_format_safe_record(f, mr->rec, &rec);
+	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) == 0)
+		ftc_graph_skip(f, &rec, ev);
 }
 
 void ftc_format_sync(struct ftc_format *f)

@@ -88,6 +88,8 @@ void ftc_format_check_free(struct ftc_format *f);
 int ftc_graph_record(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev);
 void ftc_graph_flush(struct ftc_format *f);
+/* What ftc_graph_record does to the merge, printing nothing (not for the kernel layout). */
+void ftc_graph_skip(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev);
 void ftc_graph_free(struct ftc_format *f);
 void ftc_graph_duration(struct trace_seq *s, unsigned long long ns);
 /* A numeric field of rec, false when fd is NULL or lies past the record. */

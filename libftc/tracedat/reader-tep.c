@@ -37,6 +37,39 @@ bool ftc_static_plugins_pure(void *handler) __attribute__((weak));
  * are found again, in its own walk, by their paths (RTLD_NOLOAD: never a
  * new load).
  */
+/*
+ * libtraceevent's plugins whose handlers print from the record alone: no
+ * writable state (.data, .bss) and no comm registration (nm -D), which
+ * sched_switch's (comms), function's (a call stack) and kvm's (state) have.
+ * Their events then memoize, and a pass-over need not print them.
+ */
+static const char *const print_only_plugins[] = {
+	"plugin_kmem.so", "plugin_hrtimer.so", "plugin_jbd2.so", "plugin_scsi.so",
+	"plugin_tlb.so", "plugin_futex.so", "plugin_cfg80211.so", "plugin_mac80211.so",
+};
+
+static bool is_print_only(const char *file)
+{
+	for (size_t i = 0; i < sizeof(print_only_plugins) / sizeof(*print_only_plugins); i++)
+		if (!strcmp(file, print_only_plugins[i]))
+			return true;
+	return false;
+}
+
+/* Where a print-only plugin lies in memory, to know its handlers by address. */
+static void keep_print_only(struct ftc_reader *r, void *dl)
+{
+	void *loader = dlsym(dl, "tep_plugin_loader");
+	Dl_info info;
+
+	if (!loader || r->nprint_only >= FTC_MAX_PURE_PLUGINS || !dladdr(loader, &info)) {
+		dlclose(dl);
+		return;
+	}
+	r->print_only_base[r->nprint_only] = info.dli_fbase;
+	r->print_only_dl[r->nprint_only++] = dl;
+}
+
 static void find_pure(struct tep_handle *tep, const char *dir, const char *file, void *data)
 {
 	struct ftc_reader *r = data;
@@ -51,7 +84,10 @@ static void find_pure(struct tep_handle *tep, const char *dir, const char *file,
 		return;
 	sym = dlsym(dl, "ftc_plugin_pure");
 	if (!sym) {
-		dlclose(dl);
+		if (is_print_only(file))
+			keep_print_only(r, dl);
+		else
+			dlclose(dl);
 		return;
 	}
 	memcpy(&r->pure[r->npure], &sym, sizeof(sym));
@@ -112,6 +148,8 @@ void ftc_tep_unload_plugins(struct ftc_reader *r)
 		tep_unload_plugins(r->plugins, r->tep);
 	while (r->npure > 0)
 		dlclose(r->pure_dl[--r->npure]);
+	while (r->nprint_only > 0)
+		dlclose(r->print_only_dl[--r->nprint_only]);
 }
 
 static bool handler_is_pure(struct ftc_reader *r, struct tep_event *ev)
@@ -122,6 +160,16 @@ static bool handler_is_pure(struct ftc_reader *r, struct tep_event *ev)
 	for (int i = 0; i < r->npure; i++)
 		if (r->pure[i]((void *)ev->handler))
 			return true;
+	if (r->nprint_only) {
+		Dl_info info;
+		void *h;
+
+		memcpy(&h, &ev->handler, sizeof(h));
+		if (dladdr(h, &info))
+			for (int i = 0; i < r->nprint_only; i++)
+				if (info.dli_fbase == r->print_only_base[i])
+					return true;
+	}
 	return false;
 }
 

@@ -85,6 +85,10 @@ struct ftc_reader {
 	ftc_pure_fn pure[FTC_MAX_PURE_PLUGINS];
 	void *pure_dl[FTC_MAX_PURE_PLUGINS];
 	int npure;
+	/* libtraceevent's own plugins whose handlers only print (reader-tep.c) */
+	void *print_only_base[FTC_MAX_PURE_PLUGINS];
+	void *print_only_dl[FTC_MAX_PURE_PLUGINS];
+	int nprint_only;
 	char *plugin_dir;		/* more plugins, after the system's; NULL: none */
 	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
 	void *guard_ctx;

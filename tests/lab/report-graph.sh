@@ -134,5 +134,16 @@ if expect "lab report-graph: trace.dat comes back" lab_file report-graph /tmp/g.
 	else
 		fail "lab report-graph: host report" "$(head -6 "$OUT/last.out" | tr '\n' '|')"
 	fi
+	# --jobs: an entry at a stretch's end folds its exit in the next one
+	# (each process takes it off the merge alike), so the events layout
+	# prints the same with stretches of 1 to 5 records.
+	one=$("$FTC" report --jobs 1 --graph-layout events "$OUT/lab-g.dat" | md5sum)
+	bad=""
+	for s in 1 2 3 5; do
+		[ "$(FTC_REPORT_STRETCH=$s "$FTC" report --jobs 3 --graph-layout events \
+			"$OUT/lab-g.dat" | md5sum)" = "$one" ] || bad="$bad $s"
+	done
+	[ -z "$bad" ] && pass "lab report-graph: --jobs 3 folds across stretches as --jobs 1" ||
+		fail "lab report-graph: --jobs 3, events layout" "differs with stretches of$bad"
 fi
 finish

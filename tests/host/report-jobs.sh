@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc report --jobs: helpers format stretches of the records and the parent
+# prints them in order. Checked on a real capture (sched, syscalls, kmem:
+# sched_switch's plugin registers task names as it prints): the output of
+# every layout and selection is byte for byte one process's, with stretches
+# of 1 and 997 records; the default uses helpers for a large capture and not
+# for a small one; a helper killed mid-report stops the report with exit 1,
+# a message naming it, and a prefix of the right output; `| head` ends at
+# once and leaves no helper. tests/lab/report-graph.sh checks function_graph
+# folding across stretches.
+. "$(dirname "$0")/../lib.sh"
+
+I=ftc-jobs-$$
+D=$(mktemp -d /tmp/ftc-jobs.XXXXXX)
+cleanup() {
+	[ -d "$TRACEFS/instances/$I" ] && "$FTC" reset -q -B "$I" -d >/dev/null 2>&1
+	[ -n "${RP:-}" ] && kill "$RP" 2>/dev/null
+	rm -rf "$D"
+}
+trap cleanup EXIT
+F=$D/t.dat
+# Process work for a second: about 300 K records, over 4 MB of ring buffer data.
+if ! "$FTC" record -q -B "$I" -b 8192 -e sched -e syscalls -e kmem -o "$F" -- \
+	sh -c 'ls -lR /usr/share/doc /usr/include >/dev/null 2>&1' >"$D/rec.out" 2>&1; then
+	fail "setup: record" "$(tail -3 "$D/rec.out")"
+	finish
+fi
+"$FTC" reset -q -B "$I" -d >/dev/null 2>&1
+n=$("$FTC" report --stat "$F" | awk '/^records:/ { print $2 }')
+expect "setup: a capture of over 100000 records ($n)" test "${n:-0}" -gt 100000
+
+# same NAME ARGS...: --jobs 1 against 2 and 3 helpers with two stretch sizes
+same() {
+	local name=$1 one k s
+	shift
+	one=$("$FTC" report --jobs 1 "$@" "$F" 2>&1 | md5sum)
+	for k in 2 3; do
+		for s in 1 997; do
+			[ "$s" = 1 ] && [ "$k" = 2 ] && continue	# 1-record stretches: 3 jobs do
+			if [ "$(FTC_REPORT_STRETCH=$s "$FTC" report --jobs $k "$@" "$F" 2>&1 | md5sum)" != "$one" ]; then
+				fail "--jobs $k, stretches of $s: $name" "differs from --jobs 1"
+				return
+			fi
+		done
+	done
+	pass "--jobs 2 and 3 print what --jobs 1 prints: $name"
+}
+same "text"
+same "--json" --json
+same "-R" -R
+same "--ns --no-header" --ns --no-header
+same "-N (no plugins)" -N
+same "--cpu 1" --cpu 1
+same "--comm ls" --comm ls
+same "--event sched_switch (task names from the others)" --event sched_switch
+same "-F on one event" -F 'sched_switch: prev_pid != 0'
+same "--first 30000" --first 30000
+expect "the default prints what --jobs 1 prints" \
+	test "$("$FTC" report "$F" | md5sum)" = "$("$FTC" report --jobs 1 "$F" | md5sum)"
+
+# helpers_of CMD...: GOT, how many children a report printing into a FIFO
+# has while the FIFO is not read (it blocks once the pipe is full); then the
+# FIFO is drained and the report waited for.
+helpers_of() {
+	GOT=0
+	rm -f "$D/fifo"; mkfifo "$D/fifo"
+	"$@" >"$D/fifo" 2>"$D/err" & RP=$!
+	exec 3<"$D/fifo"
+	for _ in $(seq 30); do
+		GOT=$(pgrep -c -P "$RP")
+		[ "$GOT" -gt 0 ] && break
+		sleep 0.1
+	done
+	cat <&3 >/dev/null
+	exec 3<&-
+	wait "$RP"
+	RP=""
+}
+ncpu=$(nproc)
+want=$(( ncpu > 4 ? 3 : ncpu - 1 ))
+helpers_of "$FTC" report "$F"
+expect "the default on a large capture: $want helpers ($ncpu CPUs)" test "$GOT" = "$want"
+helpers_of "$FTC" report --jobs 1 "$F"
+expect "--jobs 1: no helper" test "$GOT" = 0
+helpers_of "$FTC" report --jobs 3 "$F"
+expect "--jobs 3 starts 2 helpers" test "$GOT" = 2
+# A capture under 4 MB of ring buffer data: one process (its text still
+# fills the FIFO).
+"$FTC" split -i "$F" -o "$D/small" -e 40000 >/dev/null 2>&1
+helpers_of "$FTC" report "$D/small.1"
+expect "the default on a small capture ($(stat -c %s "$D/small.1") bytes): no helper" \
+	test "$GOT" = 0
+
+# A helper killed mid-report: exit 1, the message, and what came before it.
+"$FTC" report --jobs 1 "$F" >"$D/full.txt" 2>/dev/null
+rm -f "$D/fifo"; mkfifo "$D/fifo"
+"$FTC" report --jobs 2 "$F" >"$D/fifo" 2>"$D/err" & RP=$!
+exec 3<"$D/fifo"
+for _ in $(seq 50); do
+	h=$(pgrep -P "$RP")
+	[ -n "$h" ] && break
+	sleep 0.1
+done
+kill -KILL $h 2>/dev/null
+cat <&3 >"$D/cut.txt"; exec 3<&-
+wait "$RP"; st=$?; RP=""
+expect "a killed helper: exit 1" test "$st" = 1
+expect_match "a killed helper: the message names it and the signal" \
+	"helper 1 \(pid $h\) was killed by signal 9 .*run with --jobs 1" "$(cat "$D/err")"
+size=$(stat -c %s "$D/cut.txt")
+expect "a killed helper: the output is a prefix of the whole ($size bytes)" \
+	cmp -s -n "$size" "$D/cut.txt" "$D/full.txt"
+expect "a killed helper: the output stops early" test "$size" -lt "$(stat -c %s "$D/full.txt")"
+
+# The reader of the output goes away: the report and its helpers end.
+"$FTC" report --jobs 3 "$F" 2>/dev/null | head -1 >/dev/null
+expect "report | head: no helper is left behind" test -z "$(pgrep -f "ftc report --jobs 3 $F")"
+
+expect_status "--jobs 0 is a usage error" 2 "$FTC" report --jobs 0 "$F"
+expect_status "--jobs 17 is a usage error" 2 "$FTC" report --jobs 17 "$F"
+expect_match "--jobs x names the value" "--jobs 'x'" "$("$FTC" report --jobs x "$F" 2>&1)"
+finish
