@@ -127,8 +127,10 @@ for x in 1x 10x mixed; do
 	: >"$OUT/rep-ftc-$x"; : >"$OUT/rep-tc-$x"
 	runs=$RUNS; [ $x = 10x ] && runs=$(( RUNS < 3 ? RUNS : 3 ))
 	# Alternate the tools so a busy machine slows both alike.
+	: >"$OUT/rep-ftc1-$x"
 	for i in $(seq "$runs"); do
 		measure "$OUT/rep-ftc-$x" "$FTC" report "$OUT/report-$x.dat"
+		[ $x = 10x ] && measure "$OUT/rep-ftc1-$x" "$FTC" report --jobs 1 "$OUT/report-$x.dat"
 		measure "$OUT/rep-tc-$x" trace-cmd report "$OUT/report-$x.dat"
 	done
 done
@@ -150,6 +152,9 @@ row "peak RSS KB (1x)" "$rf" "$rt" "$(ratio "$rf" "$rt")x"
 row "records (10x)" "$ev10" "$ev10" ""
 row "wall seconds (10x)" "$wf10" "$wt10" "$(ratio "$wt10" "$wf10")x"
 row "CPU seconds (10x)" "$cf10" "$ct10" "$(ratio "$ct10" "$cf10")x"
+w110=$(col 1 "$OUT/rep-ftc1-10x"); c110=$(col 2 "$OUT/rep-ftc1-10x")
+row "wall s, --jobs 1 (10x)" "$w110" "$wt10" "$(ratio "$wt10" "$w110")x"
+row "CPU s, --jobs 1 (10x)" "$c110" "$ct10" "$(ratio "$ct10" "$c110")x"
 row "peak RSS KB (10x)" "$rf10" "$rt10" "$(ratio "$rf10" "$rt10")x"
 wfm=$(col 1 "$OUT/rep-ftc-mixed"); wtm=$(col 1 "$OUT/rep-tc-mixed")
 row "records (mixed events)" "$evm" "$evm" ""
