@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ftc.h"
+#include "ftc-live.h"
 #include "options.h"
 #include "opt-values.h"
 
@@ -32,6 +33,15 @@ int cmd_opt_rt_priority(const char *arg, int *out)
 	if (cmd_parse_u64(arg, &v) < 0 || v > 99)
 		return cmd_bad_value("not a priority (0 for none, 1 to 99 for SCHED_FIFO)");
 	*out = (int)v;
+	return 0;
+}
+
+int cmd_opt_live_rt_priority(const char *arg, int *out)
+{
+	if (cmd_opt_rt_priority(arg, out) < 0)
+		return -1;
+	if (!*out)
+		*out = FTC_LIVE_NO_RT;
 	return 0;
 }
 

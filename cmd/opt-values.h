@@ -15,6 +15,8 @@ int cmd_opt_compression(const char *arg, int *out);
 int cmd_opt_file_version(const char *arg, int *out);
 /* -r, --rt-priority PRIO: 0 (not real-time) to 99. */
 int cmd_opt_rt_priority(const char *arg, int *out);
+/* The same for ftc_live_opts.rt_priority, where 0 is FTC_LIVE_NO_RT. */
+int cmd_opt_live_rt_priority(const char *arg, int *out);
 
 /* The readers' -r option of the commands that capture (record, stream, top). */
 #define CMD_OPT_RT_PRIORITY(id) \

@@ -92,12 +92,7 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'F': s->follow = true; return 0;
 	case 'q': s->quiet = true; return 0;
-	case 'r':
-		if (cmd_opt_rt_priority(arg, &s->rt_priority) < 0)
-			return -1;
-		if (!s->rt_priority)
-			s->rt_priority = FTC_LIVE_NO_RT;
-		return 0;
+	case 'r': return cmd_opt_live_rt_priority(arg, &s->rt_priority);
 	case OPT_RECORD: s->record = arg; return 0;
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);

@@ -163,11 +163,7 @@ static int top_opt(int id, const char *arg, void *ctx)
 		t->batch = true;
 		return 0;
 	case 'r':
-		if (cmd_opt_rt_priority(arg, &t->rt_priority) < 0)
-			return -1;
-		if (!t->rt_priority)
-			t->rt_priority = FTC_LIVE_NO_RT;
-		return 0;
+		return cmd_opt_live_rt_priority(arg, &t->rt_priority);
 	case OPT_NO_HIST:
 		t->no_hist = true;
 		return 0;
