@@ -471,7 +471,6 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 		return -1;
 	}
 	while (ftc_merge_next(m, &mr) == 1) {
-
 		if (rp->have_from && mr.rec->ts < rp->from)
 			continue;
 		if (rp->have_to && mr.rec->ts > rp->to)

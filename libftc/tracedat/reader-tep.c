@@ -31,13 +31,6 @@ void ftc_static_plugins_unload(struct tep_handle *tep) __attribute__((weak));
 bool ftc_static_plugins_pure(void *handler) __attribute__((weak));
 
 /*
- * A plugin may say which of its handlers print from the record's payload
- * alone (then the info memo can keep their text): it exports
- * "bool ftc_plugin_pure(void *handler)". The plugins libtraceevent loaded
- * are found again, in its own walk, by their paths (RTLD_NOLOAD: never a
- * new load).
- */
-/*
  * libtraceevent's plugins whose handlers print from the record alone: no
  * writable state (.data, .bss) and no comm registration (nm -D), which
  * sched_switch's (comms), function's (a call stack) and kvm's (state) have.
@@ -70,6 +63,13 @@ static void keep_print_only(struct ftc_reader *r, void *dl)
 	r->print_only_dl[r->nprint_only++] = dl;
 }
 
+/*
+ * A plugin may say which of its handlers print from the record's payload
+ * alone (then the info memo can keep their text): it exports
+ * "bool ftc_plugin_pure(void *handler)". The plugins libtraceevent loaded
+ * are found again, in its own walk, by their paths (RTLD_NOLOAD: never a
+ * new load).
+ */
 static void find_pure(struct tep_handle *tep, const char *dir, const char *file, void *data)
 {
 	struct ftc_reader *r = data;
