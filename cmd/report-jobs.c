@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -174,14 +175,19 @@ static int copy_stretch(struct report_jobs *j, struct ftc_format *f, int k,
 
 /* A helper: its own formatter into memory, from the same merge. */
 static int become_helper(struct report_jobs *j, int k, int wfd, struct ftc_format **f,
-			 struct ftc_merge *m, struct ftc_reader *r, unsigned int fl)
+			 struct ftc_merge *m, struct ftc_reader *r, unsigned int fl, pid_t parent)
 {
 	for (int i = 1; i < k; i++)
 		close(j->fd[i]);
 	j->me = k;
 	j->fd[k] = wfd;
-	/* A parent that stopped reading (report | head) ends the helper at its next write. */
-	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * A parent that died (report | head: SIGPIPE) takes its helpers along
+	 * at once, not at their next write, which may be a stretch away.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(FTC_EXIT_FAIL);
+	signal(SIGPIPE, SIG_IGN);	/* a parent that stopped reading: EPIPE at the next write */
 	j->mem = open_memstream(&j->buf, &j->len);
 	*f = j->mem ? ftc_format_new(r, j->mem, fl) : NULL;
 	if (!*f)
@@ -194,6 +200,7 @@ int report_jobs_start(struct report_jobs *j, int n, struct ftc_format **f, struc
 		      struct ftc_reader *r, unsigned int fl)
 {
 	const char *stretch = getenv("FTC_REPORT_STRETCH");
+	pid_t parent = getpid();
 	int k, p[2];
 
 	j->n = 1;
@@ -216,7 +223,7 @@ int report_jobs_start(struct report_jobs *j, int n, struct ftc_format **f, struc
 		j->pid[k] = fork();
 		if (j->pid[k] == 0) {
 			close(p[0]);
-			return become_helper(j, k, p[1], f, m, r, fl);
+			return become_helper(j, k, p[1], f, m, r, fl, parent);
 		}
 		close(p[1]);
 		if (j->pid[k] < 0) {
