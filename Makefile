@@ -2,7 +2,7 @@
 # ftc: plain GNU make. `make`, `make static`, `make test`, `make demo`,
 # `make bench`, `make install`, `make asan`.
 
-VERSION   := 0.1.0
+VERSION   := 0.4.0
 # The library's ABI: bumped with any change to a public structure's layout
 # or to a function's signature (Documentation/libftc.md).
 SOVERSION := 1
@@ -157,6 +157,9 @@ $(B)/static/plugins/%.o: plugins/%.c
 # libftc.so exports only that, and a program that links libftc.a into a
 # shared object of its own does not re-export our internals either.
 $(LIB_OBJ) $(PIC_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
+# The two files that print FTC_VERSION are rebuilt when VERSION changes.
+$(B)/cmd/ftc.o $(B)/libftc/base/error.o $(B)/pic/libftc/base/error.o: Makefile
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -36,7 +36,7 @@ static int check_run(int argc, char **argv);
 
 const struct command cmd_check = {
 	.name = "check",
-	.summary = "report what this kernel and this user allow, one line per capability",
+	.summary = "probe what this kernel and this user allow; test writes go to a private instance",
 	.synopsis = "[-B NAME] [-q | --json] [CAPABILITY...]",
 	.options = check_options,
 	.run = check_run,

@@ -163,5 +163,37 @@ for delay in 0.01 0.03 0.06 0.1; do
 done
 [ -z "$left" ] && pass "SIGINT during ftc check leaves no private instance or eprobe" ||
 	fail "SIGINT during ftc check leaves no private instance or eprobe" "left:$left"
+
+# A capture running beside ftc check is not disturbed: its instance's knobs
+# stay as they were and every marker written before, during and after the
+# probes is in its file.
+inst=$(test_instance beside)
+knobs_of() { (cd "$TRACEFS/instances/$inst" && grep -r . tracing_on current_tracer trace_clock \
+	buffer_size_kb set_event_pid events/sched/sched_switch/enable events/sched/sched_switch/filter \
+	events/sched/sched_switch/trigger 2>/dev/null); }
+"$FTC" record -B "$inst" -e sched:sched_switch -o "$OUT/beside.dat" >"$OUT/beside.log" 2>&1 &
+rpid=$!
+for _ in $(seq 100); do
+	[ "$(cat "$TRACEFS/instances/$inst/events/sched/sched_switch/enable" 2>/dev/null)" = 1 ] &&
+		[ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break
+	sleep 0.05
+done
+before=$(knobs_of)
+for i in $(seq 20); do echo "beside-mark-$i" >"$TRACEFS/instances/$inst/trace_marker"; done
+"$FTC" check >/dev/null 2>&1 &
+cpid=$!
+i=20
+while kill -0 $cpid 2>/dev/null; do
+	i=$((i + 1)); echo "beside-mark-$i" >"$TRACEFS/instances/$inst/trace_marker"; sleep 0.01
+done
+wait $cpid
+for _ in $(seq 20); do i=$((i + 1)); echo "beside-mark-$i" >"$TRACEFS/instances/$inst/trace_marker"; done
+after=$(knobs_of)
+[ -n "$before" ] && [ "$before" = "$after" ] && pass "ftc check leaves a running capture's instance as it was" ||
+	fail "ftc check leaves a running capture's instance as it was" "before: $(echo $before) after: $(echo $after)"
+kill -INT $rpid; wait $rpid
+got=$("$FTC" report "$OUT/beside.dat" 2>/dev/null | grep -c 'beside-mark-')
+[ "$got" = "$i" ] && pass "a capture beside ftc check keeps all $i markers written around it" ||
+	fail "a capture beside ftc check keeps all $i markers written around it" "found $got"
 knobs_unchanged "ftc check -q, -c, --json, -B, SIGINT"
 finish
