@@ -77,6 +77,7 @@ struct record {
 	bool send_tcp, output_set, rt_priority_set;
 	int rt_priority;
 	bool follow, quiet;
+	bool refused;		/* the setup failed on a feature this machine lacks */
 	unsigned long long max_kb, sleep_us;
 	double duration;
 	int compression, version;
@@ -248,10 +249,15 @@ static int setup_capture(struct record *r)
 	if (r->max_kb)
 		ftc_writer_set_max(r->w, r->max_kb << 10);
 	/* perf samples take the first buffer's clock and CPUs */
-	if (add_buffers(r) < 0 ||
-	    record_sample_setup(&r->sample, r->w, first->instance, first->ncpus, first->cpus,
-				ftc_workload_pid(r->cmd)) < 0 ||
-	    ftc_writer_start(r->w) < 0)
+	if (add_buffers(r) < 0)
+		return -1;
+	if (record_sample_setup(&r->sample, r->w, first->instance, first->ncpus, first->cpus,
+				ftc_workload_pid(r->cmd)) < 0) {
+		/* a counter this machine lacks (no PMU) is a missing feature */
+		r->refused = ftc_errno_refused(errno);
+		return -1;
+	}
+	if (ftc_writer_start(r->w) < 0)
 		return -1;
 	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
 	if (r->cap && r->rt_priority_set)
@@ -587,7 +593,7 @@ fail_started:
 fail:
 	cmd_error(&cmd_record, "%s", ftc_strerror());
 	ftc_workload_reap(r->cmd);
-	return FTC_EXIT_FAIL;
+	return r->refused ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 }
 
 static int record_run(int argc, char **argv)

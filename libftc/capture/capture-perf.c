@@ -338,8 +338,12 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 		if (n < 0)
 			goto fail;
 		if (n == 0) {
-			ftc_error(cp->cnt->ev[0].open_errno, "cannot count '%s': %s", o->count,
-				  strerror(cp->cnt->ev[0].open_errno));
+			int err = cp->cnt->ev[0].open_errno;
+
+			ftc_error(err, "cannot count '%s': %s%s", o->count, strerror(err),
+				  err == ENOENT || err == EOPNOTSUPP ? " (no such counter on this "
+				  "machine: hardware events need a PMU, see 'ftc check "
+				  "perf-hardware')" : "");
 			goto fail;
 		}
 	}
