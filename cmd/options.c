@@ -695,11 +695,13 @@ void cmd_usage(const struct command *cmd, bool to_stderr)
 static bool goes_with(const struct command *cmd, const struct cmd_option *o,
 		      unsigned int chosen)
 {
-	if (!chosen || !rule(cmd, o)->modes)
+	const struct cmd_mode_rule *r = rule(cmd, o);
+
+	if (!chosen)
 		return true;
-	if (rule(cmd, o)->mode)
-		return !(chosen & ~(rule(cmd, o)->modes | rule(cmd, o)->mode));
-	return rule(cmd, o)->modes & chosen;
+	if (r->mode)	/* its modes: the outputs it combines with */
+		return !(chosen & ~(r->modes | r->mode));
+	return !r->modes || (r->modes & chosen);
 }
 
 /* The outputs that the mode options among words choose; 0 for none. */
