@@ -69,8 +69,8 @@ static const struct cmd_option boot_options[] = {
 	{ 0, "lines", NULL, "print one parameter per line instead of one line", OPT_LINES },
 	{ 0, "kernel", "VERSION", "the target kernel, to warn of what it lacks (default: uname -r)",
 	  OPT_KERNEL },
-	{ 0, "events-from", "FILE", "the target's events, a system:event a line as in "
-	  "available_events (default: this machine's, with warnings)", OPT_EVENTS_FROM },
+	{ 0, "events-from", "FILE", "check -e against FILE (the target's available_events)",
+	  OPT_EVENTS_FROM },
 	FTC_HELP_OPTION,
 	{ 0 }
 };

@@ -118,7 +118,7 @@ static const struct cmd_mode_rule report_modes[] = {
 	{ OPT_GRAPH_PROC, 0, M_TEXT },
 	{ OPT_GRAPH_ABSTIME, 0, M_TEXT },
 	{ OPT_RP_LIMIT, 0, M_PROF },
-	{ OPT_RP_SYMFS, 0, M_SAMPLES },
+	{ OPT_RP_SYMFS, 0, M_RECORDS | M_SAMPLES },	/* samples print symbols in text too */
 	{ 0 }
 };
 
