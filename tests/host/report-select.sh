@@ -4,7 +4,8 @@
 # before its start (exit 2), an option that does not apply to the chosen
 # output (exit 2, naming both options). Before, each gave an empty or an
 # unchanged report and exit 0. The table of which options go together also
-# marks --help and drives completion (ftc report --list-opts WORDS...).
+# marks --help and drives completion (ftc report --list-opts WORDS...); ftc
+# stream's --json has one too.
 . "$(dirname "$0")/../lib.sh"
 OUT="$OUT/report-select.$$"
 mkdir -p "$OUT"
@@ -75,5 +76,17 @@ expect_nomatch "--list-opts --stat leaves out --first, --graph-proc and --json" 
 	' (--first|--graph-proc|--json) ' " $opts"
 opts=$("$FTC" report --list-opts | tr '\n' ' ')
 expect_match "--list-opts alone offers --first and --json" ' --first .* --json ' " $opts"
+# ftc stream reads the same kind of table: text or --json. Refused while
+# parsing, before tracefs is touched (an instance of its own, should it not be).
+si=$(test_instance rselect-stream)
+for o in --raw --ns --graph-proc; do
+	expect_status "stream --json $o exits 2" 2 "$FTC" stream -B "$si" --json $o -- true
+	expect_match "stream --json $o: the message names both" "^ftc stream: $o does not apply to --json" \
+		"$(cat "$OUT/last.err")"
+done
+expect_status "stream --compression without --record exits 2" 2 "$FTC" stream -B "$si" --compression zlib -- true
+expect_match "the message names --compression and --record" '^ftc stream: --compression applies to the file --record writes' \
+	"$(cat "$OUT/last.err")"
+expect_status "stream --file-version without --record exits 2" 2 "$FTC" stream -B "$si" --file-version 6 -- true
 knobs_unchanged "report-select"
 finish
