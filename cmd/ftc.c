@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	if (argc > 2 && (!strcmp(argv[2], "--list-opts") || !strcmp(argv[2], "--list-opts=table"))) {
-		cmd_options_list(cmd, argv[2][11] == '=');
+		cmd_options_list(cmd, argv[2][11] == '=', argc - 3, argv + 3);
 		return FTC_EXIT_OK;
 	}
 	if (set_journal_dirs() < 0) {

@@ -408,6 +408,147 @@ static int check_value(const struct cmd_option *o, const char *arg)
 	}
 }
 
+/* An option as messages name it: --long, else -x. */
+static const char *option_name(const struct cmd_option *o, char *buf, size_t size)
+{
+	if (o->long_name)
+		snprintf(buf, size, "--%s", o->long_name);
+	else
+		snprintf(buf, size, "-%c", o->short_name);
+	return buf;
+}
+
+/* The row of cmd's mode_rules for o; an all-zero one (every output) if none. */
+static const struct cmd_mode_rule *rule(const struct command *cmd, const struct cmd_option *o)
+{
+	static const struct cmd_mode_rule none;
+
+	for (const struct cmd_mode_rule *r = cmd->mode_rules; r && r->id; r++)
+		if (r->id == option_id(o))
+			return r;
+	return &none;
+}
+
+/* The mode option of cmd that chooses output bit, NULL for the default. */
+static const struct cmd_option *mode_option(const struct command *cmd, unsigned int bit)
+{
+	const struct cmd_option *tables[] = { cmd->options, cmd->shared_options };
+
+	for (int t = 0; t < 2; t++)
+		for (const struct cmd_option *o = tables[t]; o && (o->short_name || o->long_name); o++)
+			if (rule(cmd, o)->mode == bit)
+				return o;
+	return NULL;
+}
+
+/* The names of the outputs in set, joined by sep, into buf. */
+static const char *mode_names(const struct command *cmd, unsigned int set, const char *sep,
+			      char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < 32 && len < size; b++) {
+		const struct cmd_option *o;
+		char one[64];
+
+		if (!(set & CMD_MODE(b)))
+			continue;
+		o = b ? mode_option(cmd, CMD_MODE(b)) : NULL;
+		if (b && !o)
+			continue;
+		len += snprintf(buf + len, size - len, "%s%s", len ? sep : "",
+				o ? option_name(o, one, sizeof(one)) :
+				cmd->default_mode ? cmd->default_mode : "the default output");
+	}
+	return buf;
+}
+
+/*
+ * seen[i]: 0 when opts[i] was not given, else its place on the command line
+ * (from 1) times 2, plus 1 when it was typed by its long name.
+ */
+static const char *typed_name(const struct cmd_option *o, int seen, char *buf, size_t size)
+{
+	if ((seen & 1) || !o->short_name)
+		snprintf(buf, size, "--%s", o->long_name);
+	else
+		snprintf(buf, size, "-%c", o->short_name);
+	return buf;
+}
+
+/* The outputs the mode options among seen[] choose, else the default one. */
+static unsigned int chosen_modes(const struct command *cmd, const struct cmd_option *opts,
+				 int n, const int *seen)
+{
+	unsigned int chosen = 0;
+
+	for (int i = 0; i < n; i++)
+		if (seen[i])
+			chosen |= rule(cmd, &opts[i])->mode;
+	return chosen ? chosen : CMD_MODE_DEFAULT;
+}
+
+/* The mode options given, as typed and joined by " and ", or the default's name. */
+static const char *chosen_names(const struct command *cmd, const struct cmd_option *opts,
+				int n, const int *seen, char *buf, size_t size)
+{
+	size_t len = 0;
+	char one[64];
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && len < size; i++)
+		if (seen[i] && rule(cmd, &opts[i])->mode)
+			len += snprintf(buf + len, size - len, "%s%s", len ? " and " : "",
+					typed_name(&opts[i], seen[i], one, sizeof(one)));
+	if (!len)
+		snprintf(buf, size, "%s", cmd->default_mode ? cmd->default_mode : "the default output");
+	return buf;
+}
+
+static bool modes_combine(const struct cmd_mode_rule *x, const struct cmd_mode_rule *y)
+{
+	return x->mode == y->mode || ((x->modes & y->mode) && (y->modes & x->mode));
+}
+
+/*
+ * An option that applies to none of the chosen outputs would be ignored,
+ * and two outputs that do not combine would leave one unprinted: either
+ * way the user would read a report that is not the one asked for.
+ */
+static int check_modes(const struct command *cmd, const struct cmd_option *opts, int n,
+		       const int *seen)
+{
+	unsigned int chosen = chosen_modes(cmd, opts, n, seen);
+	char a[64], b[256], names[256];
+
+	for (int i = 0; i < n; i++) {
+		if (!seen[i] || !rule(cmd, &opts[i])->mode)
+			continue;
+		for (int j = 0; j < n; j++) {
+			if (!seen[j] || seen[j] <= seen[i] || !rule(cmd, &opts[j])->mode ||
+			    modes_combine(rule(cmd, &opts[i]), rule(cmd, &opts[j])))
+				continue;
+			cmd_error(cmd, "%s and %s ask for different outputs: give one",
+				  typed_name(&opts[i], seen[i], a, sizeof(a)),
+				  typed_name(&opts[j], seen[j], b, sizeof(b)));
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const struct cmd_mode_rule *r = rule(cmd, &opts[i]);
+
+		if (!seen[i] || r->mode || !r->modes || (r->modes & chosen))
+			continue;
+		cmd_error(cmd, "%s does not apply to %s: it applies to %s only (leave it out, "
+			  "or choose that output)", typed_name(&opts[i], seen[i], a, sizeof(a)),
+			  chosen_names(cmd, opts, n, seen, b, sizeof(b)),
+			  mode_names(cmd, r->modes, ", ", names, sizeof(names)));
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_options_parse(const struct command *cmd, int argc, char **argv,
 		      cmd_option_fn fn, void *ctx)
 {
@@ -415,9 +556,11 @@ int cmd_options_parse(const struct command *cmd, int argc, char **argv,
 	struct cmd_option *opts = merged_options(cmd, &n);
 	struct option *longs = calloc((size_t)n + 1, sizeof(*longs));
 	char *shorts = calloc((size_t)n * 2 + 3, 1);
+	int *seen = calloc((size_t)n + 1, sizeof(*seen));
+	int place = 0;
 	int ret = -1;
 
-	if (!opts || !longs || !shorts)
+	if (!opts || !longs || !shorts || !seen)
 		goto out;
 	build_tables(opts, n, cmd->stop_at_operand, longs, shorts);
 	optind = 0;	/* glibc: a full restart, also of the permutation state */
@@ -445,10 +588,16 @@ int cmd_options_parse(const struct command *cmd, int argc, char **argv,
 		cur.arg = optarg;
 		if (check_value(o, optarg) < 0 || fn(option_id(o), optarg, ctx) < 0)
 			goto out;
+		if (!seen[o - opts])
+			seen[o - opts] = ++place * 2 + (c >= 0x10000);
 	}
+	memset(&cur, 0, sizeof(cur));
+	if (check_modes(cmd, opts, n, seen) < 0)
+		goto out;
 	ret = optind;
 out:
 	memset(&cur, 0, sizeof(cur));
+	free(seen);
 	free(opts);
 	free(longs);
 	free(shorts);
@@ -464,7 +613,10 @@ int cmd_options_exit(int ret)
 	return -1;
 }
 
-static void usage_table(FILE *f, const struct cmd_option *o)
+static void mark_outputs(FILE *f, const struct command *cmd, const struct cmd_option *o,
+			 int col);
+
+static void usage_table(FILE *f, const struct command *cmd, const struct cmd_option *o)
 {
 	for (; o && (o->short_name || o->long_name); o++) {
 		char left[64];
@@ -479,8 +631,46 @@ static void usage_table(FILE *f, const struct cmd_option *o)
 			len += snprintf(left + len, sizeof(left) - len, "--%s", o->long_name);
 		if (o->arg)
 			snprintf(left + len, sizeof(left) - len, " %s", o->arg);
-		fprintf(f, "  %-28s %s\n", left, o->help);
+		fprintf(f, "  %-28s %s", left, o->help);
+		mark_outputs(f, cmd, o, 31 + (int)strlen(o->help));
+		fputc('\n', f);
 	}
+}
+
+static int popcount(unsigned int x)
+{
+	return __builtin_popcount(x);
+}
+
+/*
+ * After an option's help, the outputs it goes with, as the table of modes
+ * says: "[text, --json]", or "[not with -e, --initcalls]" when that is
+ * shorter; on a line of its own when the help's would pass 100 columns.
+ */
+static void mark_outputs(FILE *f, const struct command *cmd, const struct cmd_option *o,
+			 int col)
+{
+	const struct cmd_mode_rule *r = rule(cmd, o);
+	unsigned int all = CMD_MODE_DEFAULT, set;
+	char names[256], mark[300];
+
+	if (!r->modes)
+		return;
+	for (const struct cmd_mode_rule *x = cmd->mode_rules; x && x->id; x++)
+		all |= x->mode;
+	set = r->modes & ~r->mode;
+	if (r->mode)
+		snprintf(mark, sizeof(mark), " [also with %s]", mode_names(cmd, set, ", ", names,
+									   sizeof(names)));
+	else if (popcount(set) * 2 > popcount(all))
+		snprintf(mark, sizeof(mark), " [not with %s]", mode_names(cmd, all & ~set, ", ",
+									  names, sizeof(names)));
+	else
+		snprintf(mark, sizeof(mark), " [%s]", mode_names(cmd, set, ", ", names,
+								sizeof(names)));
+	if (col + (int)strlen(mark) > 100)
+		fprintf(f, "\n%31s", "");
+	fputs(mark, f);
 }
 
 void cmd_usage(const struct command *cmd, bool to_stderr)
@@ -489,17 +679,61 @@ void cmd_usage(const struct command *cmd, bool to_stderr)
 
 	fprintf(f, "usage: ftc %s %s\n\n%s\n\noptions:\n", cmd->name,
 		cmd->synopsis ? cmd->synopsis : "[options]", cmd->summary);
-	usage_table(f, cmd->options);
+	usage_table(f, cmd, cmd->options);
 	if (cmd->shared_options) {
 		fprintf(f, "\ntracing control options (as for ftc start):\n");
-		usage_table(f, cmd->shared_options);
+		usage_table(f, cmd, cmd->shared_options);
 	}
+	if (cmd->mode_rules)
+		fprintf(f, "\n[...]: the outputs an option applies to (%s: none of the output options "
+			"given).\nThe output options exclude each other, but for those marked "
+			"'also with'.\n", cmd->default_mode ? cmd->default_mode : "the default");
 	fprintf(f, "\nSee ftc-%s(1) for details and exit codes.\n", cmd->name);
 }
 
-static void list_table(const struct cmd_option *o)
+/* Whether o goes with the outputs chosen (0: none chosen, all go). */
+static bool goes_with(const struct command *cmd, const struct cmd_option *o,
+		      unsigned int chosen)
+{
+	const struct cmd_mode_rule *r = rule(cmd, o);
+
+	if (!chosen)
+		return true;
+	if (r->mode)	/* its modes: the outputs it combines with */
+		return !(chosen & ~(r->modes | r->mode));
+	return !r->modes || (r->modes & chosen);
+}
+
+/* The outputs that the mode options among words choose; 0 for none. */
+static unsigned int words_modes(const struct command *cmd, const struct cmd_option *o,
+				int nwords, char **words)
+{
+	unsigned int chosen = 0;
+
+	for (; o && (o->short_name || o->long_name); o++) {
+		char name[64];
+
+		if (!rule(cmd, o)->mode)
+			continue;
+		for (int i = 0; i < nwords; i++) {
+			size_t len = strlen(option_name(o, name, sizeof(name)));
+
+			if ((!strncmp(words[i], name, len) &&
+			     (!words[i][len] || (words[i][len] == '=' && o->long_name))) ||
+			    (o->short_name && words[i][0] == '-' && words[i][1] == o->short_name &&
+			     !words[i][2]))
+				chosen |= rule(cmd, o)->mode;
+		}
+	}
+	return chosen;
+}
+
+static void list_table(const struct command *cmd, const struct cmd_option *o,
+		       unsigned int chosen)
 {
 	for (; o && (o->short_name || o->long_name); o++) {
+		if (!goes_with(cmd, o, chosen))
+			continue;
 		if (o->long_name)
 			printf("--%s\n", o->long_name);
 		if (o->short_name)
@@ -521,15 +755,18 @@ static void list_rows(const struct cmd_option *o)
 	}
 }
 
-void cmd_options_list(const struct command *cmd, bool table)
+void cmd_options_list(const struct command *cmd, bool table, int nwords, char **words)
 {
+	unsigned int chosen = words_modes(cmd, cmd->options, nwords, words) |
+			      words_modes(cmd, cmd->shared_options, nwords, words);
+
 	if (table) {
 		list_rows(cmd->options);
 		list_rows(cmd->shared_options);
 		return;
 	}
-	list_table(cmd->options);
-	list_table(cmd->shared_options);
+	list_table(cmd, cmd->options, chosen);
+	list_table(cmd, cmd->shared_options, chosen);
 }
 
 void cmd_error(const struct command *cmd, const char *fmt, ...)

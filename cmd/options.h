@@ -29,6 +29,26 @@ struct cmd_option {
 	int id;			/* passed to the command's handler; defaults to short_name */
 };
 
+#define CMD_MODE(n) (1u << (n))
+#define CMD_MODE_DEFAULT CMD_MODE(0)
+
+/*
+ * Which options go together, for commands with several outputs (report's
+ * text, --json, --stat...): one row per option that does not go with
+ * every output, by its id. An output other than the default is chosen by
+ * a mode option: `mode` is its bit (CMD_MODE(n), n from 1). `modes` is
+ * the set of outputs the option applies to (CMD_MODE_DEFAULT for the
+ * default one); for a mode option, the outputs it may be given with
+ * besides its own. cmd_options_parse refuses an option that applies to
+ * none of the chosen outputs and two mode options that do not combine
+ * (exit 2, naming both); --help and --list-opts read the same table.
+ */
+struct cmd_mode_rule {
+	int id;
+	unsigned int mode;
+	unsigned int modes;
+};
+
 struct command {
 	const char *name;
 	const char *summary;
@@ -42,6 +62,10 @@ struct command {
 	 * run (record, stat, profile) or free text (marker). Elsewhere options
 	 * may follow operands, as in `ftc report t.dat --stat`. */
 	bool stop_at_operand;
+	/* Which options go together (ends with an all-zero entry), and what
+	 * the output chosen by no mode option is called ("text"). */
+	const struct cmd_mode_rule *mode_rules;
+	const char *default_mode;
 };
 
 typedef int (*cmd_option_fn)(int id, const char *arg, void *ctx);
@@ -58,8 +82,10 @@ int cmd_options_parse(const struct command *cmd, int argc, char **argv,
 		      cmd_option_fn fn, void *ctx);
 void cmd_usage(const struct command *cmd, bool to_stderr);
 /* Prints the options for completion: one word per line, or with table
- * "SHORT<TAB>LONG<TAB>ARG" rows ("-" where there is none). */
-void cmd_options_list(const struct command *cmd, bool table);
+ * "SHORT<TAB>LONG<TAB>ARG" rows ("-" where there is none). The words of
+ * the command line typed so far (nwords of them, may be 0) choose the
+ * outputs: an option that applies to none of them is left out. */
+void cmd_options_list(const struct command *cmd, bool table, int nwords, char **words);
 
 /* Maps cmd_options_parse's -1/-2 to an exit status; other values to -1. */
 int cmd_options_exit(int ret);

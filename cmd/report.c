@@ -69,6 +69,59 @@ static const struct cmd_option report_options[] = {
 	{ 0 }
 };
 
+/*
+ * Which options go together. The outputs: text (no mode option), --json,
+ * --stat, -e, --initcalls, and the sample profile's three, which combine.
+ * Each row says which outputs an option applies to (an option without a
+ * row applies to all): cmd_options_parse refuses the rest, --help marks
+ * them, completion leaves them out.
+ */
+#define M_TEXT CMD_MODE_DEFAULT
+#define M_JSON CMD_MODE(1)
+#define M_STAT CMD_MODE(2)
+#define M_ENDIAN CMD_MODE(3)
+#define M_INITCALLS CMD_MODE(4)
+#define M_PROF CMD_MODE(5)
+#define M_FOLDED CMD_MODE(6)
+#define M_FLAME CMD_MODE(7)
+#define M_SAMPLES (M_PROF | M_FOLDED | M_FLAME)
+#define M_RECORDS (M_TEXT | M_JSON)
+/* the records a selection picks are also counted (--stat) or profiled */
+#define M_SELECT (M_RECORDS | M_STAT | M_SAMPLES)
+/* not the samples: they are one event of one buffer (profile_keep) */
+#define M_EVENTS (M_RECORDS | M_STAT)
+
+static const struct cmd_mode_rule report_modes[] = {
+	{ OPT_JSON, M_JSON, 0 },
+	{ OPT_STAT, M_STAT, 0 },
+	{ 'e', M_ENDIAN, 0 },
+	{ OPT_INITCALLS, M_INITCALLS, 0 },
+	{ OPT_RP_PROFILE, M_PROF, M_FOLDED | M_FLAME },
+	{ OPT_RP_FOLDED, M_FOLDED, M_PROF | M_FLAME },
+	{ OPT_RP_FLAME, M_FLAME, M_PROF | M_FOLDED },
+	{ 'F', 0, M_SELECT },
+	{ OPT_CPU, 0, M_SELECT },
+	{ OPT_PID, 0, M_SELECT },
+	{ OPT_COMM, 0, M_SELECT },
+	{ OPT_FROM, 0, M_SELECT },
+	{ OPT_TO, 0, M_SELECT },
+	{ OPT_EVENT, 0, M_EVENTS },
+	{ OPT_INSTANCE, 0, M_EVENTS },
+	{ OPT_FIRST, 0, M_RECORDS },
+	{ OPT_LAST, 0, M_RECORDS },
+	{ OPT_JOBS, 0, M_RECORDS },
+	{ 't', 0, M_TEXT | M_INITCALLS },
+	{ 'R', 0, M_TEXT },
+	{ OPT_NO_HEADER, 0, M_TEXT },
+	{ OPT_NO_GRAPH, 0, M_TEXT },
+	{ OPT_GRAPH_LAYOUT, 0, M_TEXT },
+	{ OPT_GRAPH_PROC, 0, M_TEXT },
+	{ OPT_GRAPH_ABSTIME, 0, M_TEXT },
+	{ OPT_RP_LIMIT, 0, M_PROF },
+	{ OPT_RP_SYMFS, 0, M_RECORDS | M_SAMPLES },	/* samples print symbols in text too */
+	{ 0 }
+};
+
 struct report {
 	const char *input;
 	char **events;
@@ -98,6 +151,8 @@ const struct command cmd_report = {
 	.synopsis = "[options] [FILE]",
 	.options = report_options,
 	.run = report_run,
+	.mode_rules = report_modes,
+	.default_mode = "text",
 };
 
 /* "SECONDS[.FRACTION]" to nanoseconds, without floating-point rounding. */
@@ -528,26 +583,62 @@ static void free_report(struct report *rp)
 	free(rp->events);
 }
 
-/* Options that ask for two things at once; a message and -1, or 0. */
+/*
+ * What the table of modes (report_modes) cannot say: two counts that exclude
+ * each other and a window that holds nothing.
+ */
 static int check_combination(const struct report *rp)
 {
-	const char *a = NULL, *b = NULL;
+	if (rp->have_first && rp->have_last) {
+		cmd_error(&cmd_report, "--first and --last ask for different records: give one");
+		return -1;
+	}
+	if (rp->have_from && rp->have_to && rp->from > rp->to) {
+		cmd_error(&cmd_report, "--from %llu.%09llu is after --to %llu.%09llu: no record "
+			  "lies between (give the earlier time to --from)",
+			  rp->from / 1000000000ULL, rp->from % 1000000000ULL,
+			  rp->to / 1000000000ULL, rp->to % 1000000000ULL);
+		return -1;
+	}
+	return 0;
+}
 
-	if (rp->out.json && rp->stat)
-		a = "--json", b = "--stat";
-	else if (rp->have_first && rp->have_last)
-		a = "--first", b = "--last";
-	else if (rp->endian && (rp->stat || rp->out.json || report_profile_wanted(&rp->prof)))
-		a = "-e", b = rp->stat ? "--stat" : rp->out.json ? "--json" : "a sample profile";
-	else if (report_profile_wanted(&rp->prof) && (rp->stat || rp->out.json))
-		a = rp->stat ? "--stat" : "--json", b = "a sample profile";
-	else if (rp->initcalls && (rp->stat || rp->out.json || rp->endian ||
-				   report_profile_wanted(&rp->prof)))
-		a = "--initcalls", b = rp->stat ? "--stat" : rp->out.json ? "--json" :
-				       rp->endian ? "-e" : "a sample profile";
-	if (!a)
+/* Whether the file has CPU cpu: the recording machine's, or a buffer's. */
+static bool file_has_cpu(struct ftc_reader *r, int cpu)
+{
+	if (cpu < ftc_reader_ncpus(r))
+		return true;
+	for (int b = 0; b < ftc_reader_nbuffers(r); b++) {
+		const struct ftc_dat_buffer *buf = ftc_reader_buffer(r, b);
+
+		for (int c = 0; c < buf->ncpus; c++)
+			if (buf->cpus[c].cpu == cpu)
+				return true;
+	}
+	return false;
+}
+
+/* A --cpu the file lacks is a slip, as an --event it lacks: not an empty report. */
+static int check_cpus(struct report *rp)
+{
+	int lacking = -1, nlacking = 0, ncpus = ftc_reader_ncpus(rp->r);
+
+	if (!rp->sel.have_cpus)
 		return 0;
-	cmd_error(&cmd_report, "%s and %s ask for different outputs: give one", a, b);
+	for (int c = 0; c < 1024; c++)
+		if (rec_select_cpu(&rp->sel, c) && !file_has_cpu(rp->r, c)) {
+			if (lacking < 0)
+				lacking = c;
+			nlacking++;
+		}
+	if (lacking < 0)
+		return 0;
+	if (ncpus > 1)
+		cmd_error(&cmd_report, "--cpu: %s has no CPU %d%s: it holds CPUs 0-%d",
+			  rp->input, lacking, nlacking > 1 ? " and others" : "", ncpus - 1);
+	else
+		cmd_error(&cmd_report, "--cpu: %s has no CPU %d%s: it holds CPU 0 only",
+			  rp->input, lacking, nlacking > 1 ? " and others" : "");
 	return -1;
 }
 
@@ -611,7 +702,7 @@ static int report_run(int argc, char **argv)
 		goto out;
 	}
 	/* as a missing instance or event in tracefs: a name that is not there */
-	if (find_instance(&rp) < 0 || check_events(&rp) < 0) {
+	if (find_instance(&rp) < 0 || check_events(&rp) < 0 || check_cpus(&rp) < 0) {
 		status = FTC_EXIT_REFUSED;
 		goto out;
 	}

@@ -35,6 +35,12 @@ struct reset_cmd {
 	const char *instance;	/* the one being reset */
 	char buffer_kb[24];	/* -b, in KB as buffer_size_kb takes it; "" when not given */
 	bool delete, quiet, journal, keep_probes;
+	/* knobs no one could read, said once at the end (unchecked_say) */
+	char unchecked[512];
+	char unchecked_why[512];
+	int unchecked_n;
+	const char *unchecked_last;	/* the instance of the last one counted */
+	int unchecked_buffers;
 };
 
 static int reset_opt(int id, const char *arg, void *arg_ctx)
@@ -74,11 +80,50 @@ const struct command cmd_reset = {
 	.run = reset_run,
 };
 
-static void report(const char *file, const char *why, void *arg)
+/* Adds file (its name, not its instance) to the knobs that were not checked. */
+static void unchecked_add(struct reset_cmd *c, const char *file, const char *why)
+{
+	size_t len = strlen(c->unchecked);
+	char word[300], padded[sizeof(c->unchecked) + 4];
+
+	if (!c->unchecked_n++ || c->unchecked_last != c->instance)
+		c->unchecked_buffers++;
+	c->unchecked_last = c->instance;
+	if (!*c->unchecked_why)
+		snprintf(c->unchecked_why, sizeof(c->unchecked_why), "%s", why);
+	/* whole names only: set_ftrace_notrace is not in set_ftrace_notrace_pid */
+	snprintf(padded, sizeof(padded), ", %s,", c->unchecked);
+	snprintf(word, sizeof(word), ", %s,", file);
+	if (strstr(padded, word))
+		return;
+	snprintf(word, sizeof(word), "%s%s", len ? ", " : "", file);
+	if (len + strlen(word) + 4 < sizeof(c->unchecked))
+		strcat(c->unchecked, word);
+	else if (!strstr(c->unchecked, "..."))
+		strcat(c->unchecked, ", ...");
+}
+
+/*
+ * Once, at the end: a knob the kernel lets no one read (function filtering
+ * on a kernel that refuses it) cannot have been changed, so it was not
+ * reset; a line for each, in each instance, would bury what was.
+ */
+static void unchecked_say(const struct reset_cmd *c)
+{
+	if (!c->unchecked_n)
+		return;
+	fprintf(stderr, "ftc reset: not checked, as the kernel lets no one read them (nor set "
+		"them): %s, in %d buffer%s (%s)\n", c->unchecked, c->unchecked_buffers,
+		c->unchecked_buffers > 1 ? "s" : "", c->unchecked_why);
+}
+
+static void report(const char *file, const char *why, bool unread, void *arg)
 {
 	struct reset_cmd *c = arg;
 
-	if (why)
+	if (unread)
+		unchecked_add(c, file, why);
+	else if (why)
 		fprintf(stderr, "ftc reset: left as is: %s\n", why);
 	else if (!c->quiet)
 		printf("reset %s%s%s%s\n", c->instance ? "instances/" : "",
@@ -253,6 +298,7 @@ static int reset_run(int argc, char **argv)
 		ret = control_exit_status(errno);
 	if (top_chosen(&c.buffers) && !c.keep_probes)
 		remove_probes(&c);
+	unchecked_say(&c);
 out:
 	buffer_choice_free(&c.buffers);
 	return ret;

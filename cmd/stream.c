@@ -70,7 +70,7 @@ struct stream {
 	unsigned long long window;
 	const char *record;
 	int compression, version;
-	bool compression_set;
+	bool compression_set, version_set;
 	int rt_priority;	/* ftc_live_opts' */
 	char **argv;
 	struct ftc_workload *cmd;
@@ -114,6 +114,7 @@ static int stream_opt(int id, const char *arg, void *ctx)
 		s->compression_set = true;
 		return cmd_opt_compression(arg, &s->compression);
 	case OPT_FILE_VERSION:
+		s->version_set = true;
 		return cmd_opt_file_version(arg, &s->version);
 	}
 	return 0;
@@ -121,7 +122,27 @@ static int stream_opt(int id, const char *arg, void *ctx)
 
 static int stream_run(int argc, char **argv);
 
+/*
+ * Which options go together (options.h): text or --json; the print
+ * format's options do not apply to JSON, which holds every field and the
+ * timestamp in nanoseconds already.
+ */
+#define M_TEXT CMD_MODE_DEFAULT
+#define M_JSON CMD_MODE(1)
+
+static const struct cmd_mode_rule stream_modes[] = {
+	{ OPT_JSON, M_JSON, 0 },
+	{ OPT_RAW, 0, M_TEXT },
+	{ OPT_NS, 0, M_TEXT },
+	{ OPT_NO_GRAPH, 0, M_TEXT },
+	{ OPT_GRAPH_PROC, 0, M_TEXT },
+	{ OPT_GRAPH_ABSTIME, 0, M_TEXT },
+	{ 0 }
+};
+
 const struct command cmd_stream = {
+	.mode_rules = stream_modes,
+	.default_mode = "text",
 	.name = "stream",
 	.summary = "trace and print the records live, CPUs merged by timestamp",
 	.synopsis = "[options] [[--] COMMAND [ARGS] | -P PID]",
@@ -412,8 +433,11 @@ static int check_args(struct stream *s)
 		cmd_error(&cmd_stream, "-F follows a command: give one after --");
 		return -1;
 	}
-	if (s->out.json && s->out.raw) {
-		cmd_error(&cmd_stream, "--json and --raw: choose one");
+	/* without --record they would be ignored: no file is written */
+	if (!s->record && (s->compression_set || s->version_set)) {
+		cmd_error(&cmd_stream, "%s applies to the file --record writes: give --record "
+			  "FILE, or leave it out", s->compression_set ? "--compression" :
+			  "--file-version");
 		return -1;
 	}
 	return 0;

@@ -162,9 +162,11 @@ FTC_API char *ftc_error_log_last(const char *instance);
 FTC_API bool ftc_is_func_trigger(const char *line);
 
 /* Returns tracefs (or one instance) to the kernel's defaults. Knobs the
- * kernel refuses are reported through report() and skipped. Returns the
- * number of knobs that could not be reset, or -1 when nothing could be done. */
-typedef void (*ftc_reset_report_fn)(const char *file, const char *why, void *ctx);
+ * kernel refuses are reported through report() and skipped; a knob it does
+ * not let anyone read (unread true) no one can have changed, and is neither
+ * reset nor counted. Returns the number of knobs that could not be reset,
+ * or -1 when nothing could be done. */
+typedef void (*ftc_reset_report_fn)(const char *file, const char *why, bool unread, void *ctx);
 FTC_API int ftc_reset(const char *instance, ftc_reset_report_fn report, void *ctx);
 
 /* Snapshot buffer: take (allocate if needed, then swap), allocate (an

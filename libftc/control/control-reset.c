@@ -47,13 +47,24 @@ static void trouble(struct reset_ctx *c, const char *file)
 {
 	c->refused++;
 	if (c->report)
-		c->report(file, ftc_strerror(), c->arg);
+		c->report(file, ftc_strerror(), false, c->arg);
+}
+
+/*
+ * A knob the kernel lets no one read (set_ftrace_filter where function
+ * filtering is refused) no one can have set either: there is nothing to
+ * reset, and the caller only learns that it was not checked.
+ */
+static void unread(struct reset_ctx *c, const char *file)
+{
+	if (c->report)
+		c->report(file, ftc_strerror(), true, c->arg);
 }
 
 static void changed(struct reset_ctx *c, const char *file)
 {
 	if (c->report)
-		c->report(file, NULL, c->arg);
+		c->report(file, NULL, false, c->arg);
 }
 
 /* Writes value unless the knob already reads want (NULL: always write). */
@@ -67,7 +78,7 @@ static void set_knob(struct reset_ctx *c, const char *file, const char *want,
 	if (want) {
 		if (ftc_knob_read(c->instance, file, &cur) < 0) {
 			ftc_knob_fail(c->instance, file, NULL, errno, NULL, true);
-			trouble(c, file);
+			unread(c, file);
 			return;
 		}
 		if (!strcmp(cur, want)) {
@@ -126,7 +137,7 @@ static void reset_lines(struct reset_ctx *c, const char *file, enum list_mode mo
 		return;
 	if (ftc_knob_read(c->instance, file, &text) < 0) {
 		ftc_knob_fail(c->instance, file, NULL, errno, NULL, true);
-		trouble(c, file);
+		unread(c, file);
 		return;
 	}
 	ftc_lines_each(text, remove_trigger_line, &l);

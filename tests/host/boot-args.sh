@@ -91,7 +91,104 @@ expect_status "-R after a glob exits 2" 2 "$FTC" boot-args -e 'sched:*' -R trace
 expect_match "the reason names trace_trigger's form" "trace_trigger= takes <event>.<trigger>" "$(cat "$OUT/last.err")"
 expect_status "a comma inside a value exits 2" 2 "$FTC" boot-args -e 'a,b'
 expect_status "a quote in a trigger exits 2" 2 "$FTC" boot-args -e sched:sched_switch -R 'traceoff if comm == "x"'
-expect_status "a buffer size that is not a number exits 2" 2 "$FTC" boot-args -b 4M
+expect_status "a buffer size that is not a number exits 2" 2 "$FTC" boot-args -b 4X
+expect_status "-b 0 exits 2" 2 "$FTC" boot-args -b 0
+# trace_buf_size= goes through memparse, which takes K/M/G: -b takes them as
+# every KB option of ftc does (a number of KiB, multiplied).
+expect_args "-b 4M is 4M KiB" 'trace_buf_size=4194304K trace_clock=local' -b 4M -C local
+expect_args "-b 2K is 2048 KiB" 'trace_buf_size=2048K trace_clock=local' -b 2K -C local
+expect_match "-b's help says K/M/G multiply" '-b, --buffer-size KB .*K/M/G multiply' \
+	"$("$FTC" boot-args --help)"
+
+# What can be known without the target is checked: events against
+# --events-from (the target's available_events) or this machine's list.
+printf 'sched:sched_switch\nsched:sched_wakeup\r\n\nirq:irq_handler_entry\n' >"$OUT/events"
+expect_args "--events-from: a known event, a system, :event" \
+	'trace_event=sched:sched_switch,irq,:sched_wakeup trace_clock=local' \
+	--events-from "$OUT/events" -e sched:sched_switch -e irq -e :sched_wakeup -C local
+expect_nomatch "--events-from: no warning for known events" . "$(cat "$OUT/args.err")"
+expect_status "--events-from: an event the target lacks exits 3" 3 "$FTC" boot-args \
+	--events-from "$OUT/events" -e sched:sched_switch -e irq:nosuch -C local
+expect_match "the message names the value and the file" \
+	"-e 'irq:nosuch': .*events lists no such event or system" "$(cat "$OUT/last.err")"
+expect_match "nothing is printed" '^$' "$(cat "$OUT/last.out")"
+expect_status "--events-from: a glob trace_event= does not take exits 3" 3 "$FTC" boot-args \
+	--events-from "$OUT/events" -e 'sched:sched_sw*' -C local
+printf 'sched:sched_switch\nnot an event\n' >"$OUT/bad-events"
+expect_status "--events-from: a line that is not system:event exits 2" 2 "$FTC" boot-args \
+	--events-from "$OUT/bad-events" -e sched:sched_switch
+expect_match "the message names the file and the line" "bad-events': line 2 is not system:event" \
+	"$(cat "$OUT/last.err")"
+expect_status "--events-from: a file that is not there exits 1" 1 "$FTC" boot-args \
+	--events-from "$OUT/nosuch" -e sched:sched_switch
+expect_status "--events-from without -e exits 2" 2 "$FTC" boot-args --events-from "$OUT/events" -p nop
+expect_match "the message says --events-from checks -e" '^ftc boot-args: --events-from checks -e values, and none was given' \
+	"$(cat "$OUT/last.err")"
+# A trigger needs one event: a system printed sched.stacktrace before.
+expect_status "-e SYSTEM -R exits 2" 2 "$FTC" boot-args --events-from "$OUT/events" \
+	-e sched -R stacktrace
+expect_match "the message says the -e names a system" \
+	"-R 'stacktrace': -e 'sched' names a system \\(2 events\\), and trace_trigger= takes one event" \
+	"$(cat "$OUT/last.err")"
+if [ -r "$TRACEFS/available_events" ] && grep -q '^sched:' "$TRACEFS/available_events"; then
+	expect_status "-e sched -R (this machine's events) exits 2" 2 "$FTC" boot-args -e sched \
+		-R stacktrace
+else
+	skip "-e sched -R against this machine's events" "no sched events here"
+fi
+expect_args "-e EVENT (no system) -R is the kernel's own form" \
+	'trace_event=sched_switch trace_trigger=sched_switch.stacktrace trace_clock=local' \
+	--events-from "$OUT/events" -e sched_switch -R stacktrace -C local
+expect_status "-R=x (not a trigger command) exits 2" 2 "$FTC" boot-args -e sched:sched_switch -R=x
+expect_match "the message names -R and its value" "^ftc boot-args: -R '=x': not a trigger" \
+	"$(cat "$OUT/last.err")"
+# Without --events-from, this machine's events: a warning, still printed.
+expect_args "an event this machine lacks is printed" \
+	'trace_event=nosys:nosuch_event trace_clock=local' -e nosys:nosuch_event -C local
+expect_match "with a warning that suggests --events-from" \
+	"^ftc boot-args: warning: 1 -e value \\(first 'nosys:nosuch_event'\\) matches no event of this machine: .*--events-from FILE" \
+	"$(cat "$OUT/args.err")"
+
+# Tracers, clocks, options: mainline's names and this machine's.
+expect_status "an unknown tracer exits 3" 3 "$FTC" boot-args -p functon -C local
+expect_match "the message names -p and the tracer" "^ftc boot-args: -p 'functon': neither mainline Linux nor this machine" \
+	"$(cat "$OUT/last.err")"
+expect_status "an unknown clock exits 3" 3 "$FTC" boot-args -e sched:sched_switch -C lcoal
+expect_status "an unknown option exits 3" 3 "$FTC" boot-args -O sym-ofset -C local
+expect_status "an unknown noOPTION exits 3" 3 "$FTC" boot-args -O nofrob -C local
+expect_args "mainline names pass: wakeup_rt, mono_raw, nooverwrite, funcgraph-proc" \
+	'ftrace=wakeup_rt trace_clock=mono_raw trace_options=nooverwrite,funcgraph-proc' \
+	-p wakeup_rt -C mono_raw -O nooverwrite -O funcgraph-proc
+if ! grep -qw wakeup_rt "$TRACEFS/available_tracers" 2>/dev/null; then
+	expect_match "a mainline tracer this machine lacks is warned of" \
+		"^ftc boot-args: warning: -p 'wakeup_rt': this machine's kernel has no such tracer" \
+		"$(cat "$OUT/args.err")"
+fi
+
+# Options without the tracer they act under.
+expect_status "-l without -p exits 2" 2 "$FTC" boot-args -l vfs_read
+expect_match "the message names -l and what to give" '^ftc boot-args: -l \(ftrace_filter=\) .*no -p was given: give -p function' \
+	"$(cat "$OUT/last.err")"
+expect_status "-n with -p nop exits 2" 2 "$FTC" boot-args -p nop -n vfs_read
+expect_status "-g with -p function exits 2" 2 "$FTC" boot-args -p function -g vfs_read
+expect_match "the message names -g and function_graph" "^ftc boot-args: -g .*-p is 'function': give -p function_graph" \
+	"$(cat "$OUT/last.err")"
+expect_status "--max-graph-depth without -p exits 2" 2 "$FTC" boot-args --max-graph-depth 3
+
+# What the kernel would cut or drop.
+set --
+for i in $(seq 60); do set -- "$@" -e "sched:sched_switch_event_number_$i"; done
+expect_status "60 -e values past the 2048-byte command line exit 2" 2 "$FTC" boot-args "$@" -C local
+expect_match "the message gives the length" '^ftc boot-args: the parameters take 2[0-9]{3} bytes, past the kernel.s command line \(2048' \
+	"$(cat "$OUT/last.err")"
+expect_match "nothing is printed" '^$' "$(cat "$OUT/last.out")"
+set --
+for i in $(seq 33); do set -- "$@" -e sched:sched_switch -R traceoff; done
+expect_status "33 triggers (the kernel keeps 32) exit 2" 2 "$FTC" boot-args "$@" -C local
+set -- -O sym-offset -O sym-addr -O print-parent -O nooverwrite -O record-tgid \
+	-O latency-format -O noannotate -O nocontext-info -O noirq-info -O nomarkers
+expect_status "trace_options= past its 100-byte buffer exits 2" 2 "$FTC" boot-args "$@" -C local
+set --
 expect_status "a command after the options exits 2" 2 "$FTC" boot-args -p function -- ls
 knobs_unchanged "ftc boot-args writes nothing"
 finish

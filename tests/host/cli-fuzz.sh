@@ -115,6 +115,9 @@ before() {
 	"stream --filter"|"stream --trigger")
 		echo "-e sched:sched_switch" ;;
 	"boot-args --trigger") echo "-e sched_switch" ;;
+	"boot-args --func"|"boot-args --notrace") echo "-p function" ;;
+	"boot-args --graph-func") echo "-p function_graph" ;;
+	"boot-args --events-from") echo "-e sched:sched_switch" ;;
 	"stat --field-separator"|"stat --output") ;;
 	esac
 }
@@ -163,9 +166,12 @@ allowed() {
 	esac
 	[ "$i" -ge 3 ] || { echo "2|opt"; return; }
 	case "$c $o" in
-	"boot-args --tracer"|"boot-args --event"|"boot-args --trigger"|"boot-args --func"|\
-	"boot-args --notrace"|"boot-args --graph-func"|"boot-args --clock"|"boot-args --option")
-		echo "0|none"; return ;;	# printed as a boot parameter, judged at boot
+	"boot-args --event"|"boot-args --func"|"boot-args --notrace"|"boot-args --graph-func")
+		echo "0|none"; return ;;	# printed (an event this machine lacks: a warning)
+	"boot-args --tracer"|"boot-args --clock"|"boot-args --option")
+		echo "3|value"; return ;;	# no kernel has such a name: a typo costs a reboot
+	"boot-args --trigger")
+		echo "2|opt"; return ;;	# a trigger starts with a trigger command
 	"start --filter"|"start --trigger"|"record --filter"|"record --trigger"|\
 	"stream --filter"|"stream --trigger")
 		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
@@ -265,7 +271,56 @@ err=$("$FTC" record -b '' -- true 2>&1 >/dev/null); rc=$?
 	fail "a short option is named as typed" "exit $rc: $err"
 
 out=$("$FTC" boot-args -e sched_switch -R -1 2>&1)
-expect_match "boot-args -R '-1' prints it as the event's trigger" 'trace_trigger=sched_switch\.-1' "$out"
+expect_match "boot-args -R '-1' is not a trigger command" "^ftc boot-args: -R '-1': not a trigger" "$out"
+
+# boot-args' values and --events-from files as a script could give them:
+# good values mutated (a byte inserted, replaced or cut, the value doubled)
+# and random bytes, one to four options a case. Each case ends within 2 s,
+# without a crash, with exit 0 (printed), 1 (a file it cannot read), 2 or 3,
+# and a message when not 0. FTC_BOOT_FUZZ_CASES sets the count (300).
+boot_fuzz() {
+	local good=(sched:sched_switch sched :sched_wakeup 'sched:*' irq 'stacktrace if prev_state == 2'
+		    traceoff:1 enable_event:sched:sched_wakeup function function_graph vfs_read
+		    'vfs_*' local x86-tsc nooverwrite funcgraph-proc 4096 4M 3 6.1 6.12.3-amd64)
+	local opts=(-p -e -R -l -n -g --max-graph-depth -b -C -O --kernel --events-from -e -R)
+	local odd=(':' ',' '.' '=' ' ' '*' '?' '[' '"' '\\' $'\t' $'\n' $'\x01' $'\xff' 'no' '' '9')
+	local n=0 bad=0 k args v o p rc err
+	RANDOM=28
+	for ((n = 0; n < ${FTC_BOOT_FUZZ_CASES:-300}; n++)); do
+		args=()
+		# half the cases give what -l, -g and -R need, so that their values are judged
+		[ $((RANDOM % 2)) = 0 ] && args=(-p function_graph -e sched:sched_switch -C local)
+		for ((k = 0; k < 1 + RANDOM % 4; k++)); do
+			o=${opts[RANDOM % ${#opts[@]}]}
+			v=${good[RANDOM % ${#good[@]}]}
+			p=$((RANDOM % (${#v} + 1)))
+			case $((RANDOM % 9)) in	# 5-8: the value as it is
+			0) v=${v:0:p}${odd[RANDOM % ${#odd[@]}]}${v:p} ;;
+			1) v=${v:0:p}${odd[RANDOM % ${#odd[@]}]}${v:p+1} ;;
+			2) v=${v:0:p} ;;
+			3) v=$v$v ;;
+			4) v=$(head -c $((RANDOM % 24)) /dev/urandom | tr -d '\0') ;;
+			esac
+			if [ "$o" = --events-from ]; then
+				{ printf '%s\n' "${good[@]:0:4}" "$v"; head -c $((RANDOM % 300)) /dev/urandom; } \
+					>"$T/boot-events"
+				[ $((RANDOM % 3)) = 0 ] && printf 'sched:sched_switch\nirq:irq_handler_entry\n' \
+					>"$T/boot-events"
+				v=$T/boot-events
+			fi
+			args+=("$o" "$v")
+		done
+		timeout -s KILL 2 "$FTC" boot-args "${args[@]}" >"$T/out" 2>"$T/err" </dev/null
+		rc=$?
+		err=$(head -c 300 "$T/err" | tr -d '\0')
+		if [ $rc -ge 4 ] || { [ $rc != 0 ] && [ -z "$err" ]; }; then
+			bad=$((bad + 1))
+			[ $bad -le 5 ] && fail "boot-args fuzz case $n" "exit $rc: $(printf '%q ' "${args[@]}" | head -c 300): $err"
+		fi
+	done
+	[ $bad = 0 ] && pass "boot-args: $n fuzzed command lines end with 0-3 and a message, no crash"
+}
+boot_fuzz
 
 ls "$TRACEFS/instances" | sort >"$T/inst.after"
 d=$(comm -13 "$T/inst.before" "$T/inst.after" | grep -v '^ftc-' ) || true

@@ -47,6 +47,16 @@ got=$(complete_words ftc boot-args --kernel "")
 	fail "TAB after 'ftc boot-args --kernel' offers this kernel's version" "got: $(echo $got)"
 got=$(complete_words ftc report --ini)
 expect_match "TAB on 'ftc report --ini' offers --initcalls" '^--initcalls$' "$got"
+# The options offered go with the output options typed before (report's
+# table of which options go together).
+got=$(complete_words ftc report --stat --f)
+expect_match "TAB on 'ftc report --stat --f' offers --filter" '^--filter$' "$got"
+expect_nomatch "TAB on 'ftc report --stat --f' offers no --first (text and --json only)" \
+	'^--first$' "$got"
+got=$(complete_words ftc report --f)
+expect_match "TAB on 'ftc report --f' offers --first" '^--first$' "$got"
+expect_nomatch "TAB on 'ftc report --json --s' offers no --stat (another output)" \
+	'^--stat$' "$(complete_words ftc report --json --s)"
 got=$(complete_words ftc record -o "$TOP/READ")
 expect_match "TAB after 'ftc record -o' completes a file name" '/README.md$' "$got"
 got=$(complete_words ftc record -q "")

@@ -112,6 +112,21 @@ only_changed "show changes nothing" '^$' ""
 # reset: back to the kernel's defaults, then the instance is removed
 expect_status "ftc reset -B exits 0" 0 "$FTC" reset -B "$I"
 expect_match "reset lists what it reset" "reset instances/$I/trace_clock" "$(cat "$OUT/last.out")"
+# A kernel that refuses function filtering lets no one read or set the
+# set_ftrace_* files: reset has nothing to say about each, only one closing
+# line naming what it could not check.
+if ! cat "$TRACEFS/instances/$I/set_ftrace_filter" >/dev/null 2>&1; then
+	expect_nomatch "reset: no line per set_ftrace knob no one can have set" \
+		'left as is: .*set_ftrace' "$(cat "$OUT/last.err")"
+	expect_match "reset: one closing line names what was not checked" \
+		'^ftc reset: not checked, as the kernel lets no one read them .*: set_ftrace_filter, .*in 1 buffer \(' \
+		"$(cat "$OUT/last.err")"
+	[ "$(grep -c 'set_ftrace' "$OUT/last.err")" = 1 ] &&
+		pass "reset: set_ftrace files named on one line only" ||
+		fail "reset: set_ftrace files named on one line only" "$(cat "$OUT/last.err")"
+else
+	skip "reset on a kernel that refuses function filtering" "set_ftrace_filter is readable here"
+fi
 expect_match "reset: set_event empty" '^$' "$(rd set_event)"
 expect_match "reset: filter none" '^none$' "$(rd events/sched/sched_switch/filter)"
 expect_nomatch "reset: no triggers left" '^[a-z]' "$(rd events/sched/sched_switch/trigger; rd events/sched/sched_process_exit/trigger)"
