@@ -9,6 +9,7 @@
 # it, and must still be well-formed here (never exit 2, never a signal). A
 # README line this table does not know fails: add it here.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/tmux.bash"
 
 D=$OUT/readme.$$
 inst=$(test_instance readme)
@@ -129,12 +130,28 @@ judge() {	# judge README-LINE HOW
 		if cap_ok "${how#after }"; then run_line "$cmd"; rc=$?
 			[ $rc = 0 ] && pass "$name" || fail "$name" "exited $rc: $(tail -2 "$D/line.err")"
 		else skip "$name" "needs ${how#after }, which this kernel refuses (see the line before)"; fi ;;
-	live)	run_line "timeout --preserve-status -s INT 2 ${cmd%% |*} >$D/live.out; jq . <$D/live.out >/dev/null && grep -c sched_switch $D/live.out"; rc=$?
-		[ $rc = 0 ] && [ "$(cat "$D/line.out")" -gt 0 ] && pass "$name: JSON lines that jq reads" ||
+	live)	# Ctrl-C once it streams, then the README's pipe on what it printed.
+		bash -c "${cmd%% |*}" </dev/null >"$D/live.out" 2>"$D/line.err" &
+		local pid=$!
+		wait_for "cat $D/live.out" sched_switch 200
+		kill -INT $pid; wait $pid; rc=$?
+		[ $rc = 0 ] && jq . <"$D/live.out" >/dev/null && grep -q sched_switch "$D/live.out" &&
+			pass "$name: JSON lines that jq reads, exit 0 at Ctrl-C" ||
 			fail "$name" "exited $rc: $(tail -2 "$D/line.err")" ;;
-	tty)	TERM=xterm timeout --preserve-status -s INT 3 script -qec "${cmd}" /dev/null </dev/null >"$D/line.out" 2>&1; rc=$?
-		[ $rc = 0 ] && grep -aq 'view: syscall' "$D/line.out" && pass "$name: the syscall view on a terminal" ||
-			fail "$name" "exited $rc: $(tail -c 300 "$D/line.out" | tr -d '\033')" ;;
+	tty)	# In a terminal of its own until its table shows, then q.
+		S=ftc-readme-$$; rm -f "$D/status"
+		tm new-session -d -s "$S" -x 120 -y 30 "FTC=$FTC bash -c '$cmd' 2>$D/line.err; echo \$? >$D/status"
+		if wait_for "tm capture-pane -p -t $S" '^ +[0-9]+ [a-z_0-9]+ +[0-9]+' 100; then
+			grep -q 'view: syscall' <(tm capture-pane -p -t "$S") && pass "$name: the syscall view on a terminal" ||
+				fail "$name" "no syscall view: $(tm capture-pane -p -t "$S" | head -3)"
+			tm send-keys -t "$S" q
+		else
+			fail "$name" "no table in 10 s: $(tm capture-pane -p -t "$S" | head -3; tail -2 "$D/line.err")"
+		fi
+		wait_for "cat $D/status 2>/dev/null" '^[0-9]+$' 50
+		[ "$(cat "$D/status" 2>/dev/null)" = 0 ] && pass "$name: q ends it with exit 0" ||
+			fail "$name: q ends it with exit 0" "status '$(cat "$D/status" 2>/dev/null)'"
+		tmux_cleanup ;;
 	import)	cp "$TOP/tests/fixtures/import/frozen.kallsyms" "$D/kallsyms"
 		run_line "${cmd//\/var\/tmp\/kallsyms/$D/kallsyms}"; rc=$?
 		[ $rc = 0 ] && pass "$name (the fixtures' console log)" || fail "$name" "exited $rc: $(tail -2 "$D/line.err")" ;;
