@@ -32,6 +32,7 @@ struct ftc_rec_shape {
 	struct tep_format_field *min_field;	/* the field that ends there */
 	bool bad_format;	/* a field libtraceevent cannot read safely */
 	bool bad_divisor;	/* a divisor that is 0 or cannot be checked */
+	bool bad_bprint;	/* ftrace:bprint without the fields it is printed from */
 	int ndiv;
 	struct tep_format_field *div[MAX_DIVISORS];	/* fields divided by */
 	int ndyn;
@@ -152,6 +153,24 @@ static int count_fields(struct tep_format_field *fd)
 	return n;
 }
 
+/*
+ * libtraceevent prints ftrace:bprint through its own fields (the format's
+ * address in "fmt", the arguments in "buf", the caller in "ip"), not its
+ * print format, and dereferences what it finds without a check: an event
+ * of that name without them (a damaged file) would crash it.
+ */
+static bool bprint_fields_ok(struct tep_event *ev)
+{
+	static const char *const need[] = { "ip", "fmt", "buf" };
+
+	if (!(ev->flags & TEP_EVENT_FL_ISBPRINT))
+		return true;
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!tep_find_field(ev, need[i]))
+			return false;
+	return true;
+}
+
 static struct ftc_rec_shape *shape_new(struct tep_event *ev)
 {
 	int n = count_fields(ev->format.common_fields) + count_fields(ev->format.fields);
@@ -172,6 +191,7 @@ static struct ftc_rec_shape *shape_new(struct tep_event *ev)
 				sh->min_field = fd;
 			}
 		}
+	sh->bad_bprint = !bprint_fields_ok(ev);
 	walk_args(sh, ev->print_fmt.args, 0);
 	return sh;
 }
@@ -262,6 +282,10 @@ static int check(struct ftc_format *f, const struct ftc_rec_shape *sh, struct te
 		return -1;
 	}
 
+	if (sh->bad_bprint) {
+		snprintf(why, n, "is printed from fields ip, fmt and buf; its format lacks one");
+		return -1;
+	}
 	if (sh->bad_format) {
 		fd = sh->min_field;
 		snprintf(why, n, "field '%s' of the format has offset %d size %d", fd->name,
