@@ -606,10 +606,9 @@ static int report_run(int argc, char **argv)
 		cmd_error(&cmd_report, "--symfs %s: %s", rp.prof.symfs, ftc_strerror());
 		goto out;
 	}
-	if (rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F") < 0) {
-		status = FTC_EXIT_USAGE;
+	status = rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F");
+	if (status)
 		goto out;
-	}
 	/* as a missing instance or event in tracefs: a name that is not there */
 	if (find_instance(&rp) < 0 || check_events(&rp) < 0) {
 		status = FTC_EXIT_REFUSED;

@@ -64,6 +64,7 @@ static const struct cmd_option stream_options[] = {
 struct stream {
 	struct control_spec *spec;
 	struct rec_select sel;
+	int sel_status;		/* rec_select_setup()'s exit status */
 	bool follow, quiet, no_plugins;
 	struct rec_output out;
 	double duration;
@@ -256,7 +257,8 @@ static int open_live(struct stream *s)
 	s->live = ftc_live_open(s->instance, &o);
 	if (!s->live)
 		return -1;
-	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), &cmd_stream, "--match") < 0)
+	s->sel_status = rec_select_setup(&s->sel, ftc_live_reader(s->live), &cmd_stream, "--match");
+	if (s->sel_status)
 		return -2;
 	s->fmt = ftc_format_new(ftc_live_reader(s->live), stdout, format_flags(s));
 	return s->fmt ? 0 : -1;
@@ -362,7 +364,7 @@ static int run_traced(struct stream *s)
 	o = open_live(s);
 	if (o == -2) {
 		ftc_workload_reap(s->cmd);
-		return FTC_EXIT_USAGE;
+		return s->sel_status;
 	}
 	if (o < 0)
 		goto fail;
