@@ -89,6 +89,9 @@ static int lex_string(struct parser *p, struct tok *t)
 				i++;
 			if (!isprint((unsigned char)s[i]))
 				return fail_at(p->err, i, 2, "a string holds only printable characters");
+			/* libtraceevent cuts its event list at every ',' of the text */
+			if (s[i] == ',')
+				return fail_at(p->err, i, 2, "a ',' cannot be in a filter's string (libtraceevent takes it for the event list's)");
 		}
 		if (!s[i])
 			return fail_at(p->err, t->pos, 2, "this string has no closing %c", q);
