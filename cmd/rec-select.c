@@ -78,6 +78,42 @@ int rec_select_pids(struct rec_select *s, const char *arg)
 	return 0;
 }
 
+/* Prints the filter on one line and a caret under column pos. */
+static void show_caret(const char *text, size_t pos)
+{
+	size_t len = strlen(text);
+
+	fputs("  ", stderr);
+	for (size_t i = 0; i < len; i++)
+		fputc(isprint((unsigned char)text[i]) || text[i] == '\t' ? text[i] : '?', stderr);
+	fputs("\n  ", stderr);
+	for (size_t i = 0; i < pos && i < len; i++)
+		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+/* Before the file is open, any field may be there, of any type. */
+static enum ftc_filter_type any_field(void *ctx, const char *name)
+{
+	return FTC_FILTER_SYM;
+}
+
+int rec_select_filter(struct rec_select *s, const char *arg)
+{
+	struct ftc_filter_head h;
+	struct ftc_filter_error err = { 0 };
+	bool bad = ftc_filter_split(arg, &h, &err) < 0 ||
+		   ftc_filter_check(arg, &h, any_field, NULL, &err) < 0;
+
+	ftc_filter_head_free(&h);
+	if (bad) {
+		cmd_bad_value("%s", err.msg);
+		show_caret(arg, err.pos);
+		return -1;
+	}
+	return rec_select_push(&s->filters, &s->nfilters, arg);
+}
+
 /* The events one filter names, as libtraceevent matches them. */
 struct filter_events {
 	struct tep_event **ev;
@@ -133,23 +169,12 @@ static enum ftc_filter_type lookup_field(void *ctx, const char *name)
 	return strcmp(name, "CPU") ? FTC_FILTER_UNKNOWN : FTC_FILTER_NUM;
 }
 
-/* Prints the filter on one line and a caret under column pos. */
-static void show_caret(const char *text, size_t pos)
-{
-	size_t len = strlen(text);
-
-	fputs("  ", stderr);
-	for (size_t i = 0; i < len; i++)
-		fputc(isprint((unsigned char)text[i]) || text[i] == '\t' ? text[i] : '?', stderr);
-	fputs("\n  ", stderr);
-	for (size_t i = 0; i < pos && i < len; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
-}
-
 static int match_events(struct tep_handle *tep, const struct ftc_filter_head *h,
-			struct filter_events *fe, struct ftc_filter_error *err)
+			struct filter_events *fe, struct ftc_filter_error *err, bool live)
 {
+	const char *where = live ? "of this kernel" : "in the file";
+	const char *hint = live ? " (ftc list -e lists them)" : " (ftc report --stat counts its events)";
+
 	int count = tep_get_events_count(tep);
 
 	fe->ev = calloc((size_t)count + 1, sizeof(*fe->ev));
@@ -172,10 +197,9 @@ static int match_events(struct tep_handle *tep, const struct ftc_filter_head *h,
 		if (fe->n == before) {
 			err->pos = h->events[k].pos;
 			err->status = FTC_EXIT_REFUSED;
-			snprintf(err->msg, sizeof(err->msg),
-				 "the file has no event that matches '%s%s%s' (ftc report --events lists them)",
+			snprintf(err->msg, sizeof(err->msg), "no event %s matches '%s%s%s'%s", where,
 				 h->events[k].sys ? h->events[k].sys : "", h->events[k].sys ? ":" : "",
-				 h->events[k].name);
+				 h->events[k].name, hint);
 			return 1;
 		}
 	}
@@ -206,7 +230,7 @@ static int add_filter(struct rec_select *s, struct tep_handle *tep, const struct
 	char q[200], tep_err[256], *tep_text = NULL;
 	int status = 0;
 
-	if (ftc_filter_split(text, &h, &err) < 0 || match_events(tep, &h, &fe, &err) ||
+	if (ftc_filter_split(text, &h, &err) < 0 || match_events(tep, &h, &fe, &err, !strcmp(cmd->name, "stream")) ||
 	    ftc_filter_check(text, &h, lookup_field, &fe, &err) < 0) {
 		if (!err.status)
 			err.status = FTC_EXIT_FAIL;

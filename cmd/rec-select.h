@@ -31,6 +31,9 @@ struct rec_select {
 int rec_select_cpus(struct rec_select *s, const char *arg);
 int rec_select_pids(struct rec_select *s, const char *arg);
 int rec_select_push(char ***list, int *n, const char *arg);
+/* A filter: its syntax is checked now (exit 2 with a caret under the
+ * place), its events and fields by rec_select_setup(). */
+int rec_select_filter(struct rec_select *s, const char *arg);
 /* Checks the filters against r's formats (filter-expr.h) and compiles them;
  * 0, or the exit status after a message naming cmd, the option (opt) that
  * gave the filter, and the place in it that is wrong: 2 a malformed filter,

@@ -123,7 +123,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': rp->input = arg; return 0;
-	case 'F': return rec_select_push(&rp->sel.filters, &rp->sel.nfilters, arg);
+	case 'F': return rec_select_filter(&rp->sel, arg);
 	case OPT_EVENT: return rec_select_push(&rp->events, &rp->nevents, arg);
 	case 'e': rp->endian = true; return 0;
 	case OPT_COMM: return rec_select_push(&rp->sel.comms, &rp->sel.ncomms, arg);

@@ -97,7 +97,7 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	case OPT_RECORD: s->record = arg; return 0;
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
-	case OPT_MATCH: return rec_select_push(&s->sel.filters, &s->sel.nfilters, arg);
+	case OPT_MATCH: return rec_select_filter(&s->sel, arg);
 	case OPT_JSON: s->out.json = true; return 0;
 	case OPT_RAW: s->out.raw = true; return 0;
 	case OPT_NS: s->out.ns = true; return 0;

@@ -228,7 +228,7 @@ static char *string_value(const struct parser *p, const struct tok *t)
 
 static const char *type_name(enum ftc_filter_type ty)
 {
-	return !ty ? "" : ty == FTC_FILTER_STR ? " (a string)" : " (a number)";
+	return ty == FTC_FILTER_STR ? " (a string)" : ty == FTC_FILTER_NUM ? " (a number)" : "";
 }
 
 /* A field no event has is refused once the syntax is known good: a
@@ -379,8 +379,8 @@ static int cond(struct parser *p)
 		if (!ret)
 			ret = bit_operand(p, op);
 	} else {
-		ret = fail_at(p->err, p->t.pos, 2, "expected a comparison after %s '%s'%s: %s==, !=, <, <=, >, >=%s",
-			      ty ? "field" : "name", field, type_name(ty), is_op(&p->t, "=") ? "'=' is not one; " : "",
+		ret = fail_at(p->err, p->t.pos, 2, "expected a comparison after '%s'%s: %s==, !=, <, <=, >, >=%s",
+			      field, type_name(ty), is_op(&p->t, "=") ? "'=' is not one; " : "",
 			      ty == FTC_FILTER_NUM ? ", &" : ty == FTC_FILTER_STR ? ", =~, !~" : ", =~, !~, &");
 	}
 out:

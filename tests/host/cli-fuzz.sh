@@ -173,8 +173,8 @@ allowed() {
 		echo "0|none"; return ;;	# any text is a task name
 	"top --comm")
 		echo "0 2|none"; return ;;	# a comm or a pid; more than 15 characters is refused
-	"stream --match")	# judged against the kernel's formats (the fake has none: 1)
-		[ -n "$FAKE" ] && echo "1 2|none" || echo "2|opt"; return ;;
+	"stream --match")	# an event list: judged against the kernel's formats (the fake has none: 1)
+		[ -n "$FAKE" ] && echo "1 3|none" || echo "3|value"; return ;;
 	"hist --filter"|"hist --key"|"hist --value")
 		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
 	"listen --output")
