@@ -336,6 +336,9 @@ static int bit_operand(struct parser *p, const char *op)
 	}
 	if (p->t.kind != T_NAME)
 		return fail_at(p->err, p->t.pos, 2, "expected a number after %s", op);
+	/* libtraceevent divides without a check: a field may hold 0 */
+	if (!strcmp(op, "/") || !strcmp(op, "%"))
+		return fail_at(p->err, p->t.pos, 2, "%s takes a number (not zero), not a field", op);
 	name = tok_text(p, &p->t);
 	if (!name)
 		return fail_at(p->err, p->t.pos, 1, "out of memory");

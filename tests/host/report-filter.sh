@@ -68,6 +68,7 @@ bad "a number for a string" 2 'sched_switch: prev_comm == 7' 27 "field 'prev_com
 bad "'x' for a string" 2 "sched_switch: prev_comm == 'x'" 27 "use \"x\""
 bad "< on a string" 2 'sched_switch: prev_comm < "a"' 26 "a string compares only with"
 bad "a division by zero" 2 'sched_switch: prev_pid / 0' 25 "a division by zero"
+bad "a division by a field (SIGFPE)" 2 'sched_switch: prev_pid % next_pid' 25 "% takes a number (not zero), not a field"
 # Names the file lacks.
 bad "a misspelt field" 3 'sched_switch: nosuchfield == 1' 14 "no selected event has a field 'nosuchfield'"
 expect_match "the misspelt field's message lists sched_switch's fields" \
