@@ -6,7 +6,7 @@
  *   filter := events [ ':' expr ]
  *   events := name { ',' name }       name: sys/event, sys:event or one name
  *   expr   := term { ( '&&' | '||' ) term }   (left to right, as libtraceevent)
- *   term   := '!' ( '(' expr ')' | cond ) | '(' expr ')' | cond
+ *   term   := { '!' } ( '(' expr ')' | cond )
  *   cond   := FIELD cmp value | FIELD bitop operand
  *   cmp    := == != < <= > >= =~ !~
  *   bitop  := & | ^ + - * / % << >>      (the result is tested for non-zero)
@@ -48,7 +48,29 @@ struct parser {
 	int depth;
 	char *unknown;		/* the first field no event has */
 	size_t unknown_pos;
+	size_t prev_end;	/* where the token before t ended */
+	char *out;		/* the expression for libtraceevent */
+	size_t len, cap;
+	bool oom;
 };
+
+static void emit(struct parser *p, const char *s, size_t n)
+{
+	if (p->len + n + 1 > p->cap) {
+		size_t cap = (p->len + n + 1) * 2;
+		char *o = realloc(p->out, cap);
+
+		if (!o) {
+			p->oom = true;
+			return;
+		}
+		p->out = o;
+		p->cap = cap;
+	}
+	memcpy(p->out + p->len, s, n);
+	p->len += n;
+	p->out[p->len] = '\0';
+}
 
 static int fail_at(struct ftc_filter_error *err, size_t pos, int status, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -85,8 +107,11 @@ static int lex_string(struct parser *p, struct tok *t)
 	t->single = q == '\'';
 	for (;;) {
 		for (i++; s[i] && s[i] != q; i++) {
-			if (s[i] == '\\' && s[i + 1])
-				i++;
+			/* libtraceevent never ends a string at a quote after a
+			 * backslash, "\\" or not, and keeps the backslash */
+			if (s[i] == '\\' && s[i + 1] == q)
+				return fail_at(p->err, i, 2, "a string cannot hold its own quote: put a %c between %c quotes",
+					       q, q == '"' ? '\'' : '"');
 			if (!isprint((unsigned char)s[i]))
 				return fail_at(p->err, i, 2, "a string holds only printable characters");
 			/* libtraceevent cuts its event list at every ',' of the text */
@@ -118,6 +143,7 @@ static int lex(struct parser *p)
 	struct tok *t = &p->t;
 	unsigned char c;
 
+	p->prev_end = t->pos + t->len;
 	while (isspace((unsigned char)s[p->at]))
 		p->at++;
 	memset(t, 0, sizeof(*t));
@@ -218,8 +244,6 @@ static char *string_value(const struct parser *p, const struct tok *t)
 			i++;
 			continue;
 		}
-		if (s[i] == '\\' && i + 1 < t->len)
-			*o++ = s[i++];
 		*o++ = s[i];
 	}
 	*o = '\0';
@@ -351,10 +375,14 @@ static int bit_operand(struct parser *p, const char *op)
 	return lex(p);
 }
 
-static int cond(struct parser *p)
+/* A condition, copied as typed; negated with libtraceevent's "!" before a
+ * single condition, the one form of its negation that frees what it
+ * parsed (after "!(" it leaks the parenthesis). */
+static int cond(struct parser *p, bool neg)
 {
 	enum ftc_filter_type ty;
 	char op[3], *field;
+	size_t start = p->t.pos;
 	int ret;
 
 	if (p->t.kind != T_NAME)
@@ -388,45 +416,59 @@ static int cond(struct parser *p)
 	}
 out:
 	free(field);
+	if (!ret) {
+		if (neg)
+			emit(p, "!", 1);
+		emit(p, p->text + start, p->prev_end - start);
+	}
 	return ret;
 }
 
-static int expr(struct parser *p);
+static int expr(struct parser *p, bool neg);
 
-static int group(struct parser *p)
+static int group(struct parser *p, bool neg)
 {
 	size_t open = p->t.pos;
 
 	if (++p->depth > MAX_DEPTH)
 		return fail_at(p->err, open, 2, "parentheses nest deeper than %d", MAX_DEPTH);
-	if (lex(p) < 0 || expr(p) < 0)
+	emit(p, "(", 1);
+	if (lex(p) < 0 || expr(p, neg) < 0)
 		return -1;
 	if (p->t.kind != T_RPAREN)
 		return fail_at(p->err, p->t.pos, 2, "expected ')' to close the '(' at column %zu%s",
 			       open + 1, p->t.kind == T_END ? "" : ", or && or ||");
 	p->depth--;
+	emit(p, ")", 1);
 	return lex(p);
 }
 
-static int term(struct parser *p)
+static int term(struct parser *p, bool neg)
 {
-	if (is_op(&p->t, "!")) {
+	while (is_op(&p->t, "!")) {
+		neg = !neg;
 		if (lex(p) < 0)
 			return -1;
-		if (is_op(&p->t, "!"))
-			return fail_at(p->err, p->t.pos, 2, "put what a second '!' negates in parentheses: !(!(...))");
-		return p->t.kind == T_LPAREN ? group(p) : cond(p);
 	}
-	return p->t.kind == T_LPAREN ? group(p) : cond(p);
+	return p->t.kind == T_LPAREN ? group(p, neg) : cond(p, neg);
 }
 
-static int expr(struct parser *p)
+/*
+ * libtraceevent joins terms from left to right, so a negated expression is
+ * the same chain with each term negated and && and || swapped (De Morgan):
+ * !(a && b || c) is written (!a || !b && !c).
+ */
+static int expr(struct parser *p, bool neg)
 {
-	if (term(p) < 0)
+	if (term(p, neg) < 0)
 		return -1;
-	while (is_op(&p->t, "&&") || is_op(&p->t, "||"))
-		if (lex(p) < 0 || term(p) < 0)
+	while (is_op(&p->t, "&&") || is_op(&p->t, "||")) {
+		bool and = is_op(&p->t, "&&");
+
+		emit(p, and != neg ? " && " : " || ", 4);
+		if (lex(p) < 0 || term(p, neg) < 0)
 			return -1;
+	}
 	if (p->t.kind == T_END || (p->t.kind == T_RPAREN && p->depth))
 		return 0;
 	if (p->t.kind == T_RPAREN)
@@ -434,7 +476,7 @@ static int expr(struct parser *p)
 	return fail_at(p->err, p->t.pos, 2, "expected && or ||%s", p->depth ? " or ')'" : " or the end");
 }
 
-int ftc_filter_check(const char *text, const struct ftc_filter_head *h,
+int ftc_filter_check(const char *text, struct ftc_filter_head *h,
 		     ftc_filter_field_fn field, void *ctx, struct ftc_filter_error *err)
 {
 	struct parser p = { .text = text, .at = h->expr, .field = field, .ctx = ctx, .err = err };
@@ -446,11 +488,19 @@ int ftc_filter_check(const char *text, const struct ftc_filter_head *h,
 		return -1;
 	if (p.t.kind == T_END)
 		return fail_at(err, p.t.pos, 2, "expected a filter after ':' (e.g. prev_pid == 0)");
-	ret = expr(&p);
+	ret = expr(&p, false);
 	if (!ret && p.unknown)
 		ret = fail_at(err, p.unknown_pos, 3, "no selected event has a field '%s'", p.unknown);
+	if (!ret && (p.oom || !p.out))
+		ret = fail_at(err, h->expr, 1, "out of memory");
 	free(p.unknown);
-	return ret;
+	if (ret) {
+		free(p.out);
+		return ret;
+	}
+	free(h->tep_expr);
+	h->tep_expr = p.out;
+	return 0;
 }
 
 static char *trim_dup(const char *s, size_t len)
@@ -520,9 +570,7 @@ static size_t expr_start(const char *text, bool *has)
 	*has = false;
 	for (size_t i = 0; text[i]; i++) {
 		if (q) {
-			if (text[i] == '\\' && text[i + 1])
-				i++;
-			else if (text[i] == q)
+			if (text[i] == q)
 				q = 0;
 		} else if (text[i] == '"' || text[i] == '\'') {
 			q = text[i];
@@ -573,12 +621,14 @@ void ftc_filter_head_free(struct ftc_filter_head *h)
 		free(h->events[i].name);
 	}
 	free(h->events);
+	free(h->tep_expr);
 	memset(h, 0, sizeof(*h));
 }
 
 char *ftc_filter_tep_text(const char *text, const struct ftc_filter_head *h)
 {
-	size_t size = strlen(text) + 2;
+	const char *expr = h->tep_expr ? h->tep_expr : text + h->expr;
+	size_t size = strlen(expr) + 2;
 	char *out, *o;
 
 	for (size_t i = 0; i < h->nevents; i++)
@@ -594,6 +644,6 @@ char *ftc_filter_tep_text(const char *text, const struct ftc_filter_head *h)
 			     e->name);
 	}
 	if (h->has_expr)
-		sprintf(o, ":%s", text + h->expr);
+		sprintf(o, ":%s", expr);
 	return out;
 }

@@ -40,6 +40,7 @@ struct ftc_filter_head {
 	size_t nevents;
 	size_t expr;		/* offset of the expression; 0 when there is none */
 	int has_expr;
+	char *tep_expr;		/* the checked expression, as libtraceevent takes it */
 };
 
 /* Splits text into its event list and expression; -1 with err filled. */
@@ -47,8 +48,10 @@ int ftc_filter_split(const char *text, struct ftc_filter_head *h, struct ftc_fil
 void ftc_filter_head_free(struct ftc_filter_head *h);
 
 /* Checks the expression at text + h->expr against the fields field() knows;
- * 0 when libtraceevent can take it, else -1 with err filled. */
-int ftc_filter_check(const char *text, const struct ftc_filter_head *h,
+ * 0 when libtraceevent can take it (h->tep_expr set: the same filter with
+ * negations written as libtraceevent parses them soundly), else -1 with
+ * err filled. */
+int ftc_filter_check(const char *text, struct ftc_filter_head *h,
 		     ftc_filter_field_fn field, void *ctx, struct ftc_filter_error *err);
 
 /* The text for libtraceevent: "sys/event,name:EXPRESSION" (malloc'd). */

@@ -58,6 +58,7 @@ bad "= for ==" 2 'sched_switch: prev_pid = 0' 23 "'=' is not one"
 bad "two conditions without && or ||" 2 'sched_switch: prev_pid == 0 next_pid == 0' 28 "expected && or ||"
 bad "an unterminated string" 2 'sched_switch: prev_comm == "sh' 27 "this string has no closing \""
 bad "a bad regular expression" 2 'sched_switch: prev_comm =~ "["' 27 "not a regular expression"
+bad "a quote after a backslash" 2 'sched_switch: prev_comm == "a\"b"' 29 "a string cannot hold its own quote"
 bad "a ',' in a string" 2 'sched_switch: prev_comm == "a,b"' 29 "a ',' cannot be in a filter's string"
 bad "a field on the right" 2 'sched_switch: prev_pid == next_pid' 26 "a field is not taken on the right"
 bad "nothing after ':'" 2 'sched_switch:' 13 "expected a filter after ':'"
@@ -100,6 +101,9 @@ done <<'EOF'
 sched_switch: prev_pid != 0 && next_pid != 0	ev == 'sched_switch' and n('prev_pid') != 0 and n('next_pid') != 0
 sched/sched_switch: (prev_pid == 0 || next_pid == 0) && prev_prio < 200	ev == 'sched_switch' and (n('prev_pid') == 0 or n('next_pid') == 0) and n('prev_prio') < 200
 sched_switch: !(prev_pid == 0)	ev == 'sched_switch' and not n('prev_pid') == 0
+sched_switch: !(prev_pid != 0 && next_pid != 0 || prev_state & 1) || prev_prio < 10	ev == 'sched_switch' and (not ((n('prev_pid') != 0 and n('next_pid') != 0) or n('prev_state') & 1) or n('prev_prio') < 10)
+sched_switch: !(!(prev_comm =~ "^s") && next_comm !~ "^sw")	ev == 'sched_switch' and not ((not re.search('^s', f['prev_comm'], re.I)) and not re.search('^sw', f['next_comm'], re.I))
+sched_switch: !!next_pid != 0	ev == 'sched_switch' and n('next_pid') != 0
 sched_switch: ! prev_pid == 0 || next_prio >= 0x10	ev == 'sched_switch' and (not n('prev_pid') == 0 or n('next_prio') >= 16)
 sched_switch: prev_pid != 0 || next_pid != 0 && prev_prio < 0	ev == 'sched_switch' and (n('prev_pid') != 0 or n('next_pid') != 0) and n('prev_prio') < 0
 sched_switch: prev_comm == "sh" || next_comm != "swapper/0"	ev == 'sched_switch' and (f['prev_comm'] == 'sh' or f['next_comm'] != 'swapper/0')
