@@ -78,8 +78,7 @@ int rec_select_pids(struct rec_select *s, const char *arg)
 	return 0;
 }
 
-/* Prints the filter on one line and a caret under column pos. */
-static void show_caret(const char *text, size_t pos)
+void rec_filter_caret(const char *text, size_t pos)
 {
 	size_t len = strlen(text);
 
@@ -98,6 +97,17 @@ static enum ftc_filter_type any_field(void *ctx, const char *name)
 	return FTC_FILTER_SYM;
 }
 
+int rec_filter_kernel(const char *arg)
+{
+	struct ftc_filter_error err = { 0 };
+
+	if (!ftc_filter_check_kernel(arg, &err))
+		return 0;
+	cmd_bad_value("%s", err.msg);
+	rec_filter_caret(arg, err.pos);
+	return -1;
+}
+
 int rec_select_filter(struct rec_select *s, const char *arg)
 {
 	struct ftc_filter_head h;
@@ -108,7 +118,7 @@ int rec_select_filter(struct rec_select *s, const char *arg)
 	ftc_filter_head_free(&h);
 	if (bad) {
 		cmd_bad_value("%s", err.msg);
-		show_caret(arg, err.pos);
+		rec_filter_caret(arg, err.pos);
 		return -1;
 	}
 	return rec_select_push(&s->filters, &s->nfilters, arg);
@@ -236,7 +246,7 @@ static int add_filter(struct rec_select *s, struct tep_handle *tep, const struct
 			err.status = FTC_EXIT_FAIL;
 		cmd_quote(q, sizeof(q), text);
 		cmd_error(cmd, "%s '%s': %s", opt, q, err.msg);
-		show_caret(text, err.pos);
+		rec_filter_caret(text, err.pos);
 		if (err.status == FTC_EXIT_REFUSED && fe.n && strstr(err.msg, "field"))
 			list_fields(&fe);
 		status = err.status;

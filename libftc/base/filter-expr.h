@@ -54,6 +54,10 @@ void ftc_filter_head_free(struct ftc_filter_head *h);
 int ftc_filter_check(const char *text, struct ftc_filter_head *h,
 		     ftc_filter_field_fn field, void *ctx, struct ftc_filter_error *err);
 
+/* Checks the syntax of a filter for the kernel (an event's filter file, a
+ * hist trigger's "if"): 0, or -1 with err filled (filter-kernel.c). */
+int ftc_filter_check_kernel(const char *text, struct ftc_filter_error *err);
+
 /* The text for libtraceevent: "sys/event,name:EXPRESSION" (malloc'd). */
 char *ftc_filter_tep_text(const char *text, const struct ftc_filter_head *h);
 

@@ -6,7 +6,9 @@
 # place; a field no selected event has exits 3 and names the event's
 # fields; a value of the wrong type exits 2; an event the file lacks exits
 # 3; SYSTEM:EVENT works as SYSTEM/EVENT does. Valid filters select the
-# records an oracle computes from the unfiltered report.
+# records an oracle computes from the unfiltered report. A kernel filter
+# (start, record, stream, hist -f) with a syntax error exits 2 with a caret
+# before tracefs is touched; a valid one is written.
 . "$(dirname "$0")/../lib.sh"
 
 I=$(test_instance filter)
@@ -143,5 +145,35 @@ st=$?
 	pass "stream --match: a half-typed filter exits 2 with a caret, no instance made" ||
 	fail "stream --match: a half-typed filter" "exit $st: $(head -3 "$D/e")"
 [ -d "$TRACEFS/instances/$S" ] && "$FTC" reset -q -B "$S" -d >/dev/null 2>&1
+# Kernel filters (start, record, stream, hist -f): the syntax is checked
+# before tracefs is touched; the kernel took 'prev_pid == 0 &&' and then
+# matched nothing.
+K=$(test_instance kfilter)
+for c in "start -B $K -e sched:sched_switch" "record -B $K -o $D/k.dat -e sched:sched_switch" \
+	"stream -q -B $K -e sched:sched_switch" "hist -B $K -e sched:sched_switch --key prev_pid"; do
+	for f in 'prev_pid == 0 &&' '(prev_pid == 0' 'prev_pid 0' 'prev_pid == 0 next_pid == 1'; do
+		# shellcheck disable=SC2086
+		if [ "${c%% *}" = start ]; then
+			timeout 30 "$FTC" $c -f "$f" >"$D/o" 2>"$D/e"
+		else
+			timeout 30 "$FTC" $c -f "$f" -- true >"$D/o" 2>"$D/e"
+		fi
+		st=$?
+		if [ $st = 2 ] && grep -qxF "  $f" "$D/e" && grep -qx '  *\^' "$D/e" && [ ! -d "$TRACEFS/instances/$K" ]; then
+			pass "${c%% *} -f '$f': exit 2 with a caret, tracefs untouched"
+		else
+			fail "${c%% *} -f '$f': exit 2 with a caret, tracefs untouched" "exit $st: $(head -3 "$D/e")"
+		fi
+		[ -d "$TRACEFS/instances/$K" ] && "$FTC" reset -q -B "$K" -d >/dev/null 2>&1
+	done
+done
+for f in 'prev_pid == 1 && next_prio < 100' '!(prev_comm ~ "ba*" || prev_pid == -1)' 'prev_state & 2'; do
+	"$FTC" start -q -B "$K" -e sched:sched_switch -f "$f" >"$D/o" 2>"$D/e"
+	st=$?
+	got=$(cat "$TRACEFS/instances/$K/events/sched/sched_switch/filter" 2>/dev/null)
+	[ $st = 0 ] && [ "$got" != none ] && [ -n "$got" ] && pass "start -f '$f' is written (the kernel shows '$got')" ||
+		fail "start -f '$f' is written" "exit $st, filter '$got': $(head -3 "$D/e")"
+	"$FTC" reset -q -B "$K" -d >/dev/null 2>&1
+done
 knobs_unchanged "report -F and stream --match"
 finish
