@@ -5,7 +5,9 @@
  * so any bytes. A filter the check takes must be taken by libtraceevent's
  * tep_filter_add_filter_str() and run over a record of each event without
  * a crash: the check exists because libtraceevent's parser crashes on what
- * it should refuse (tests/fuzz/run --target filter).
+ * it should refuse. The same text goes through the kernel filter syntax
+ * check (filter-kernel.c), whose refusals must point into the text
+ * (tests/fuzz/run --target filter).
  */
 #include <regex.h>
 #include <stdbool.h>
@@ -181,6 +183,16 @@ static void run(const char *text)
 	ftc_filter_head_free(&h);
 }
 
+/* The kernel's grammar (record -f): a refusal points into the filter. */
+static void run_kernel(const char *text)
+{
+	struct ftc_filter_error err = { 0 };
+
+	if (ftc_filter_check_kernel(text, &err) < 0 &&
+	    (err.pos > strlen(text) || !err.msg[0] || err.status != 2))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 {
 	char *text;
@@ -195,6 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size)
 	memcpy(text, in, size);
 	text[size] = '\0';
 	run(text);
+	run_kernel(text);
 	free(text);
 	return 0;
 }
