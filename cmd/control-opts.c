@@ -15,6 +15,7 @@
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-dynprobe.h"
+#include "rec-select.h"
 #include <tracefs.h>
 
 const struct cmd_option control_options[] = {
@@ -253,6 +254,8 @@ static int event_opt(struct section *s, int id, const char *arg)
 		return add(&ev->triggers, arg);
 	if (ev->filter)
 		return bad("this event already has a filter: combine them with && or ||");
+	if (rec_filter_kernel(arg) < 0)
+		return -1;
 	return set_str(&ev->filter, arg);
 }
 

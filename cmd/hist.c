@@ -21,6 +21,7 @@
 #include "hist.h"
 #include "options.h"
 #include "opt-values.h"
+#include "rec-select.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-workload.h"
@@ -106,7 +107,11 @@ static int hist_opt(int id, const char *arg, void *ctx)
 	case OPT_KEY: return add_list(a, 0, s->keys, &s->nkeys, arg);
 	case OPT_VALUE: return add_list(a, 1, s->vals, &s->nvals, arg);
 	case OPT_SORT: return add_list(a, 2, s->sort, &s->nsort, arg);
-	case 'f': s->filter = arg; break;
+	case 'f':
+		if (rec_filter_kernel(arg) < 0)
+			return -1;
+		s->filter = arg;
+		break;
 	case 'B': a->instance = arg; break;
 	case OPT_SIZE:
 		if (cmd_parse_u64(arg, &n) < 0 || n <= 64 || n > SIZE_MAX_ENTRIES)

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Record selection of ftc report and ftc stream (rec-select.h). */
+#include <ctype.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
 
+#include "filter-expr.h"
 #include "ftc.h"
 #include "options.h"
 #include "rec-select.h"
@@ -75,27 +78,216 @@ int rec_select_pids(struct rec_select *s, const char *arg)
 	return 0;
 }
 
+void rec_filter_caret(const char *text, size_t pos)
+{
+	size_t len = strlen(text);
+
+	fputs("  ", stderr);
+	for (size_t i = 0; i < len; i++)
+		fputc(isprint((unsigned char)text[i]) || text[i] == '\t' ? text[i] : '?', stderr);
+	fputs("\n  ", stderr);
+	for (size_t i = 0; i < pos && i < len; i++)
+		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+/* Before the file is open, any field may be there, of any type. */
+static enum ftc_filter_type any_field(void *ctx, const char *name)
+{
+	return FTC_FILTER_SYM;
+}
+
+int rec_filter_kernel(const char *arg)
+{
+	struct ftc_filter_error err = { 0 };
+
+	if (!ftc_filter_check_kernel(arg, &err))
+		return 0;
+	cmd_bad_value("%s", err.msg);
+	rec_filter_caret(arg, err.pos);
+	return -1;
+}
+
+int rec_select_filter(struct rec_select *s, const char *arg)
+{
+	struct ftc_filter_head h;
+	struct ftc_filter_error err = { 0 };
+	bool bad = ftc_filter_split(arg, &h, &err) < 0 ||
+		   ftc_filter_check(arg, &h, any_field, NULL, &err) < 0;
+
+	ftc_filter_head_free(&h);
+	if (bad) {
+		cmd_bad_value("%s", err.msg);
+		rec_filter_caret(arg, err.pos);
+		return -1;
+	}
+	return rec_select_push(&s->filters, &s->nfilters, arg);
+}
+
+/* The events one filter names, as libtraceevent matches them. */
+struct filter_events {
+	struct tep_event **ev;
+	int n;
+};
+
+static bool name_matches(const char *re_text, const char *name)
+{
+	regex_t re;
+	char *anch;
+	bool ok;
+
+	if (asprintf(&anch, "^%s$", re_text) < 0)
+		return false;
+	ok = !regcomp(&re, anch, REG_ICASE | REG_NOSUB);
+	free(anch);
+	if (!ok)
+		return false;
+	ok = !regexec(&re, name, 0, NULL, 0);
+	regfree(&re);
+	return ok;
+}
+
+static bool event_matches(const struct ftc_filter_event *fe, const struct tep_event *ev)
+{
+	if (fe->sys)
+		return name_matches(fe->sys, ev->system) && name_matches(fe->name, ev->name);
+	return name_matches(fe->name, ev->system) || name_matches(fe->name, ev->name);
+}
+
+static enum ftc_filter_type field_type(const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_STRING)
+		return FTC_FILTER_STR;
+	if (f->flags & (TEP_FIELD_IS_POINTER | TEP_FIELD_IS_LONG))
+		return FTC_FILTER_SYM;
+	return FTC_FILTER_NUM;
+}
+
+/* As libtraceevent: a field of any selected event, else COMM or CPU. */
+static enum ftc_filter_type lookup_field(void *ctx, const char *name)
+{
+	struct filter_events *fe = ctx;
+
+	for (int i = 0; i < fe->n; i++) {
+		struct tep_format_field *f = tep_find_any_field(fe->ev[i], name);
+
+		if (f)
+			return field_type(f);
+	}
+	if (!strcmp(name, "COMM"))
+		return FTC_FILTER_STR;
+	return strcmp(name, "CPU") ? FTC_FILTER_UNKNOWN : FTC_FILTER_NUM;
+}
+
+static int match_events(struct tep_handle *tep, const struct ftc_filter_head *h,
+			struct filter_events *fe, struct ftc_filter_error *err, bool live)
+{
+	const char *where = live ? "of this kernel" : "in the file";
+	const char *hint = live ? " (ftc list -e lists them)" : " (ftc report --stat counts its events)";
+
+	int count = tep_get_events_count(tep);
+
+	fe->ev = calloc((size_t)count + 1, sizeof(*fe->ev));
+	if (!fe->ev)
+		return -1;
+	for (size_t k = 0; k < h->nevents; k++) {
+		int before = fe->n;
+
+		for (int i = 0; i < count; i++) {
+			struct tep_event *ev = tep_get_event(tep, i);
+			bool dup = false;
+
+			if (!ev || !event_matches(&h->events[k], ev))
+				continue;
+			for (int j = 0; j < fe->n && !dup; j++)
+				dup = fe->ev[j] == ev;
+			if (!dup)
+				fe->ev[fe->n++] = ev;
+		}
+		if (fe->n == before) {
+			err->pos = h->events[k].pos;
+			err->status = FTC_EXIT_REFUSED;
+			snprintf(err->msg, sizeof(err->msg), "no event %s matches '%s%s%s'%s", where,
+				 h->events[k].sys ? h->events[k].sys : "", h->events[k].sys ? ":" : "",
+				 h->events[k].name, hint);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The fields an unknown field could have been, on one line. */
+static void list_fields(const struct filter_events *fe)
+{
+	struct tep_event *ev = fe->ev[0];
+	struct tep_format_field **f = tep_event_fields(ev);
+
+	fprintf(stderr, "  fields of %s:%s:", ev->system, ev->name);
+	for (int i = 0; f && f[i]; i++)
+		fprintf(stderr, " %s", f[i]->name);
+	fprintf(stderr, "%s; and common_pid, common_type, common_flags, common_preempt_count, COMM, CPU\n",
+		fe->n > 1 ? " (one of the events selected)" : "");
+	free(f);
+}
+
+/* Checks one filter and adds it; 0 or an exit status. */
+static int add_filter(struct rec_select *s, struct tep_handle *tep, const struct command *cmd,
+		      const char *opt, const char *text)
+{
+	struct ftc_filter_head h;
+	struct ftc_filter_error err = { 0 };
+	struct filter_events fe = { 0 };
+	char q[200], tep_err[256], *tep_text = NULL;
+	int status = 0;
+
+	if (ftc_filter_split(text, &h, &err) < 0 || match_events(tep, &h, &fe, &err, !strcmp(cmd->name, "stream")) ||
+	    ftc_filter_check(text, &h, lookup_field, &fe, &err) < 0) {
+		if (!err.status)
+			err.status = FTC_EXIT_FAIL;
+		cmd_quote(q, sizeof(q), text);
+		cmd_error(cmd, "%s '%s': %s", opt, q, err.msg);
+		rec_filter_caret(text, err.pos);
+		if (err.status == FTC_EXIT_REFUSED && fe.n && strstr(err.msg, "field"))
+			list_fields(&fe);
+		status = err.status;
+		goto out;
+	}
+	tep_text = ftc_filter_tep_text(text, &h);
+	if (!tep_text) {
+		status = FTC_EXIT_FAIL;
+		goto out;
+	}
+	if (tep_filter_add_filter_str(s->filter, tep_text) < 0) {
+		/* what the check let through libtraceevent should take */
+		tep_filter_strerror(s->filter, 0, tep_err, sizeof(tep_err));
+		cmd_quote(q, sizeof(q), text);
+		cmd_error(cmd, "%s '%s': libtraceevent refused it: %s", opt, q, tep_err);
+		status = FTC_EXIT_USAGE;
+	}
+out:
+	free(tep_text);
+	free(fe.ev);
+	ftc_filter_head_free(&h);
+	return status;
+}
+
 int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const struct command *cmd,
 		     const char *opt)
 {
 	struct tep_handle *tep = ftc_reader_tep(r);
-	char err[256];
+	int status;
 
 	if (!s->nfilters)
 		return 0;
 	if (ftc_reader_parse_all_events(r) < 0)
-		return -1;
+		return FTC_EXIT_FAIL;
 	s->filter = tep_filter_alloc(tep);
 	if (!s->filter)
-		return -1;
+		return FTC_EXIT_FAIL;
 	for (int i = 0; i < s->nfilters; i++) {
-		enum tep_errno ret = tep_filter_add_filter_str(s->filter, s->filters[i]);
-
-		if (ret < 0) {
-			tep_filter_strerror(s->filter, ret, err, sizeof(err));
-			cmd_error(cmd, "%s '%s': bad filter: %s", opt, s->filters[i], err);
-			return -1;
-		}
+		status = add_filter(s, tep, cmd, opt, s->filters[i]);
+		if (status)
+			return status;
 	}
 	return 0;
 }

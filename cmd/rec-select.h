@@ -31,8 +31,18 @@ struct rec_select {
 int rec_select_cpus(struct rec_select *s, const char *arg);
 int rec_select_pids(struct rec_select *s, const char *arg);
 int rec_select_push(char ***list, int *n, const char *arg);
-/* Compiles the filters against r's formats; -1 with a message naming cmd
- * and the option (opt) that gave the filter. */
+/* A filter: its syntax is checked now (exit 2 with a caret under the
+ * place), its events and fields by rec_select_setup(). */
+int rec_select_filter(struct rec_select *s, const char *arg);
+/* Prints a filter on one line and a caret under column pos (stderr). */
+void rec_filter_caret(const char *text, size_t pos);
+/* From an option's handler: a kernel filter (record, start, stream -f, hist
+ * -f) whose syntax is wrong is refused (exit 2, with a caret); 0 if good. */
+int rec_filter_kernel(const char *arg);
+/* Checks the filters against r's formats (filter-expr.h) and compiles them;
+ * 0, or the exit status after a message naming cmd, the option (opt) that
+ * gave the filter, and the place in it that is wrong: 2 a malformed filter,
+ * 3 an event or field the file lacks, 1 out of memory. */
 int rec_select_setup(struct rec_select *s, struct ftc_reader *r, const struct command *cmd,
 		     const char *opt);
 /* Whether any selection was asked for. */

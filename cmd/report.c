@@ -178,7 +178,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': rp->input = arg; return 0;
-	case 'F': return rec_select_push(&rp->sel.filters, &rp->sel.nfilters, arg);
+	case 'F': return rec_select_filter(&rp->sel, arg);
 	case OPT_EVENT: return rec_select_push(&rp->events, &rp->nevents, arg);
 	case 'e': rp->endian = true; return 0;
 	case OPT_COMM: return rec_select_push(&rp->sel.comms, &rp->sel.ncomms, arg);
@@ -697,10 +697,9 @@ static int report_run(int argc, char **argv)
 		cmd_error(&cmd_report, "--symfs %s: %s", rp.prof.symfs, ftc_strerror());
 		goto out;
 	}
-	if (rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F") < 0) {
-		status = FTC_EXIT_USAGE;
+	status = rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F");
+	if (status)
 		goto out;
-	}
 	/* as a missing instance or event in tracefs: a name that is not there */
 	if (find_instance(&rp) < 0 || check_events(&rp) < 0 || check_cpus(&rp) < 0) {
 		status = FTC_EXIT_REFUSED;

@@ -64,6 +64,7 @@ static const struct cmd_option stream_options[] = {
 struct stream {
 	struct control_spec *spec;
 	struct rec_select sel;
+	int sel_status;		/* rec_select_setup()'s exit status */
 	bool follow, quiet, no_plugins;
 	struct rec_output out;
 	double duration;
@@ -96,7 +97,7 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	case OPT_RECORD: s->record = arg; return 0;
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
-	case OPT_MATCH: return rec_select_push(&s->sel.filters, &s->sel.nfilters, arg);
+	case OPT_MATCH: return rec_select_filter(&s->sel, arg);
 	case OPT_JSON: s->out.json = true; return 0;
 	case OPT_RAW: s->out.raw = true; return 0;
 	case OPT_NS: s->out.ns = true; return 0;
@@ -277,7 +278,8 @@ static int open_live(struct stream *s)
 	s->live = ftc_live_open(s->instance, &o);
 	if (!s->live)
 		return -1;
-	if (rec_select_setup(&s->sel, ftc_live_reader(s->live), &cmd_stream, "--match") < 0)
+	s->sel_status = rec_select_setup(&s->sel, ftc_live_reader(s->live), &cmd_stream, "--match");
+	if (s->sel_status)
 		return -2;
 	s->fmt = ftc_format_new(ftc_live_reader(s->live), stdout, format_flags(s));
 	return s->fmt ? 0 : -1;
@@ -383,7 +385,7 @@ static int run_traced(struct stream *s)
 	o = open_live(s);
 	if (o == -2) {
 		ftc_workload_reap(s->cmd);
-		return FTC_EXIT_USAGE;
+		return s->sel_status;
 	}
 	if (o < 0)
 		goto fail;

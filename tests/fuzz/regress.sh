@@ -90,4 +90,32 @@ for in in "$TOP"/tests/fuzz/regress-probe/*; do
 	fi
 done
 [ $np -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress-probe"
+
+# Filters the fuzzer (tests/fuzz/run --target filter) kept, in
+# tests/fuzz/regress-filter/, through ftc report -F over a small capture of
+# the events they name: a report (0), a malformed filter (2) or a name the
+# file lacks (3), never a signal or a sanitizer report.
+nf=0
+FI=$(test_instance fregress)
+if "$FTC" record -q -B "$FI" -e sched:sched_switch -e sched:sched_wakeup -e sched:sched_process_exec \
+	-o "$D/filter.dat" -- sh -c '/bin/true; sleep 0.01' >"$D/o" 2>"$D/e"; then
+	for in in "$TOP"/tests/fuzz/regress-filter/*; do
+		[ -f "$in" ] || continue
+		nf=$((nf + 1))
+		name=$(basename "$in")
+		timeout 20 "$FTC" report -F "$(tr -d '\0' <"$in")" "$D/filter.dat" >"$D/o" 2>"$D/e"
+		st=$?
+		if [ $st -ge 124 ] || grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"; then
+			fail "fuzz regress: filter $name" "exit $st: $(grep -m2 -E 'ERROR|runtime error' "$D/e" | tr '\n' ' ')"
+		elif [ $st != 0 ] && [ $st != 2 ] && [ $st != 3 ]; then
+			fail "fuzz regress: filter $name" "exit $st, want 0, 2 or 3: $(head -1 "$D/e")"
+		else
+			pass "fuzz regress: filter $name (exit $st)"
+		fi
+	done
+	[ $nf -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress-filter"
+else
+	skip "fuzz regress: filters" "no capture to filter: $(tail -1 "$D/e")"
+fi
+[ -d "$TRACEFS/instances/$FI" ] && "$FTC" reset -q -B "$FI" -d >/dev/null 2>&1
 finish

@@ -15,8 +15,11 @@
 #    where the lookup happens at parse time). An empty, long (past 255
 #    bytes for a tracefs name, 511 for a symbol or event), non-UTF-8 name,
 #    or one with '/', a blank or (where not allowed) a glob, is exit 2.
-#  - free text (a filter, a trigger, a separator, a task name): '-1' and
-#    '9999...' are text and go through; the kernel (filters, triggers)
+#  - a filter: its syntax is checked first, and '-1' or '9999...' alone is
+#    no filter (exit 2); a report or stream filter's event list is looked up
+#    after parsing (exit 3 for a name the file or kernel lacks).
+#  - free text (a trigger, a separator, a task name): '-1' and
+#    '9999...' are text and go through; the kernel (triggers)
 #    refuses them with its own message (exit 1 or 3), ftc stat uses the
 #    separator, ftc boot-args prints what it was given. Longer than one
 #    tracefs write (4095 bytes), not UTF-8, empty: exit 2.
@@ -172,17 +175,18 @@ allowed() {
 		echo "3|value"; return ;;	# no kernel has such a name: a typo costs a reboot
 	"boot-args --trigger")
 		echo "2|opt"; return ;;	# a trigger starts with a trigger command
-	"start --filter"|"start --trigger"|"record --filter"|"record --trigger"|\
-	"stream --filter"|"stream --trigger")
-		echo "0 1 3|none"; return ;;	# the kernel judges a filter (the fake takes it)
+	"start --filter"|"record --filter"|"stream --filter"|"hist --filter")
+		echo "2|opt"; return ;;	# '-1' or a number alone is no filter (filter-kernel.c)
+	"start --trigger"|"record --trigger"|"stream --trigger")
+		echo "0 1 3|none"; return ;;	# the kernel judges a trigger (the fake takes it)
 	"stream --comm")
 		echo "0|none"; return ;;	# any text is a task name
 	"top --comm")
 		echo "0 2|none"; return ;;	# a comm or a pid; more than 15 characters is refused
-	"stream --match")	# judged against the kernel's formats (the fake has none: 1)
-		[ -n "$FAKE" ] && echo "1 2|none" || echo "2|opt"; return ;;
-	"hist --filter"|"hist --key"|"hist --value")
-		echo "1 3|none"; return ;;	# the kernel judges a filter or an expression
+	"stream --match")	# an event list: judged against the kernel's formats (the fake has none: 1)
+		[ -n "$FAKE" ] && echo "1 3|none" || echo "3|value"; return ;;
+	"hist --key"|"hist --value")
+		echo "1 3|none"; return ;;	# the kernel judges an expression
 	"listen --output")
 		echo "2|none"; return ;;	# a name; then no -p: listen never waits here
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
@@ -330,8 +334,8 @@ knobs_unchanged "argument fuzz"
 # Accepted free text does what it says, where the kernel is a fake (start
 # leaves its settings: that is its job).
 if [ -n "$FAKE" ]; then
-	"$FTC" start -e sched:sched_switch -f -1 >/dev/null 2>&1
-	expect_match "start -f '-1' writes the filter as given (fake tracefs)" '^-1$' \
+	"$FTC" start -e sched:sched_switch -f 'prev_pid == -1' >/dev/null 2>&1
+	expect_match "start -f 'prev_pid == -1' writes the filter as given (fake tracefs)" '^prev_pid == -1$' \
 		"$(cat "$TRACEFS/events/sched/sched_switch/filter")"
 fi
 finish

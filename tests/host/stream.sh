@@ -246,7 +246,7 @@ gone "$i" "selections"
 expect_status "two -B: usage (2)" 2 "$FTC" stream -B "$(inst u1)" -B "$(inst u2)"
 expect_status "--window 1: usage (2)" 2 "$FTC" stream --window 1
 i=$(inst badmatch)
-expect_status "a bad --match: usage (2)" 2 "$FTC" stream -q -B "$i" --match 'no_such_event: x == 1' -- true
+expect_status "a --match on an event the kernel lacks: 3" 3 "$FTC" stream -q -B "$i" --match 'no_such_event: x == 1' -- true
 gone "$i" "bad --match"
 
 knobs_unchanged "ftc stream"
