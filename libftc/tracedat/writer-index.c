@@ -411,6 +411,7 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 	for (int b = 0; final && b < w->nbufs; b++)
 		cpustat_options(&o, &w->bufs[b]);
 	ftc_wlost_options(w, &o);
+	ftc_dbuf_add(&o, w->tail_options.p, w->tail_options.len);
 	ftc_dbuf_u16(&o, FTC_OPT_DONE);
 	ftc_dbuf_u32(&o, 8);
 	ftc_dbuf_add(&o, &zero, 8);
