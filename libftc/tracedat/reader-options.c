@@ -253,8 +253,8 @@ static void apply_cpustat(struct ftc_reader *r, const char *text, const char **b
 	}
 }
 
-/* v7 indexes a buffer's data in an option written after it: say when it is gone. */
-static void orphan_buffers(struct ftc_reader *r)
+/* v7 indexes a buffer's data in an option written after it: find it when that is gone. */
+static int orphan_buffers(struct ftc_reader *r)
 {
 	for (int i = 0; i < r->nsections; i++) {
 		const struct ftc_dat_section *s = &r->sections[i];
@@ -264,12 +264,10 @@ static void orphan_buffers(struct ftc_reader *r)
 			continue;
 		for (b = 0; b < r->nbuffers && r->buffers[b].section_offset != s->offset; b++)
 			;
-		if (b == r->nbuffers)
-			ftc_reader_warn(r, "%s: buffer section at offset %llu (\"%s\") has no BUFFER "
-					"option: the file was cut before its last options section, "
-					"so its events cannot be located", r->path,
-					(unsigned long long)s->offset, s->description);
+		if (b == r->nbuffers && ftc_v7_rescue(r, s) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 int ftc_apply_options(struct ftc_reader *r)
@@ -319,8 +317,7 @@ int ftc_apply_options(struct ftc_reader *r)
 		buffer_compressed(r, b);
 		clamp_cpus(r, b);
 	}
-	orphan_buffers(r);
-	if (ftc_lost_options(r) < 0)
+	if (orphan_buffers(r) < 0 || ftc_lost_options(r) < 0)
 		return -1;
 	for (int i = 0; i < r->noptions; i++)
 		if (r->options[i].id == FTC_OPT_CPUSTAT)

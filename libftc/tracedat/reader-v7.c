@@ -141,11 +141,15 @@ static void walk_chain(struct ftc_reader *r, uint64_t pos, int32_t *descs)
 		struct sec_hdr h = { 0 };
 
 		if (read_hdr(r, pos, &h) < 0) {
-			ftc_reader_warn(r, "%s", ftc_strerror());
 			/* A cut section is still listed, with the size it claims. */
-			if (h.size > r->file_size - pos - SEC_HDR && pos + SEC_HDR <= r->file_size) {
+			if (pos + SEC_HDR > r->file_size) {
+				r->cut_want = pos + SEC_HDR;
+			} else if (h.size > r->file_size - pos - SEC_HDR) {
+				r->cut_want = pos + SEC_HDR + h.size;
 				descs[r->nsections] = h.desc;
 				ftc_add_section(r, h.id, h.flags, NULL, pos, h.size, 0);
+			} else {
+				ftc_reader_warn(r, "%s", ftc_strerror());
 			}
 			return;
 		}
@@ -315,6 +319,14 @@ static int read_metadata(struct ftc_reader *r)
 	return 0;
 }
 
+/* The size the cut section claims (the last one listed), header included. */
+static uint64_t cut_section_size(const struct ftc_reader *r)
+{
+	const struct ftc_dat_section *s = r->nsections ? &r->sections[r->nsections - 1] : NULL;
+
+	return s && s->offset + SEC_HDR + s->size == r->cut_want ? SEC_HDR + s->size : 0;
+}
+
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 {
 	uint64_t opt_off, next, link;
@@ -348,6 +360,13 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 			break;
 		}
 		visited[n++] = next;
+		/* Past the end, or in the section the file is cut in: the cut says it. */
+		if (next + SEC_HDR > r->file_size ||
+		    (r->cut_want && next + SEC_HDR >= r->cut_want - cut_section_size(r))) {
+			if (next + SEC_HDR > r->cut_want)
+				r->cut_want = next + SEC_HDR;
+			break;
+		}
 		if (read_options_section(r, visited[n - 1], &next, &link) < 0) {
 			ftc_reader_warn(r, "%s", ftc_strerror());
 			break;
