@@ -181,6 +181,7 @@ static void say_found(struct ftc_reader *r, const struct ftc_dat_section *s,
 	else
 		snprintf(where, sizeof(where), "buffer section at offset %llu has no BUFFER "
 			 "option (damaged index)", (unsigned long long)s->offset);
+	r->cut_said = true;
 	ftc_reader_warn(r, "%s: %s: the index of its CPU data is gone; reading the %llu whole "
 			"%s of the %d CPU run%s found in its buffer section (CPUs numbered in file "
 			"order)", r->path, where, (unsigned long long)f->units, unit, f->n,
@@ -220,4 +221,15 @@ int ftc_v7_rescue(struct ftc_reader *r, const struct ftc_dat_section *s)
 	b->compressed = compressed;
 	say_found(r, s, &f, compressed);
 	return 0;
+}
+
+void ftc_reader_say_cut(struct ftc_reader *r)
+{
+	if (r->cut_said || r->cut_want <= r->file_size)
+		return;
+	r->cut_said = true;
+	ftc_reader_warn(r, "%s: cut at %llu of %s%llu bytes: reading the records of every whole "
+			"%s before the cut", r->path, (unsigned long long)r->file_size,
+			r->version == 7 ? "at least " : "", (unsigned long long)r->cut_want,
+			r->comp ? "chunk" : "page");
 }

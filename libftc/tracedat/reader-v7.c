@@ -344,8 +344,14 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 		goto out;
 	walk_chain(r, pos, descs);
 	name_sections(r, descs);
-	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0)
+	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0) {
+		if (opt_off + SEC_HDR > r->file_size || r->cut_want)
+			ftc_error(EINVAL, "%s: cut at %llu of at least %llu bytes, inside its "
+				  "metadata: no record can be read", r->path,
+				  (unsigned long long)r->file_size, (unsigned long long)
+				  (r->cut_want > opt_off + SEC_HDR ? r->cut_want : opt_off + SEC_HDR));
 		goto out;
+	}
 	/* Later options sections follow the buffers: damage there loses only them. */
 	while (next && n < FTC_MAX_SECTIONS) {
 		/* A link back to a section already read would loop (or repeat options). */

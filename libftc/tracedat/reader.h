@@ -79,6 +79,7 @@ struct ftc_reader {
 	uint64_t opts_last;		/* the last options section linked, 0 when none */
 	/* A cut v7 file: the size its sections and links claim (> file_size), else 0. */
 	uint64_t cut_want;
+	bool cut_said;			/* ... and a warning said so */
 
 	struct tep_handle *tep;
 	void *plugins;
@@ -171,6 +172,8 @@ int ftc_read_v6(struct ftc_reader *r, uint64_t pos);
  * damaged tail) made a buffer from the runs of whole chunks it holds.
  */
 int ftc_v7_rescue(struct ftc_reader *r, const struct ftc_dat_section *s);
+/* One warning for a cut file, unless the rescue said it already. */
+void ftc_reader_say_cut(struct ftc_reader *r);
 int ftc_v7_section_load(struct ftc_reader *r, uint64_t off, uint16_t want_id,
 			char **out, size_t *len);
 

@@ -404,11 +404,18 @@ static int take_index(struct ftc_writer *w, struct ftc_reader *r)
 			       ftc_reader_big_endian(r));
 	if (!compressed(w))
 		ftc_reader_subbuf_layout(r, &w->subbuf);
+	/* The index is written at the end: a cut took it; the reader found what it could. */
+	if (r->cut_want > r->file_size)
+		return ftc_error(EINVAL, "%s(restore changed nothing: the index it finishes a "
+				 "file from was at the end; `ftc convert %s NEW.dat` writes the "
+				 "records that are there into a complete file)",
+				 ftc_reader_warnings(r) ? ftc_reader_warnings(r) : "", w->path);
 	if (take_buffers(w, r) < 0 || take_strings(w, r) < 0)
 		return -1;
 	if (!w->nbufs || !w->tail || !w->opt1_done || !w->strings.len)
-		return ftc_error(EINVAL, "%s: no ftc capture index found (written by another "
-				 "tool?)", w->path);
+		return ftc_error(EINVAL, "%s: no index of ftc record's to finish it from (its "
+				 "last options section and strings); restore changed nothing, and "
+				 "`ftc report` reads what the file holds", w->path);
 	return 0;
 }
 
