@@ -80,6 +80,7 @@ struct ftc_reader {
 	/* A cut v7 file: the size its sections and links claim (> file_size), else 0. */
 	uint64_t cut_want;
 	bool cut_said;			/* ... and a warning said so */
+	bool short_read;		/* a read of the metadata ran past the end */
 
 	struct tep_handle *tep;
 	void *plugins;
