@@ -349,11 +349,15 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 		if (descs[i] >= 0)
 			r->cut_want = r->file_size + SEC_HDR;
 	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", ftc_strerror());
 		if (opt_off + SEC_HDR > r->file_size || r->cut_want)
 			ftc_error(EINVAL, "%s: cut at %llu of at least %llu bytes, inside its "
-				  "metadata: no record can be read", r->path,
+				  "metadata: no record can be read (%s)", r->path,
 				  (unsigned long long)r->file_size, (unsigned long long)
-				  (r->cut_want > opt_off + SEC_HDR ? r->cut_want : opt_off + SEC_HDR));
+				  (r->cut_want > opt_off + SEC_HDR ? r->cut_want : opt_off + SEC_HDR),
+				  why);
 		goto out;
 	}
 	/* Later options sections follow the buffers: damage there loses only them. */
