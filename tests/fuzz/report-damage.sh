@@ -24,7 +24,9 @@ for f in x6 x7; do
 	"$FTC" report --no-header "$D/$f.dat" >"$full" 2>/dev/null
 	size=$(stat -c %s "$D/$f.dat")
 	data=$("$FTC" dump --buffers "$D/$f.dat" | awk '$1 == "cpu" && $6 > 0 { print $4; exit }')
-	crashes=0 unnamed=0 foreign=0 partial=0 cuts=0
+	# v7: records come in whole chunks; once the first CPU's are all there, some print.
+	whole=$("$FTC" dump --buffers "$D/$f.dat" | awk '$1 == "cpu" && $6 > 0 { print $4 + 4 + $6; exit }')
+	crashes=0 unnamed=0 foreign=0 partial=0 cuts=0 need=0
 	# 24 cuts over the whole file, 24 inside the event data.
 	for i in $(seq 0 23) $(seq 100 123); do
 		if [ "$i" -lt 100 ]; then cut=$((size * i / 24 + 7)); else cut=$((data + (size - data) * (i - 100) / 24 + 3)); fi
@@ -40,6 +42,7 @@ for f in x6 x7; do
 			grep -vxFf <(sed 's/^ftc-test-[0-9]*-report[0-9]*: //' "$full") | head -1)" ] &&
 			foreign=$((foreign + 1))
 		[ "$i" -ge 100 ] && [ -s "$D/o" ] && partial=$((partial + 1))
+		[ "$i" -ge 100 ] && [ "$cut" -ge "$whole" ] && need=$((need + 1))
 	done
 	[ $crashes = 0 ] && pass "report-damage: $f cut at $cuts offsets: no crash" ||
 		fail "report-damage: $f cuts" "$crashes crashed (see $D/crash-*)"
@@ -49,8 +52,9 @@ for f in x6 x7; do
 		fail "report-damage: $f cuts: only real records" "$foreign runs printed records not in the full output"
 	# v7 indexes its data in options written after it: a cut loses the
 	# index, and the reader finds the whole chunks in the buffer section.
-	[ $partial -ge 18 ] && pass "report-damage: $f cut in the data: records before the cut printed ($partial/24)" ||
-		fail "report-damage: $f cut in the data: records before the cut printed" "only $partial of 24"
+	[ $f = x6 ] && need=18
+	[ $partial -ge $need ] && pass "report-damage: $f cut in the data: records before the cut printed ($partial/24, $need wanted)" ||
+		fail "report-damage: $f cut in the data: records before the cut printed" "only $partial of 24, $need wanted"
 done
 
 # A cut in the data names the buffer, the CPU and the offset.
