@@ -490,6 +490,7 @@ static int take_file(struct ftc_writer *w, struct ftc_reader *r, uint64_t blksiz
 {
 	if (take_index(w, r) < 0 || take_tail(w, r) < 0)
 		return -1;
+	w->tail_kept = true;
 	w->align = blksize > w->page ? blksize : w->page;
 	w->groups = w->bufs[0].sec;
 	for (int b = 0; b < w->nbufs; b++)

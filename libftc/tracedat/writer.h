@@ -137,6 +137,7 @@ struct ftc_writer {
 	uint32_t extra_systems;
 	struct ftc_dbuf extra_options;	/* ftc_writer_copy_from(): (u16 id, u32 size, data)... */
 	struct ftc_dbuf tail_options;	/* restore: the old tail's options, BUFFER's aside */
+	bool tail_kept;			/* ... which replace the writer's CPU stats */
 };
 
 static inline bool compressed(const struct ftc_writer *w)
