@@ -344,9 +344,12 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 		goto out;
 	walk_chain(r, pos, descs);
 	name_sections(r, descs);
-	/* Descriptions name strings: no STRINGS section means the end was cut off. */
+	/*
+	 * Descriptions name strings (past the first one, at least): with no
+	 * STRINGS section, the end was cut off.
+	 */
 	for (int i = 0; i < r->nsections && !r->strings && !r->cut_want; i++)
-		if (descs[i] >= 0)
+		if (descs[i] > 0)
 			r->cut_want = r->file_size + SEC_HDR;
 	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0) {
 		char why[1024];
