@@ -729,7 +729,11 @@ static int report_run(int argc, char **argv)
 	status = FTC_EXIT_OK;
 	fflush(stdout);
 	warn = ftc_reader_warnings(rp.r);
-	if (warn) {
+	/* One line (a cut file) needs no heading; exit 1 so that scripts notice. */
+	if (warn && strchr(warn, '\n') == warn + strlen(warn) - 1) {
+		fprintf(stderr, "ftc report: %s", warn);
+		status = FTC_EXIT_FAIL;
+	} else if (warn) {
 		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "
 			"printed:\n%s", warn);
 		status = FTC_EXIT_FAIL;

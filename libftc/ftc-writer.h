@@ -122,9 +122,12 @@ FTC_API int ftc_writer_finish(struct ftc_writer *w);
 FTC_API void ftc_writer_free(struct ftc_writer *w);
 
 /*
- * Finishes a v7 file that ftc left unfinished (SIGKILL, crash): removes
- * the gaps between the CPU regions and rewrites the index from what the
- * file holds. *changed tells whether there was anything to do.
+ * Finishes a v7 file that ftc left unfinished (SIGKILL, crash): takes the
+ * chunks written after the last checkpoint, removes the gaps between the
+ * CPU regions and rewrites the index from what the file holds. A file with
+ * nothing to gain is not opened for writing; a rewrite goes to a new file
+ * beside it, read back before it replaces path. *changed tells whether
+ * there was anything to do.
  */
 FTC_API int ftc_writer_repair(const char *path, int *changed);
 

@@ -179,29 +179,31 @@ static void buffer_compressed(struct ftc_reader *r, struct ftc_dat_buffer *b)
 				"section", r->path, b->name, (unsigned long long)b->section_offset);
 }
 
-/* Keeps CPU data inside the file: a truncated file reads up to its end. */
+/*
+ * Keeps CPU data inside the file: a cut file reads up to its end, whole
+ * pages only (a page cut short would only warn); one line says where
+ * it was cut (ftc_reader_say_cut).
+ */
 static void clamp_cpus(struct ftc_reader *r, struct ftc_dat_buffer *b)
 {
 	uint64_t extra = b->compressed ? 4 : 0;
 
 	for (int i = 0; i < b->ncpus; i++) {
 		struct ftc_dat_cpu *c = &b->cpus[i];
+		uint64_t end = c->offset + extra + c->size;
 
 		if (!c->size)
 			continue;
-		if (c->offset > r->file_size || r->file_size - c->offset < extra) {
-			ftc_reader_warn(r, "%s: buffer '%s' CPU %d data at offset %llu lies beyond "
-					"the end of the file (%llu bytes): truncated file",
-					r->path, b->name, c->cpu, (unsigned long long)c->offset,
-					(unsigned long long)r->file_size);
+		if (end < c->offset || c->offset > r->file_size || r->file_size - c->offset < extra) {
+			if (end > r->cut_want && end >= c->offset)
+				r->cut_want = end;
 			c->size = 0;
 		} else if (c->size > r->file_size - c->offset - extra) {
-			ftc_reader_warn(r, "%s: buffer '%s' CPU %d data at offset %llu is cut at "
-					"%llu of %llu bytes: truncated file; reading what is there",
-					r->path, b->name, c->cpu, (unsigned long long)c->offset,
-					(unsigned long long)(r->file_size - c->offset - extra),
-					(unsigned long long)c->size);
+			if (end > r->cut_want)
+				r->cut_want = end;
 			c->size = r->file_size - c->offset - extra;
+			if (!b->compressed && r->page_size)
+				c->size -= c->size % r->page_size;
 		}
 	}
 }
@@ -253,8 +255,8 @@ static void apply_cpustat(struct ftc_reader *r, const char *text, const char **b
 	}
 }
 
-/* v7 indexes a buffer's data in an option written after it: say when it is gone. */
-static void orphan_buffers(struct ftc_reader *r)
+/* v7 indexes a buffer's data in an option written after it: find it when that is gone. */
+static int orphan_buffers(struct ftc_reader *r)
 {
 	for (int i = 0; i < r->nsections; i++) {
 		const struct ftc_dat_section *s = &r->sections[i];
@@ -264,12 +266,10 @@ static void orphan_buffers(struct ftc_reader *r)
 			continue;
 		for (b = 0; b < r->nbuffers && r->buffers[b].section_offset != s->offset; b++)
 			;
-		if (b == r->nbuffers)
-			ftc_reader_warn(r, "%s: buffer section at offset %llu (\"%s\") has no BUFFER "
-					"option: the file was cut before its last options section, "
-					"so its events cannot be located", r->path,
-					(unsigned long long)s->offset, s->description);
+		if (b == r->nbuffers && ftc_v7_rescue(r, s) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 int ftc_apply_options(struct ftc_reader *r)
@@ -319,9 +319,9 @@ int ftc_apply_options(struct ftc_reader *r)
 		buffer_compressed(r, b);
 		clamp_cpus(r, b);
 	}
-	orphan_buffers(r);
-	if (ftc_lost_options(r) < 0)
+	if (orphan_buffers(r) < 0 || ftc_lost_options(r) < 0)
 		return -1;
+	ftc_reader_say_cut(r);
 	for (int i = 0; i < r->noptions; i++)
 		if (r->options[i].id == FTC_OPT_CPUSTAT)
 			apply_cpustat(r, (const char *)r->options[i].data, &cur_buffer);

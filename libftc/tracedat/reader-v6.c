@@ -25,9 +25,11 @@ static int skip_sized(struct ftc_cur *c, int width)
 	} else if (ftc_cur_u64(c, &size) < 0) {
 		return -1;
 	}
-	if (size > c->end - c->pos)
+	if (size > c->end - c->pos) {
+		c->r->short_read |= !c->mem;
 		return ftc_cur_err(c, "a size of %llu bytes runs past the end of the file",
 				   (unsigned long long)size);
+	}
 	c->pos += size;
 	return 0;
 }

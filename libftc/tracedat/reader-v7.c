@@ -141,11 +141,15 @@ static void walk_chain(struct ftc_reader *r, uint64_t pos, int32_t *descs)
 		struct sec_hdr h = { 0 };
 
 		if (read_hdr(r, pos, &h) < 0) {
-			ftc_reader_warn(r, "%s", ftc_strerror());
 			/* A cut section is still listed, with the size it claims. */
-			if (h.size > r->file_size - pos - SEC_HDR && pos + SEC_HDR <= r->file_size) {
+			if (pos + SEC_HDR > r->file_size) {
+				r->cut_want = pos + SEC_HDR;
+			} else if (h.size > r->file_size - pos - SEC_HDR) {
+				r->cut_want = pos + SEC_HDR + h.size;
 				descs[r->nsections] = h.desc;
 				ftc_add_section(r, h.id, h.flags, NULL, pos, h.size, 0);
+			} else {
+				ftc_reader_warn(r, "%s", ftc_strerror());
 			}
 			return;
 		}
@@ -315,6 +319,14 @@ static int read_metadata(struct ftc_reader *r)
 	return 0;
 }
 
+/* The size the cut section claims (the last one listed), header included. */
+static uint64_t cut_section_size(const struct ftc_reader *r)
+{
+	const struct ftc_dat_section *s = r->nsections ? &r->sections[r->nsections - 1] : NULL;
+
+	return s && s->offset + SEC_HDR + s->size == r->cut_want ? SEC_HDR + s->size : 0;
+}
+
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 {
 	uint64_t opt_off, next, link;
@@ -332,8 +344,25 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 		goto out;
 	walk_chain(r, pos, descs);
 	name_sections(r, descs);
-	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0)
+	/*
+	 * Descriptions name strings (past the first one, at least): with no
+	 * STRINGS section, the end was cut off.
+	 */
+	for (int i = 0; i < r->nsections && !r->strings && !r->cut_want; i++)
+		if (descs[i] > 0)
+			r->cut_want = r->file_size + SEC_HDR;
+	if (read_options_section(r, opt_off, &next, &r->opts_link) < 0) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", ftc_strerror());
+		if (opt_off + SEC_HDR > r->file_size || r->cut_want)
+			ftc_error(EINVAL, "%s: cut at %llu of at least %llu bytes, inside its "
+				  "metadata: no record can be read (%s)", r->path,
+				  (unsigned long long)r->file_size, (unsigned long long)
+				  (r->cut_want > opt_off + SEC_HDR ? r->cut_want : opt_off + SEC_HDR),
+				  why);
 		goto out;
+	}
 	/* Later options sections follow the buffers: damage there loses only them. */
 	while (next && n < FTC_MAX_SECTIONS) {
 		/* A link back to a section already read would loop (or repeat options). */
@@ -348,6 +377,13 @@ int ftc_read_v7(struct ftc_reader *r, uint64_t pos)
 			break;
 		}
 		visited[n++] = next;
+		/* Past the end, or in the section the file is cut in: the cut says it. */
+		if (next + SEC_HDR > r->file_size ||
+		    (r->cut_want && next + SEC_HDR >= r->cut_want - cut_section_size(r))) {
+			if (next + SEC_HDR > r->cut_want)
+				r->cut_want = next + SEC_HDR;
+			break;
+		}
 		if (read_options_section(r, visited[n - 1], &next, &link) < 0) {
 			ftc_reader_warn(r, "%s", ftc_strerror());
 			break;

@@ -79,10 +79,12 @@ int ftc_pread_all(struct ftc_reader *r, void *dst, size_t n, uint64_t off, const
 {
 	size_t done = 0;
 
-	if (off > r->file_size || n > r->file_size - off)
+	if (off > r->file_size || n > r->file_size - off) {
+		r->short_read = true;
 		return ftc_error(EINVAL, "%s: %s at offset %llu: needs %zu bytes but the file "
 				 "ends at %llu (truncated file?)", r->path, what,
 				 (unsigned long long)off, n, (unsigned long long)r->file_size);
+	}
 	if (r->mem) {
 		memcpy(dst, r->mem + off, n);
 		return 0;
@@ -147,9 +149,11 @@ int ftc_cur_err(struct ftc_cur *c, const char *fmt, ...)
 
 int ftc_cur_read(struct ftc_cur *c, void *dst, size_t n)
 {
-	if (c->pos > c->end || n > c->end - c->pos)
+	if (c->pos > c->end || n > c->end - c->pos) {
+		c->r->short_read |= !c->mem;
 		return ftc_cur_err(c, "needs %zu bytes, only %llu left (truncated or corrupt)",
 				   n, (unsigned long long)(c->end > c->pos ? c->end - c->pos : 0));
+	}
 	if (c->mem)
 		memcpy(dst, c->mem + c->pos, n);
 	else if (cached_read(c->r, dst, n, c->pos, c->what) < 0)
@@ -300,6 +304,21 @@ static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_o
 	return r;
 }
 
+/* A file whose metadata runs past its end: most likely cut there. */
+static void cut_metadata(struct ftc_reader *r)
+{
+	char why[1024];
+
+	if (!r->short_read && r->cut_want <= r->file_size)
+		return;
+	if (strstr(ftc_strerror(), "cut at "))
+		return;
+	snprintf(why, sizeof(why), "%s", ftc_strerror());
+	ftc_error(EINVAL, "%s: cut at %llu bytes, inside its metadata (or a size there is "
+		  "damaged): no record can be read (%s)", r->path,
+		  (unsigned long long)r->file_size, why);
+}
+
 /* Everything after the bytes became readable; closes r on failure. */
 static struct ftc_reader *reader_parse(struct ftc_reader *r)
 {
@@ -322,6 +341,7 @@ static struct ftc_reader *reader_parse(struct ftc_reader *r)
 	return r;
 fail:
 	err = errno;
+	cut_metadata(r);
 	ftc_reader_close(r);
 	errno = err;
 	return NULL;
@@ -355,6 +375,7 @@ struct ftc_reader *ftc_reader_open_opts(const char *path, const struct ftc_reade
 	return reader_parse(r);
 fail:
 	err = errno;
+	cut_metadata(r);
 	ftc_reader_close(r);
 	errno = err;
 	return NULL;

@@ -77,6 +77,10 @@ struct ftc_reader {
 	/* v7, for ftc restore, which rewrites the index in place (writer-compact.c). */
 	uint64_t opts_link;		/* the first options section's link to the next */
 	uint64_t opts_last;		/* the last options section linked, 0 when none */
+	/* A cut v7 file: the size its sections and links claim (> file_size), else 0. */
+	uint64_t cut_want;
+	bool cut_said;			/* ... and a warning said so */
+	bool short_read;		/* a read of the metadata ran past the end */
 
 	struct tep_handle *tep;
 	void *plugins;
@@ -164,6 +168,13 @@ int ftc_decompress_alloc(struct ftc_reader *r, const void *src, size_t slen, siz
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos);
 int ftc_read_v6(struct ftc_reader *r, uint64_t pos);
 /* Loads a v7 section's payload, decompressed when flagged; NUL appended. */
+/*
+ * reader-rescue.c: a v7 BUFFER section no option indexes (a cut file, a
+ * damaged tail) made a buffer from the runs of whole chunks it holds.
+ */
+int ftc_v7_rescue(struct ftc_reader *r, const struct ftc_dat_section *s);
+/* One warning for a cut file, unless the rescue said it already. */
+void ftc_reader_say_cut(struct ftc_reader *r);
 int ftc_v7_section_load(struct ftc_reader *r, uint64_t off, uint16_t want_id,
 			char **out, size_t *len);
 

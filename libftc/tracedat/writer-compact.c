@@ -404,11 +404,18 @@ static int take_index(struct ftc_writer *w, struct ftc_reader *r)
 			       ftc_reader_big_endian(r));
 	if (!compressed(w))
 		ftc_reader_subbuf_layout(r, &w->subbuf);
+	/* The index is written at the end: a cut took it; the reader found what it could. */
+	if (r->cut_want > r->file_size)
+		return ftc_error(EINVAL, "%s(restore changed nothing: the index it finishes a "
+				 "file from was at the end; `ftc convert %s NEW.dat` writes the "
+				 "records that are there into a complete file)",
+				 ftc_reader_warnings(r) ? ftc_reader_warnings(r) : "", w->path);
 	if (take_buffers(w, r) < 0 || take_strings(w, r) < 0)
 		return -1;
 	if (!w->nbufs || !w->tail || !w->opt1_done || !w->strings.len)
-		return ftc_error(EINVAL, "%s: no ftc capture index found (written by another "
-				 "tool?)", w->path);
+		return ftc_error(EINVAL, "%s: no index of ftc record's to finish it from (its "
+				 "last options section and strings); restore changed nothing, and "
+				 "`ftc report` reads what the file holds", w->path);
 	return 0;
 }
 
@@ -433,17 +440,57 @@ static int check_version(struct ftc_writer *w)
 	return 0;
 }
 
-/* Reads the index and recovers what followed the last checkpoint; *changed counts it. */
-static int take_file(struct ftc_writer *w, uint64_t blksize, int *changed)
+/*
+ * What the old tail says beside the BUFFER options (CPU stats, lost
+ * counts, the command lines and kallsyms of the end), kept for the new
+ * one: a rewrite must not lose what the file had.
+ */
+static int take_tail(struct ftc_writer *w, struct ftc_reader *r)
 {
-	struct ftc_reader *r = NULL;
-	int ret = -1;
+	for (int i = 0; i < ftc_reader_noptions(r); i++) {
+		const struct ftc_dat_opt *o = ftc_reader_option(r, i);
+		struct ftc_dbuf *to = &w->tail_options;
+		char *buf = NULL;
+		size_t len = 0;
 
-	if (check_version(w) < 0)
+		if (o->offset <= w->tail || o->id == FTC_OPT_BUFFER)
+			continue;
+		if (o->id == FTC_OPT_CMDLINES || o->id == FTC_OPT_KALLSYMS) {
+			to = o->id == FTC_OPT_CMDLINES ? &w->end_cmdlines : &w->end_kallsyms;
+			if (o->size < 8 || ftc_v7_section_load(r, ftc_rd64(r, o->data), o->id,
+							       &buf, &len) < 0)
+				return ftc_error(EINVAL, "%s: the %s at the end cannot be read, "
+						 "so the file is left as it is: %s", w->path,
+						 ftc_option_name(o->id), ftc_strerror());
+			to->len = 0;
+			ftc_dbuf_add(to, buf, len);
+			free(buf);
+			/* The tail starts with these sections: the data ends before. */
+			if (ftc_rd64(r, o->data) < w->tail)
+				w->tail = ftc_rd64(r, o->data);
+			w->have_end_cmdlines |= o->id == FTC_OPT_CMDLINES;
+			continue;
+		}
+		ftc_dbuf_u16(to, o->id);
+		ftc_dbuf_u32(to, o->size);
+		ftc_dbuf_add(to, o->data, o->size);
+	}
+	if (w->tail_options.oom || w->end_cmdlines.oom || w->end_kallsyms.oom)
+		return ftc_error(ENOMEM, "out of memory");
+	return 0;
+}
+
+/*
+ * Reads the index and recovers what followed the last checkpoint;
+ * *changed counts the chunks (or pages) found. Reads only: the file is
+ * not opened for writing.
+ */
+static int take_file(struct ftc_writer *w, struct ftc_reader *r, uint64_t blksize,
+		     int *changed)
+{
+	if (take_index(w, r) < 0 || take_tail(w, r) < 0)
 		return -1;
-	r = ftc_reader_open(w->path, FTC_READER_METADATA);
-	if (!r || take_index(w, r) < 0)
-		goto out;
+	w->tail_kept = true;
 	w->align = blksize > w->page ? blksize : w->page;
 	w->groups = w->bufs[0].sec;
 	for (int b = 0; b < w->nbufs; b++)
@@ -454,36 +501,248 @@ static int take_file(struct ftc_writer *w, uint64_t blksize, int *changed)
 			uint64_t end = c + 1 < w->bufs[b].ncpus ? wc[1].start : w->bufs[b].end;
 
 			/* A damaged size would have compaction move gigabytes of nothing. */
-			if (wc->start > end || wc->size + (compressed(w) ? 4 : 0) > end - wc->start) {
-				ftc_error(EINVAL, "%s: the index puts CPU %d's data past its region "
-					  "(%llu bytes at %llu): damaged index", w->path, wc->cpu,
-					  (unsigned long long)wc->size,
-					  (unsigned long long)wc->start);
-				goto out;
-			}
+			if (wc->start > end || wc->size + (compressed(w) ? 4 : 0) > end - wc->start)
+				return ftc_error(EINVAL, "%s: the index puts CPU %d's data past its "
+						 "region (%llu bytes at %llu): damaged index", w->path,
+						 wc->cpu, (unsigned long long)wc->size,
+						 (unsigned long long)wc->start);
 			*changed += recover(w, r, wc, end);
 		}
+	return 0;
+}
+
+/*
+ * Whether removing the gaps would free a block or more. A finished
+ * file's regions follow each other within a block (trace-cmd's last one
+ * may even end short of it): nothing to gain there.
+ */
+static int has_gaps(struct ftc_writer *w)
+{
+	uint64_t new_tail;
+	int n, gaps = 0;
+	struct move *m = plan_moves(w, &n, &new_tail);
+
+	if (!m)
+		return ftc_error(ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		uint64_t next = i + 1 < n ? m[i + 1].from : w->tail;
+
+		if (next > m[i].from + m[i].len && next - (m[i].from + m[i].len) >= w->align)
+			gaps = 1;
+	}
+	free(m);
+	return gaps;
+}
+
+/* Copies len bytes at from in the original to to in the new file. */
+static int copy_range(struct ftc_writer *w, int src, uint64_t from, uint64_t to, uint64_t len,
+		      char *buf, size_t cap)
+{
+	while (len) {
+		size_t n = len < cap ? (size_t)len : cap;
+		ssize_t r = pread(src, buf, n, (off_t)from);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return ftc_error(r < 0 ? errno : EIO, "%s: reading %zu bytes at %llu: %s",
+					 w->path, n, (unsigned long long)from,
+					 r < 0 ? strerror(errno) : "the file ends there");
+		if (ftc_wpwrite(w, buf, (size_t)r, to) < 0)
+			return -1;
+		from += (uint64_t)r;
+		to += (uint64_t)r;
+		len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * The finished file, written into w->fd (a new file): the head as it
+ * was, each block and region where compaction would put it, the data
+ * only (the padding stays a hole), then the final index.
+ */
+static int write_compact(struct ftc_writer *w, int src)
+{
+	const struct ftc_dbuf *cmd = w->have_end_cmdlines ? &w->end_cmdlines : NULL;
+	size_t cap = 1u << 20;
+	char *buf = malloc(cap);
+	uint64_t new_tail;
+	int n, k = 0, ret = -1;
+	struct move *m = plan_moves(w, &n, &new_tail);
+
+	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
+	if (!buf || !m || !w->meta_z) {
+		ftc_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	if (copy_range(w, src, 0, 0, w->groups, buf, cap) < 0)
+		goto out;
+	for (int b = 0; b < w->nbufs; b++) {
+		struct wbuf *wb = &w->bufs[b];
+
+		if (copy_range(w, src, m[k].from, m[k].to, m[k].len, buf, cap) < 0)
+			goto out;
+		k++;
+		for (int c = 0; c < wb->ncpus; c++, k++) {
+			uint64_t len = (compressed(w) ? 4 : 0) + wb->cpus[c].size;
+
+			if (copy_range(w, src, m[k].from, m[k].to, len, buf, cap) < 0)
+				goto out;
+		}
+	}
+	take_layout(w, m, true, new_tail);
+	if (ftc_wpatch_sections(w) < 0 || ftc_windex(w, cmd, true, true) < 0)
+		goto out;
 	ret = 0;
 out:
+	free(buf);
+	free(m);
+	return ret;
+}
+
+/*
+ * The new file read back: it opens without a warning, and holds every
+ * option, buffer and byte of data the old one did, and what was
+ * recovered.
+ */
+static int verify(struct ftc_writer *w, const char *tmp, struct ftc_reader *old)
+{
+	struct ftc_reader *r = ftc_reader_open(tmp, FTC_READER_METADATA);
+	int ret = -1;
+
+	if (!r)
+		return ftc_error(EIO, "%s: the finished copy does not read back, so the file is "
+				 "left as it is: %s", w->path, ftc_strerror());
+	if (ftc_reader_warnings(r)) {
+		ftc_error(EIO, "%s: the finished copy reads back with warnings, so the file is "
+			  "left as it is:\n%s", w->path, ftc_reader_warnings(r));
+		goto out;
+	}
+	if (ftc_reader_noptions(r) != ftc_reader_noptions(old) ||
+	    ftc_reader_nbuffers(r) != ftc_reader_nbuffers(old)) {
+		ftc_error(EIO, "%s: the finished copy has %d options and %d buffers where the "
+			  "file has %d and %d, so the file is left as it is", w->path,
+			  ftc_reader_noptions(r), ftc_reader_nbuffers(r),
+			  ftc_reader_noptions(old), ftc_reader_nbuffers(old));
+		goto out;
+	}
+	for (int b = 0, k = 0; b < ftc_reader_nbuffers(r); b++) {
+		const struct ftc_dat_buffer *nb = ftc_reader_buffer(r, b);
+		const struct ftc_dat_buffer *ob = ftc_reader_buffer(old, b);
+
+		if (nb->ncpus != ob->ncpus || strcmp(nb->name, ob->name))
+			goto differs;
+		for (int c = 0; nb->ncpus && c < nb->ncpus; c++) {
+			const struct wcpu *wc = &w->bufs[k].cpus[c];
+
+			if (nb->cpus[c].size != wc->size || nb->cpus[c].size < ob->cpus[c].size)
+				goto differs;
+		}
+		k += nb->ncpus != 0;
+	}
+	ret = 0;
+	goto out;
+differs:
+	ftc_error(EIO, "%s: the finished copy's buffers differ from what was planned, so the "
+		  "file is left as it is", w->path);
+out:
 	ftc_reader_close(r);
+	return ret;
+}
+
+/* A new file beside path ("DIR/.NAME.restore-XXXXXX"), for the rewrite. */
+static char *temp_beside(const char *path, int *fd)
+{
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path + 1) : 0;
+	char *tmp = NULL;
+
+	if (asprintf(&tmp, "%.*s.%s.restore-XXXXXX", dir, path, path + dir) < 0) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	*fd = mkostemp(tmp, O_CLOEXEC);
+	if (*fd < 0) {
+		ftc_error(errno, "%s: cannot create the finished copy %s beside it: %s (restore "
+			  "writes a new file and replaces the old one only once it reads back)",
+			  path, tmp, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+/* The directory entry of the new file on disk too, so a crash keeps one of the two. */
+static void sync_dir(const char *path)
+{
+	char *d = strdup(path), *slash = d ? strrchr(d, '/') : NULL;
+	int fd;
+
+	if (!d)
+		return;
+	if (slash)
+		*(slash == d ? slash + 1 : slash) = '\0';
+	fd = open(slash ? d : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(d);
+}
+
+/*
+ * The rewrite: into a new file in the same directory, which replaces the
+ * old one (rename) only once it is complete, on disk and reads back as
+ * planned. Until then the old file is untouched; any failure removes the
+ * new one.
+ */
+static int rewrite(struct ftc_writer *w, struct ftc_reader *old, const struct stat *st)
+{
+	char *path = w->path, *tmp = temp_beside(path, &w->fd);
+	int ret = -1;
+
+	if (!tmp)
+		return -1;
+	if (write_compact(w, old->fd) < 0)
+		goto out;
+	if (fchmod(w->fd, st->st_mode & 07777) < 0 || fsync(w->fd) < 0) {
+		ftc_error(errno, "%s: %s: %s", path, tmp, strerror(errno));
+		goto out;
+	}
+	if (verify(w, tmp, old) < 0)
+		goto out;
+	if (rename(tmp, path) < 0) {
+		ftc_error(errno, "%s: replacing it with the finished copy %s: %s", path, tmp,
+			  strerror(errno));
+		goto out;
+	}
+	sync_dir(path);
+	ret = 0;
+out:
+	if (ret < 0)
+		unlink(tmp);
+	free(tmp);
 	return ret;
 }
 
 int ftc_writer_repair(const char *path, int *changed)
 {
 	struct ftc_writer *w = calloc(1, sizeof(*w));
-	uint64_t before;
+	struct ftc_reader *r = NULL;
 	struct stat st;
-	int ret = -1;
+	int ret = -1, gaps;
 
 	*changed = 0;
 	if (!w)
 		return ftc_error(ENOMEM, "out of memory");
 	w->version = 7;
-	w->fd = open(path, O_RDWR | O_CLOEXEC);
-	w->path = strdup(path);
+	w->fd = -1;
+	/* A link stays a link: the file it names is the one replaced. */
+	w->path = realpath(path, NULL);
 	pthread_mutex_init(&w->lock, NULL);
-	if (w->fd < 0) {
+	pthread_mutex_init(&w->send_lock, NULL);
+	if (!w->path && errno != ENOMEM) {
 		ftc_error(errno, "%s: %s", path, strerror(errno));
 		goto out;
 	}
@@ -491,15 +750,29 @@ int ftc_writer_repair(const char *path, int *changed)
 		ftc_error(ENOMEM, "out of memory");
 		goto out;
 	}
-	if (fstat(w->fd, &st) < 0 || take_file(w, (uint64_t)st.st_blksize, changed) < 0)
+	if (check_version(w) < 0)
 		goto out;
-	before = w->tail;
-	/* The index as it stands first, so a failure below loses nothing. */
-	if (*changed && ftc_windex(w, NULL, false, false) < 0)
+	r = ftc_reader_open(path, FTC_READER_METADATA);
+	if (!r)
 		goto out;
-	ret = ftc_wcompact(w, NULL, false);
-	*changed += w->tail != before;
+	if (fstat(r->fd, &st) < 0) {
+		ftc_error(errno, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (take_file(w, r, (uint64_t)st.st_blksize, changed) < 0)
+		goto out;
+	gaps = has_gaps(w);
+	if (gaps < 0)
+		goto out;
+	/* Nothing to recover, nothing to close: the file stays as it is, byte for byte. */
+	if (!*changed && !gaps) {
+		ret = 0;
+		goto out;
+	}
+	ret = rewrite(w, r, &st);
+	*changed += ret == 0;
 out:
+	ftc_reader_close(r);
 	ftc_writer_free(w);
 	return ret;
 }

@@ -408,9 +408,11 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 	for (int b = 0; b < w->nbufs; b++) {
 		buffer_option(w, &o, &w->bufs[b], s + w->bufs[b].slot0);
 	}
-	for (int b = 0; final && b < w->nbufs; b++)
+	/* restore: the old tail's stats are in tail_options, with their heads. */
+	for (int b = 0; final && !w->tail_kept && b < w->nbufs; b++)
 		cpustat_options(&o, &w->bufs[b]);
 	ftc_wlost_options(w, &o);
+	ftc_dbuf_add(&o, w->tail_options.p, w->tail_options.len);
 	ftc_dbuf_u16(&o, FTC_OPT_DONE);
 	ftc_dbuf_u32(&o, 8);
 	ftc_dbuf_add(&o, &zero, 8);

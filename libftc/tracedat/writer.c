@@ -721,6 +721,7 @@ void ftc_writer_free(struct ftc_writer *w)
 	ftc_dbuf_free(&w->strings);
 	ftc_dbuf_free(&w->extra_formats);
 	ftc_dbuf_free(&w->extra_options);
+	ftc_dbuf_free(&w->tail_options);
 	ftc_dbuf_free(&w->end_cmdlines);
 	ftc_dbuf_free(&w->end_kallsyms);
 	free(w->start_modules);

@@ -136,6 +136,8 @@ struct ftc_writer {
 	struct ftc_dbuf extra_formats;	/* ftc_writer_add_system(): (name, n, formats) */
 	uint32_t extra_systems;
 	struct ftc_dbuf extra_options;	/* ftc_writer_copy_from(): (u16 id, u32 size, data)... */
+	struct ftc_dbuf tail_options;	/* restore: the old tail's options, BUFFER's aside */
+	bool tail_kept;			/* ... which replace the writer's CPU stats */
 };
 
 static inline bool compressed(const struct ftc_writer *w)

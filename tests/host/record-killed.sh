@@ -68,6 +68,16 @@ killed() {
 		:
 	else
 		expect_status "$kind: ftc restore finishes the killed file" 0 "$FTC" restore "$D/$kind.dat"
+		# Finished now: a second restore has nothing to do and writes nothing.
+		cp "$D/$kind.dat" "$D/$kind.once"
+		expect_match "$kind: a second restore finds it complete" "complete already" \
+			"$("$FTC" restore "$D/$kind.dat" 2>&1)"
+		cmp -s "$D/$kind.dat" "$D/$kind.once" &&
+			pass "$kind: a second restore leaves it byte for byte as it was" ||
+			fail "$kind: a second restore leaves it byte for byte as it was" \
+				"$(cmp "$D/$kind.dat" "$D/$kind.once" | head -1)"
+		ls -a "$D" | grep -q '\.restore-' &&
+			fail "$kind: restore leaves no temporary file" "$(ls -a "$D" | grep restore-)"
 	fi
 	"$FTC" report "$D/$kind.dat" 2>"$D/$kind.rerr" | grep -o 'slowmark-[0-9]*' |
 		sed 's/.*-//' | sort -n | uniq > "$D/$kind.got"
