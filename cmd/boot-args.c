@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 
 #define MAX_ITEMS 64
@@ -298,7 +299,7 @@ static int boot_run(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	putchar('\n');
-	fflush(stdout);
+	cmd_output_flush();
 	warn_unknown(&a);
 	warn_clock(&a);
 	return FTC_EXIT_OK;

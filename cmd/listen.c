@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-stream.h"
@@ -148,7 +149,7 @@ static void print_bound(struct listener *l)
 		return;
 	/* On stdout, for scripts that asked for any port. */
 	printf("listening on %s port %s\n", host, serv);
-	fflush(stdout);
+	cmd_output_flush();
 }
 
 static int open_listener(struct listener *l)

@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include "input.h"
+#include "output.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-reader.h"
@@ -368,6 +369,9 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 		printed++;
 		if (report_jobs_step(&jobs, f, printed) < 0)
 			goto fail;
+		/* a full disk: main says so; formatting the rest would be wasted */
+		if (cmd_output_failed())
+			goto fail;
 		if (mem) {
 			ftc_format_flush(f);
 			fflush(mem);
@@ -637,7 +641,7 @@ static int report_run(int argc, char **argv)
 	if ((rp.stat ? print_stat(&rp, m) : print_records(&rp, m)) < 0)
 		goto out;
 	status = FTC_EXIT_OK;
-	fflush(stdout);
+	cmd_output_flush();
 	warn = ftc_reader_warnings(rp.r);
 	if (warn) {
 		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "

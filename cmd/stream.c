@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -179,8 +180,18 @@ static int print_one(const struct ftc_merge_record *mr, void *ctx)
 static bool flush_out(struct stream *s)
 {
 	ftc_format_sync(s->fmt);
+	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		s->out_closed = true;
+		/*
+		 * A reader that went away is stream's normal end (exit 0): what
+		 * it could not take is dropped. Any other failure (a full disk)
+		 * stays for cmd_output_finish to report.
+		 */
+		if (errno == EPIPE) {
+			__fpurge(stdout);
+			clearerr(stdout);
+		}
 		return false;
 	}
 	return true;

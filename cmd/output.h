@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What every command does with what it writes (ftc(1) OUTPUT FILES):
+ * standard output checked once the work is done, a previous output file
+ * kept as FILE.old, and "-" as an output name.
+ */
+#ifndef FTC_CMD_OUTPUT_H
+#define FTC_CMD_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "options.h"
+
+/*
+ * Called by main before the command runs: a file size limit (ulimit -f)
+ * becomes a write error (EFBIG) the command reports, instead of a
+ * SIGXFSZ that kills it half-way (a capture would leave tracefs changed).
+ */
+void cmd_output_init(void);
+
+/*
+ * Called by main with the command's status (cmd NULL before one was
+ * found): standard output flushed and checked. A write that failed is reported as "ftc NAME: standard output:
+ * REASON" and makes the status 1; a reader that went away (EPIPE) ends
+ * the process by SIGPIPE, quietly, as it does for any filter.
+ */
+int cmd_output_finish(const struct command *cmd, int status);
+
+/*
+ * True once a write to standard output failed: a long loop stops instead
+ * of formatting on. Checked right after a write, it also keeps the reason
+ * for cmd_output_finish (glibc drops what a failed flush could not write).
+ */
+bool cmd_output_failed(void);
+
+/* fflush(stdout), keeping the reason of a failure for cmd_output_finish; 0 or -1. */
+int cmd_output_flush(void);
+
+/*
+ * Before a command writes path: an existing regular file that is not
+ * empty is renamed path.old (replacing an older one), with a note on
+ * stderr; a fifo, a device or a missing file is left for the command to
+ * open. Returns 0, or -1 after a message naming the command (exit 1).
+ */
+int cmd_output_keep_old(const struct command *cmd, const char *path);
+
+/*
+ * For an output option whose format cannot be written as a stream (a
+ * trace.dat: the writer goes back to fill in sizes and its index): "-" is
+ * refused with a message saying why and what to use. Returns 0, or -1
+ * (exit 2).
+ */
+int cmd_output_no_stdout(const struct command *cmd, const char *opt, const char *path);
+
+/*
+ * Opens a text output named by an option: "-" is standard output, any
+ * other name is kept as .old (above) and opened for writing. NULL after a
+ * message.
+ */
+FILE *cmd_output_open(const struct command *cmd, const char *path);
+
+/* Closes what cmd_output_open gave, reporting a failed write; 0 or -1. */
+int cmd_output_close(const struct command *cmd, FILE *f, const char *path);
+
+#endif
