@@ -559,7 +559,7 @@ static int report_run(int argc, char **argv)
 {
 	struct report rp = { .input = NULL };
 	struct ftc_merge *m = NULL;
-	const char *warn;
+	const char *warn, *path;
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL;
 	char dir[PATH_MAX + 16], stdin_path[64];
@@ -578,11 +578,12 @@ static int report_run(int argc, char **argv)
 	}
 	if (!rp.input)
 		rp.input = "trace.dat";
-	rp.input = cmd_input_path("report", rp.input, stdin_path, sizeof(stdin_path));
-	if (!rp.input) {
+	path = cmd_input_path("report", rp.input, stdin_path, sizeof(stdin_path));
+	if (!path) {
 		free_report(&rp);
 		return FTC_EXIT_FAIL;
 	}
+	rp.input = ro.name = cmd_input_name(rp.input);
 	if (check_combination(&rp) < 0) {
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
@@ -594,7 +595,7 @@ static int report_run(int argc, char **argv)
 		ro.flags |= FTC_READER_NO_PLUGINS;
 	else
 		ro.plugin_dir = cmd_plugin_dir(dir, sizeof(dir));
-	rp.r = ftc_reader_open_opts(rp.input, &ro);
+	rp.r = ftc_reader_open_opts(path, &ro);
 	if (!rp.r) {
 		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
