@@ -9,6 +9,7 @@
  * nothing back to say why.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
@@ -213,6 +214,9 @@ static void peer_name(int fd, char *buf, size_t size)
 /* A new capture: its file is made now, and dropped if nothing usable comes. */
 static int start_client(struct listener *l, int fd)
 {
+	char old[PATH_MAX];
+	int aside;
+
 	l->cfd = fd;
 	peer_name(fd, l->peer, sizeof(l->peer));
 	if (asprintf(&l->path, "%s/%s.%s.dat", l->dir, l->prefix, l->peer) < 0) {
@@ -220,6 +224,11 @@ static int start_client(struct listener *l, int fd)
 		say(l, "out of memory");
 		return -1;
 	}
+	aside = cmd_output_set_aside(&cmd_listen, l->path, old, sizeof(old));
+	if (aside < 0)
+		return -1;
+	if (aside)
+		say(l, "kept the previous %s as %s", l->path, old);
 	l->out = open(l->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (l->out < 0) {
 		say(l, "%s: cannot create the file for %s: %s (check -d DIR)", l->path, l->peer,

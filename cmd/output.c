@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "ftc.h"
+#include "perf.h"
 
 static void on_xfsz(int sig)
 {
@@ -80,14 +82,13 @@ int cmd_output_finish(const struct command *cmd, int status)
 	return status == FTC_EXIT_OK ? FTC_EXIT_FAIL : status;
 }
 
-int cmd_output_keep_old(const struct command *cmd, const char *path)
+int cmd_output_set_aside(const struct command *cmd, const char *path, char *old, size_t size)
 {
-	char old[PATH_MAX];
 	struct stat st;
 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
 		return 0;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old)) {
+	if (snprintf(old, size, "%s.old", path) >= (int)size) {
 		cmd_error(cmd, "%s: the name is too long to keep the previous file as %s.old: "
 			  "move it away, or write another file", path, path);
 		return -1;
@@ -97,18 +98,31 @@ int cmd_output_keep_old(const struct command *cmd, const char *path)
 			  "write another file)", path, old, strerror(errno));
 		return -1;
 	}
-	fprintf(stderr, "ftc %s: kept the previous %s as %s\n", cmd->name, path, old);
-	return 0;
+	return 1;
 }
 
-int cmd_output_no_stdout(const struct command *cmd, const char *opt, const char *path)
+void cmd_output_kept_note(const struct command *cmd, const char *path, const char *old)
+{
+	fprintf(stderr, "ftc %s: kept the previous %s as %s\n", cmd->name, path, old);
+}
+
+int cmd_output_keep_old(const struct command *cmd, const char *path)
+{
+	char old[PATH_MAX];
+	int ret = cmd_output_set_aside(cmd, path, old, sizeof(old));
+
+	if (ret > 0)
+		cmd_output_kept_note(cmd, path, old);
+	return ret < 0 ? -1 : 0;
+}
+
+int cmd_output_no_stdout(const char *path)
 {
 	if (strcmp(path, "-"))
 		return 0;
-	cmd_error(cmd, "%s '-': a trace.dat cannot be written to standard output (the writer "
-		  "goes back to fill in sizes and its index): name a file, or record on another "
-		  "host with 'ftc record -N HOST:PORT' and 'ftc listen'", opt);
-	return -1;
+	return cmd_bad_value("a trace.dat cannot be written to standard output (the writer goes "
+			     "back to fill in sizes and its index): name a file, or record on "
+			     "another host with 'ftc record -N HOST:PORT' and 'ftc listen'");
 }
 
 FILE *cmd_output_open(const struct command *cmd, const char *path)
@@ -141,4 +155,22 @@ int cmd_output_close(const struct command *cmd, FILE *f, const char *path)
 		return 0;
 	cmd_error(cmd, "%s: %s", path, strerror(err));
 	return -1;
+}
+
+int cmd_output_flame(const struct command *cmd, const char *path, struct ftc_perf_agg *a,
+		     const char *event)
+{
+	char title[128];
+	FILE *f = cmd_output_open(cmd, path);
+
+	if (!f)
+		return -1;
+	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
+		 (unsigned long long)ftc_perf_agg_samples(a), event);
+	if (ftc_perf_flame_svg(f, a->folded, title) < 0 && f != stdout) {
+		cmd_error(cmd, "%s: %s", path, ftc_strerror());
+		fclose(f);
+		return -1;
+	}
+	return cmd_output_close(cmd, f, path);
 }

@@ -8,6 +8,7 @@
 #define FTC_CMD_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "options.h"
@@ -46,12 +47,21 @@ int cmd_output_flush(void);
 int cmd_output_keep_old(const struct command *cmd, const char *path);
 
 /*
- * For an output option whose format cannot be written as a stream (a
- * trace.dat: the writer goes back to fill in sizes and its index): "-" is
- * refused with a message saying why and what to use. Returns 0, or -1
- * (exit 2).
+ * The two halves of cmd_output_keep_old, for a command that learns only
+ * later whether it writes path (split's next part): set_aside renames
+ * quietly and returns 1 (old holds the new name), 0 when there was nothing
+ * to keep, -1 after a message.
  */
-int cmd_output_no_stdout(const struct command *cmd, const char *opt, const char *path);
+int cmd_output_set_aside(const struct command *cmd, const char *path, char *old, size_t size);
+void cmd_output_kept_note(const struct command *cmd, const char *path, const char *old);
+
+/*
+ * From the handler of an option that names a trace.dat to write: "-" is
+ * refused (cmd_bad_value, exit 2), since the writer goes back to fill in
+ * sizes and its index and cannot write a stream; the message says what to
+ * use. Returns 0 for any other name.
+ */
+int cmd_output_no_stdout(const char *path);
 
 /*
  * Opens a text output named by an option: "-" is standard output, any
@@ -62,5 +72,11 @@ FILE *cmd_output_open(const struct command *cmd, const char *path);
 
 /* Closes what cmd_output_open gave, reporting a failed write; 0 or -1. */
 int cmd_output_close(const struct command *cmd, FILE *f, const char *path);
+
+struct ftc_perf_agg;
+
+/* An SVG flame graph of a into path (cmd_output_open: "-", .old); 0 or -1 after a message. */
+int cmd_output_flame(const struct command *cmd, const char *path, struct ftc_perf_agg *a,
+		     const char *event);
 
 #endif

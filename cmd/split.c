@@ -5,6 +5,7 @@
  * between START and END. Each part is a trace.dat of its own, with the
  * file's metadata and its pages copied, cut only at the part's ends.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-convert.h"
 #include "ftc-reader.h"
@@ -107,7 +109,7 @@ static int split_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': x->input = arg; break;
-	case 'o': x->output = arg; break;
+	case 'o': x->output = arg; return cmd_output_no_stdout(arg);
 	case 'r': x->repeat = true; break;
 	case 'c': x->o.per_cpu = true; break;
 	default: return set_unit(x, id, arg);
@@ -153,6 +155,26 @@ static int positional(struct split *x, int first, int argc, char **argv)
 	return 0;
 }
 
+/* The next part into path; a previous file there is kept as .old only when a part replaces it. */
+static int next_part(struct ftc_split *s, const char *path)
+{
+	char old[PATH_MAX];
+	int aside = cmd_output_set_aside(&cmd_split, path, old, sizeof(old)), ret, err;
+
+	if (aside < 0)
+		return -2;	/* said why */
+	ret = ftc_split_next(s, path);
+	err = errno;
+	if (aside && ret == 0 && rename(old, path) < 0)
+		aside = 1;	/* not put back: say where it is */
+	else if (aside && ret == 0)
+		aside = 0;
+	if (aside)
+		cmd_output_kept_note(&cmd_split, path, old);
+	errno = err;
+	return ret;
+}
+
 static int write_parts(struct split *x, struct ftc_split *s)
 {
 	size_t len = strlen(x->output) + 24;
@@ -171,14 +193,14 @@ static int write_parts(struct split *x, struct ftc_split *s)
 			snprintf(path, len, "%s.%04d", x->output, n + 1);
 		else
 			snprintf(path, len, "%s.1", x->output);
-		ret = ftc_split_next(s, path);
+		ret = next_part(s, path);
 		if (ret == 1) {
 			if (!n++)
 				snprintf(first, len, "%s", path);
 			snprintf(last, len, "%s", path);
 		}
 	} while (ret == 1 && x->repeat);
-	if (ret < 0)
+	if (ret == -1)
 		cmd_error(&cmd_split, "%s", ftc_strerror());
 	else if (!n)
 		cmd_error(&cmd_split, "%s: no event%s%s: nothing to write", x->input,

@@ -22,6 +22,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "output.h"
 #include "opt-values.h"
 #include "ftc.h"
 #include "ftc-control.h"
@@ -94,7 +95,7 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	case 'F': s->follow = true; return 0;
 	case 'q': s->quiet = true; return 0;
 	case 'r': return cmd_opt_live_rt_priority(arg, &s->rt_priority);
-	case OPT_RECORD: s->record = arg; return 0;
+	case OPT_RECORD: s->record = arg; return cmd_output_no_stdout(arg);
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
 	case OPT_MATCH: return rec_select_push(&s->sel.filters, &s->sel.nfilters, arg);
@@ -369,6 +370,10 @@ static int run_traced(struct stream *s)
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
 		ftc_workload_reap(s->cmd);
 		return control_exit_status(err);
+	}
+	if (s->record && cmd_output_keep_old(&cmd_stream, s->record) < 0) {
+		ftc_workload_reap(s->cmd);
+		return FTC_EXIT_FAIL;
 	}
 	o = open_live(s);
 	if (o == -2) {
