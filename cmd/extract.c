@@ -167,7 +167,7 @@ static int extract(struct extract *x)
 			ret = FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 			goto out;
 		}
-	aside = cmd_output_set_aside(&cmd_extract, x->output, old, sizeof(old));
+	aside = cmd_output_set_aside(&cmd_extract, x->output, ".old", old, sizeof(old));
 	if (aside < 0)
 		goto out_quiet;
 	w = ftc_writer_create(x->output, x->version, (enum ftc_compression)x->compression);

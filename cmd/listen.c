@@ -224,7 +224,7 @@ static int start_client(struct listener *l, int fd)
 		say(l, "out of memory");
 		return -1;
 	}
-	aside = cmd_output_set_aside(&cmd_listen, l->path, old, sizeof(old));
+	aside = cmd_output_set_aside(&cmd_listen, l->path, ".old", old, sizeof(old));
 	if (aside < 0)
 		return -1;
 	if (aside)

@@ -82,13 +82,14 @@ int cmd_output_finish(const struct command *cmd, int status)
 	return status == FTC_EXIT_OK ? FTC_EXIT_FAIL : status;
 }
 
-int cmd_output_set_aside(const struct command *cmd, const char *path, char *old, size_t size)
+int cmd_output_set_aside(const struct command *cmd, const char *path, const char *suffix,
+			 char *old, size_t size)
 {
 	struct stat st;
 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
 		return 0;
-	if (snprintf(old, size, "%s.old", path) >= (int)size) {
+	if (snprintf(old, size, "%s%s", path, suffix) >= (int)size) {
 		cmd_error(cmd, "%s: the name is too long to keep the previous file as %s.old: "
 			  "move it away, or write another file", path, path);
 		return -1;
@@ -109,7 +110,7 @@ void cmd_output_kept_note(const struct command *cmd, const char *path, const cha
 int cmd_output_keep_old(const struct command *cmd, const char *path)
 {
 	char old[PATH_MAX];
-	int ret = cmd_output_set_aside(cmd, path, old, sizeof(old));
+	int ret = cmd_output_set_aside(cmd, path, ".old", old, sizeof(old));
 
 	if (ret > 0)
 		cmd_output_kept_note(cmd, path, old);

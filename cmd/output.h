@@ -48,11 +48,13 @@ int cmd_output_keep_old(const struct command *cmd, const char *path);
 
 /*
  * The two halves of cmd_output_keep_old, for a command that learns only
- * later whether it writes path (split's next part): set_aside renames
- * quietly and returns 1 (old holds the new name), 0 when there was nothing
- * to keep, -1 after a message.
+ * later whether it writes path (split's next part) or that says it its own
+ * way (listen's log): set_aside renames path to path + suffix quietly and
+ * returns 1 (old holds the new name), 0 when there was nothing to keep, -1
+ * after a message.
  */
-int cmd_output_set_aside(const struct command *cmd, const char *path, char *old, size_t size);
+int cmd_output_set_aside(const struct command *cmd, const char *path, const char *suffix,
+			 char *old, size_t size);
 void cmd_output_kept_note(const struct command *cmd, const char *path, const char *old);
 
 /*

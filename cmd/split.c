@@ -155,22 +155,30 @@ static int positional(struct split *x, int first, int argc, char **argv)
 	return 0;
 }
 
-/* The next part into path; a previous file there is kept as .old only when a part replaces it. */
+/*
+ * The next part into path. A previous file there is kept as .old only when
+ * a part replaces it: it waits under another name until split knows, so
+ * that an older .old is not lost for a part that never comes.
+ */
 static int next_part(struct ftc_split *s, const char *path)
 {
-	char old[PATH_MAX];
-	int aside = cmd_output_set_aside(&cmd_split, path, old, sizeof(old)), ret, err;
+	char wait[PATH_MAX], old[PATH_MAX];
+	int aside = cmd_output_set_aside(&cmd_split, path, ".split-old", wait, sizeof(wait));
+	int ret, err;
 
 	if (aside < 0)
 		return -2;	/* said why */
 	ret = ftc_split_next(s, path);
 	err = errno;
-	if (aside && ret == 0 && rename(old, path) < 0)
-		aside = 1;	/* not put back: say where it is */
-	else if (aside && ret == 0)
+	if (aside && ret == 0 && rename(wait, path) == 0)
 		aside = 0;
-	if (aside)
-		cmd_output_kept_note(&cmd_split, path, old);
+	if (aside) {
+		snprintf(old, sizeof(old), "%s.old", path);
+		if (rename(wait, old) == 0)
+			cmd_output_kept_note(&cmd_split, path, old);
+		else
+			cmd_output_kept_note(&cmd_split, path, wait);
+	}
 	errno = err;
 	return ret;
 }
