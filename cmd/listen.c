@@ -25,6 +25,7 @@
 
 #include "options.h"
 #include "output.h"
+#include "writer.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-stream.h"
@@ -278,7 +279,7 @@ static int end_client(struct listener *l, int how, const char *why)
 	if (how != 1 && bytes && l->path)
 		repair(l);
 	else if (how != 1 && l->path)
-		unlink(l->path);
+		ftc_writer_unlink(l->path);	/* a regular file: never a device at that name */
 	if (l->cfd >= 0)
 		close(l->cfd);	/* tells the recorder its file is complete */
 	ftc_stream_recv_free(l->recv);

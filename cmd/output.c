@@ -168,9 +168,11 @@ int cmd_output_flame(const struct command *cmd, const char *path, struct ftc_per
 		return -1;
 	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
 		 (unsigned long long)ftc_perf_agg_samples(a), event);
-	if (ftc_perf_flame_svg(f, a->folded, title) < 0 && f != stdout) {
+	/* a failed write is named by the close, with its reason (the drawing says EIO) */
+	if (ftc_perf_flame_svg(f, a->folded, title) < 0 && !ferror(f)) {
 		cmd_error(cmd, "%s: %s", path, ftc_strerror());
-		fclose(f);
+		if (f != stdout)
+			fclose(f);
 		return -1;
 	}
 	return cmd_output_close(cmd, f, path);
