@@ -164,7 +164,8 @@ static int convert(struct convert *c)
 		status = FTC_EXIT_REFUSED;	/* a name the file lacks, as in ftc report */
 		goto out;
 	}
-	if (cmd_output_keep_old(&cmd_convert, c->output) < 0)
+	if (cmd_output_not_input(&cmd_convert, c->output, c->input) < 0 ||
+	    cmd_output_keep_old(&cmd_convert, c->output) < 0)
 		goto out;
 	if (ftc_convert(r, c->output, &o) < 0)
 		cmd_error(&cmd_convert, "%s", ftc_strerror());

@@ -102,6 +102,17 @@ int cmd_output_set_aside(const struct command *cmd, const char *path, const char
 	return 1;
 }
 
+int cmd_output_not_input(const struct command *cmd, const char *path, const char *input)
+{
+	struct stat in, out;
+
+	if (stat(input, &in) < 0 || stat(path, &out) < 0 || in.st_dev != out.st_dev ||
+	    in.st_ino != out.st_ino)
+		return 0;
+	cmd_error(cmd, "%s: is the file being read (%s): write to another file", path, input);
+	return -1;
+}
+
 void cmd_output_kept_note(const struct command *cmd, const char *path, const char *old)
 {
 	fprintf(stderr, "ftc %s: kept the previous %s as %s\n", cmd->name, path, old);

@@ -46,6 +46,9 @@ int cmd_output_flush(void);
  */
 int cmd_output_keep_old(const struct command *cmd, const char *path);
 
+/* Refuses (-1 after a message, exit 1) an output that is the input itself, before it is kept as .old. */
+int cmd_output_not_input(const struct command *cmd, const char *path, const char *input);
+
 /*
  * The two halves of cmd_output_keep_old, for a command that learns only
  * later whether it writes path (split's next part) or that says it its own

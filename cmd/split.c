@@ -160,14 +160,16 @@ static int positional(struct split *x, int first, int argc, char **argv)
  * a part replaces it: it waits under another name until split knows, so
  * that an older .old is not lost for a part that never comes.
  */
-static int next_part(struct ftc_split *s, const char *path)
+static int next_part(struct split *x, struct ftc_split *s, const char *path)
 {
 	char wait[PATH_MAX], old[PATH_MAX];
-	int aside = cmd_output_set_aside(&cmd_split, path, ".split-old", wait, sizeof(wait));
-	int ret, err;
+	int aside, ret, err;
 
-	if (aside < 0)
+	if (cmd_output_not_input(&cmd_split, path, x->input) < 0)
 		return -2;	/* said why */
+	aside = cmd_output_set_aside(&cmd_split, path, ".split-old", wait, sizeof(wait));
+	if (aside < 0)
+		return -2;
 	ret = ftc_split_next(s, path);
 	err = errno;
 	if (aside && ret == 0 && rename(wait, path) == 0)
@@ -201,7 +203,7 @@ static int write_parts(struct split *x, struct ftc_split *s)
 			snprintf(path, len, "%s.%04d", x->output, n + 1);
 		else
 			snprintf(path, len, "%s.1", x->output);
-		ret = next_part(s, path);
+		ret = next_part(x, s, path);
 		if (ret == 1) {
 			if (!n++)
 				snprintf(first, len, "%s", path);
@@ -210,6 +212,8 @@ static int write_parts(struct split *x, struct ftc_split *s)
 	} while (ret == 1 && x->repeat);
 	if (ret == -1)
 		cmd_error(&cmd_split, "%s", ftc_strerror());
+	else if (ret < -1)
+		;	/* next_part said why */
 	else if (!n)
 		cmd_error(&cmd_split, "%s: no event%s%s: nothing to write", x->input,
 			  x->o.start ? " at or after START" : "", x->o.end ? " up to END" : "");
