@@ -2,6 +2,7 @@
 /* Output checks and the FILE.old rule shared by every command (output.h). */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,18 @@ bool cmd_output_failed(void)
 	return true;
 }
 
+bool cmd_output_closed(void)
+{
+	struct pollfd p = { .fd = 1, .events = POLLOUT };
+	struct stat st;
+
+	if (out_errno == EPIPE)
+		return true;
+	/* a pipe whose reader left polls POLLERR, whatever errno said since */
+	return fstat(1, &st) == 0 && S_ISFIFO(st.st_mode) && poll(&p, 1, 0) == 1 &&
+	       (p.revents & POLLERR);
+}
+
 int cmd_output_flush(void)
 {
 	errno = 0;
@@ -71,7 +84,7 @@ int cmd_output_finish(const struct command *cmd, int status)
 		return status;
 	/* a flush that failed now says why; an earlier one may have (glibc then drops the rest) */
 	err = errno ? errno : out_errno;
-	if (err == EPIPE)
+	if (err == EPIPE || (!err && cmd_output_closed()))
 		closed_pipe();
 	fprintf(stderr, "ftc%s%s: standard output: %s\n", cmd ? " " : "", cmd ? cmd->name : "",
 		err ? strerror(err) : "a write failed");

@@ -35,6 +35,9 @@ int cmd_output_finish(const struct command *cmd, int status);
  */
 bool cmd_output_failed(void);
 
+/* True when standard output is a pipe whose reader went away (EPIPE). */
+bool cmd_output_closed(void);
+
 /* fflush(stdout), keeping the reason of a failure for cmd_output_finish; 0 or -1. */
 int cmd_output_flush(void);
 

@@ -181,15 +181,14 @@ static int print_one(const struct ftc_merge_record *mr, void *ctx)
 static bool flush_out(struct stream *s)
 {
 	ftc_format_sync(s->fmt);
-	errno = 0;
-	if (fflush(stdout) == EOF || ferror(stdout)) {
+	if (cmd_output_flush() < 0) {
 		s->out_closed = true;
 		/*
 		 * A reader that went away is stream's normal end (exit 0): what
 		 * it could not take is dropped. Any other failure (a full disk)
 		 * stays for cmd_output_finish to report.
 		 */
-		if (errno == EPIPE) {
+		if (cmd_output_closed()) {
 			__fpurge(stdout);
 			clearerr(stdout);
 		}

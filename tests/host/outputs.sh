@@ -66,6 +66,8 @@ full "list -e" "standard output" list -e
 full "show trace_clock" "standard output" show trace_clock
 full "report --help" "standard output" report --help
 full "ftc --help" "standard output" --help
+full "stream" "standard output" stream -B "$I" -e sched:sched_switch -- \
+	sh -c 'ls -R /usr/include >/dev/null'
 full "profile -o -" "standard output" profile -o - -- true
 full "stat -o -" "standard output" stat -o - -e task-clock -- true
 "$FTC" stat -o /dev/full -e task-clock -- true 2>full.err; st=$?
@@ -138,6 +140,15 @@ for how in default ignored; do
 		fi
 	done
 done
+out=$(
+	trap '' PIPE
+	"$FTC" stream -B "$I" -e sched:sched_switch -- \
+		sh -c 'for i in 1 2 3 4 5; do ls -R /usr/include >/dev/null; done' 2>pipe.err | head -1 >/dev/null
+	echo "${PIPESTATUS[0]}"
+)
+[ "$out" = 0 ] && ! grep -q "standard output" pipe.err &&
+	pass "stream | head (ignored SIGPIPE): exit 0, as ftc(1) says" ||
+	fail "stream | head (ignored SIGPIPE): exit 0" "status $out: $(head -2 pipe.err)"
 sleep 0.5
 left=$(pgrep -f "^$FTC report --jobs 3 $F" | head -3)
 [ -z "$left" ] && pass "report --jobs 3 | head: no helper left" ||
