@@ -223,7 +223,7 @@ keep_old "stat -o" st.txt "$FTC" stat -o st.txt -e task-clock -- true
 keep_old "profile -o" pr.txt "$FTC" profile -o pr.txt -- true
 keep_old "report --flamegraph" fg.svg "$FTC" report --flamegraph fg.svg "$S"
 keep_old "profile --flamegraph" pf.svg "$FTC" profile --flamegraph pf.svg -- true
-keep_old "stream --record" sr.dat timeout -s INT 2 "$FTC" stream -B "$I" -e sched:sched_switch \
+keep_old "stream --record" sr.dat timeout -s INT 30 "$FTC" stream -B "$I" -e sched:sched_switch \
 	--record sr.dat -- sh -c 'sleep 0.3'
 if "$FTC" start -B "$I" -e sched:sched_switch >/dev/null 2>&1; then
 	sleep 0.2
@@ -253,9 +253,11 @@ wait $cat_pid
 	! grep -q kept null.err &&
 	pass "/dev/null is written as it is" || fail "/dev/null is written as it is" "$(cat null.err)"
 rm -f p.*
-"$FTC" split -i "$F" -o p -r -e 40000 2>/dev/null
+# four parts, then one: parts 2 to 4 and their .old stay as they were
+e=$(( $("$FTC" report --stat "$F" | awk '/^records:/ { print $2 }') / 4 + 1 ))
+"$FTC" split -i "$F" -o p -r -e $e 2>/dev/null
 n1=$(ls p.0* | wc -l)
-"$FTC" split -i "$F" -o p -r -e 40000 2>/dev/null
+"$FTC" split -i "$F" -o p -r -e $e 2>/dev/null
 "$FTC" split -i "$F" -o p -r -e 1000000000 2>split.err
 [ "$n1" -ge 3 ] && [ -e p.0002.old ] && [ -e p.0002 ] && [ -e p.0003.old ] &&
 	! grep -q "p.0002" split.err &&
