@@ -103,8 +103,8 @@ int cmd_output_set_aside(const struct command *cmd, const char *path, const char
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
 		return 0;
 	if (snprintf(old, size, "%s%s", path, suffix) >= (int)size) {
-		cmd_error(cmd, "%s: the name is too long to keep the previous file as %s.old: "
-			  "move it away, or write another file", path, path);
+		cmd_error(cmd, "%s: the name is too long to keep the previous file as %s%s: "
+			  "move it away, or write another file", path, path, suffix);
 		return -1;
 	}
 	if (rename(path, old) < 0) {
