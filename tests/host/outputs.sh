@@ -232,6 +232,35 @@ if "$FTC" start -B "$I" -e sched:sched_switch >/dev/null 2>&1; then
 else
 	fail "setup: start -B $I" "cannot start the instance for extract"
 fi
+# listen: a file already named for the peer (its source port chosen ahead) is kept.
+mkdir -p ldir
+"$FTC" listen -p 0 --bind 127.0.0.1 -d ldir --once >listen.port 2>listen.log & lpid=$!
+for _ in $(seq 1 50); do
+	port=$(awk '/^listening on/ { print $5 }' listen.port 2>/dev/null)
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+if [ -n "$port" ]; then
+	python3 - "$port" <<'PY'
+import socket, struct, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+with open("ldir/trace.127.0.0.1:%d.dat" % s.getsockname()[1], "w") as f:
+    f.write("a previous capture\n")
+s.connect(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"ftcstrm1" + struct.pack("<II", 1, 0))
+s.close()
+PY
+	timeout 10 tail --pid=$lpid -f /dev/null
+	old=$(ls ldir/*.dat.old 2>/dev/null | head -1)
+	[ -n "$old" ] && [ "$(cat "$old")" = "a previous capture" ] &&
+		grep -q "kept the previous ldir/trace.127.0.0.1:.*\.dat as .*\.dat\.old" listen.log &&
+		pass "listen: a previous file of the peer's name is kept as .old, and said" ||
+		fail "listen: a previous file kept as .old" "$(ls ldir) $(tail -3 listen.log)"
+else
+	fail "setup: listen" "no port printed: $(cat listen.log)"
+fi
+kill $lpid 2>/dev/null
 cp "$F" self.dat
 "$FTC" convert self.dat self.dat 2>self.err; st=$?
 [ $st = 1 ] && cmp -s self.dat "$F" && [ ! -e self.dat.old ] && grep -q "is the file being read" self.err &&
