@@ -13,6 +13,7 @@
 
 #include "boot-names.h"
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 
 #define MAX_ITEMS 64
@@ -626,7 +627,7 @@ static int boot_run(int argc, char **argv)
 	}
 	printf("%s\n", text);
 	free(text);
-	fflush(stdout);
+	cmd_output_flush();
 	warn_unknown(&a);
 	warn_clock(&a);
 	return FTC_EXIT_OK;

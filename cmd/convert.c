@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "output.h"
 #include "opt-values.h"
 #include "ftc.h"
 #include "ftc-convert.h"
@@ -63,7 +64,7 @@ static int convert_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': c->input = arg; break;
-	case 'o': c->output = arg; break;
+	case 'o': c->output = arg; return cmd_output_no_stdout(arg);
 	case 'B': return add_instance(c, arg);
 	case OPT_COMPRESSION:
 		/* trace-cmd's "any" is the best one it has: zstd here. */
@@ -108,6 +109,11 @@ static int positional(struct convert *c, int first, int argc, char **argv)
 	if (!c->output) {
 		cmd_error(&cmd_convert, "name the file to write with -o FILE (see 'ftc convert "
 			  "--help')");
+		return -1;
+	}
+	if (!strcmp(c->output, "-")) {
+		cmd_error(&cmd_convert, "OUT '-': a trace.dat cannot be written to standard output "
+			  "(the writer goes back to fill in sizes and its index): name a file");
 		return -1;
 	}
 	if (c->version == 6 && c->compression > FTC_COMPRESS_NONE) {
@@ -158,6 +164,9 @@ static int convert(struct convert *c)
 		status = FTC_EXIT_REFUSED;	/* a name the file lacks, as in ftc report */
 		goto out;
 	}
+	if (cmd_output_not_input(&cmd_convert, c->output, c->input) < 0 ||
+	    cmd_output_keep_old(&cmd_convert, c->output) < 0)
+		goto out;
 	if (ftc_convert(r, c->output, &o) < 0)
 		cmd_error(&cmd_convert, "%s", ftc_strerror());
 	else

@@ -139,6 +139,7 @@ static int dump_run(int argc, char **argv)
 	struct dump_opts o = { 0 };
 	int ret = cmd_options_parse(&cmd_dump, argc, argv, dump_opt, &o);
 	const char *path = "trace.dat", *warn;
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .flags = FTC_READER_METADATA);
 	struct ftc_reader *r;
 	char stdin_path[64];
 
@@ -150,17 +151,18 @@ static int dump_run(int argc, char **argv)
 		cmd_error(&cmd_dump, "unexpected argument '%s'", argv[ret]);
 		return FTC_EXIT_USAGE;
 	}
+	ro.name = cmd_input_name(path);
 	path = cmd_input_path("dump", path, stdin_path, sizeof(stdin_path));
 	if (!path)
 		return FTC_EXIT_FAIL;
-	r = ftc_reader_open(path, FTC_READER_METADATA);
+	r = ftc_reader_open_opts(path, &ro);
 	if (!r) {
 		cmd_error(&cmd_dump, "%s", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
 	if (!o.only) {
 		printf("file: %s\nsize: %llu\nversion: %d\nendian: %s\nlong size: %d\n"
-		       "page size: %u\ncompression: %s %s\ncpus: %d\nclock: %s\n", path,
+		       "page size: %u\ncompression: %s %s\ncpus: %d\nclock: %s\n", ro.name,
 		       (unsigned long long)ftc_reader_file_size(r), ftc_reader_version(r),
 		       ftc_reader_big_endian(r) ? "big" : "little", ftc_reader_long_size(r),
 		       ftc_reader_page_size(r), ftc_reader_compression(r),

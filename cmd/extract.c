@@ -6,6 +6,7 @@
  * is empty; changes no knob.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "output.h"
 #include "opt-values.h"
 #include "ftc.h"
 #include "ftc-capture.h"
@@ -74,7 +76,7 @@ static int extract_opt(int id, const char *arg, void *ctx)
 	struct extract *x = ctx;
 
 	switch (id) {
-	case 'o': x->output = arg; break;
+	case 'o': x->output = arg; return cmd_output_no_stdout(arg);
 	case 'B': return add_instance(x, arg);
 	case 'a': x->all = true; break;
 	case 't': x->top = true; break;
@@ -153,8 +155,9 @@ static int extract(struct extract *x)
 {
 	struct ftc_capture *cap = NULL;
 	struct ftc_writer *w = NULL;
-	int ret = FTC_EXIT_FAIL;
+	int ret = FTC_EXIT_FAIL, aside = 0;
 	bool started = false;
+	char old[PATH_MAX];
 
 	/* Before the file is created: a missing instance leaves nothing behind. */
 	for (int i = 0; i < x->n; i++)
@@ -164,6 +167,9 @@ static int extract(struct extract *x)
 			ret = FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
 			goto out;
 		}
+	aside = cmd_output_set_aside(&cmd_extract, x->output, ".old", old, sizeof(old));
+	if (aside < 0)
+		goto out_quiet;
 	w = ftc_writer_create(x->output, x->version, (enum ftc_compression)x->compression);
 	if (!w)
 		goto out;
@@ -195,7 +201,11 @@ out:
 		ret = FTC_EXIT_REFUSED;
 	if (w && !started)
 		unlink(x->output);	/* no half-made file for a refused request */
+	if (!started && aside > 0 && rename(old, x->output) == 0)
+		aside = 0;	/* nor a previous file moved away for nothing */
 out_quiet:
+	if (aside > 0)
+		cmd_output_kept_note(&cmd_extract, x->output, old);
 	ftc_capture_free(cap);
 	ftc_writer_free(w);
 	return ret;

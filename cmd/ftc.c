@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 
 #define FTC_CMD(n) extern const struct command cmd_##n;
@@ -62,7 +63,7 @@ static int set_journal_dirs(void)
 	return ftc_journal_set_dirs(dirs, n);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv, const struct command **cmdp)
 {
 	const struct command *cmd;
 
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 		return FTC_EXIT_USAGE;
 	}
 	if (argc > 2 && (!strcmp(argv[2], "--list-opts") || !strcmp(argv[2], "--list-opts=table"))) {
+		*cmdp = cmd;
 		cmd_options_list(cmd, argv[2][11] == '=', argc - 3, argv + 3);
 		return FTC_EXIT_OK;
 	}
@@ -107,5 +109,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ftc: %s\n", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
+	*cmdp = cmd;
 	return cmd->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd = NULL;
+
+	cmd_output_init();
+	return cmd_output_finish(cmd, run(argc, argv, &cmd));
 }

@@ -20,6 +20,7 @@
 #include "control-opts.h"
 #include "hist.h"
 #include "options.h"
+#include "output.h"
 #include "opt-values.h"
 #include "rec-select.h"
 #include "ftc.h"
@@ -252,11 +253,8 @@ static int open_output(struct hist_args *a)
 	a->out = stdout;
 	if (!a->output)
 		return 0;
-	a->out = fopen(a->output, "w");
-	if (a->out)
-		return 0;
-	cmd_error(&cmd_hist, "-o '%s': cannot write it: %s", a->output, strerror(errno));
-	return -1;
+	a->out = cmd_output_open(&cmd_hist, a->output);
+	return a->out ? 0 : -1;
 }
 
 static int do_show(struct hist_args *a)
@@ -578,10 +576,8 @@ static int hist_run(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = a.show ? do_show(&a) : do_hist(&a);
-	if (a.out && a.out != stdout && fclose(a.out) != 0 && !ret) {
-		cmd_error(&cmd_hist, "-o '%s': %s", a.output, strerror(errno));
+	if (cmd_output_close(&cmd_hist, a.out, a.output) < 0 && !ret)
 		ret = FTC_EXIT_FAIL;
-	}
 out:
 	for (int i = 0; i < 3; i++)
 		free(a.owned[i]);

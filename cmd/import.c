@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-import.h"
 #include "ftc-writer.h"
@@ -60,7 +61,7 @@ static int import_opt(int id, const char *arg, void *ctx)
 	char *end;
 
 	switch (id) {
-	case 'o': im->output = arg; break;
+	case 'o': im->output = arg; return cmd_output_no_stdout(arg);
 	case 'q': im->quiet = true; break;
 	case OPT_KALLSYMS: im->kallsyms = arg; break;
 	case OPT_DUMP:
@@ -223,6 +224,8 @@ static int import_log(struct import *o)
 	if (o->kallsyms && load_kallsyms(imp, o->kallsyms) < 0)
 		goto out;
 	report_problems(o, imp, d);
+	if (cmd_output_keep_old(&cmd_import, o->output) < 0)
+		goto out;
 	if (ftc_import_write(imp, d, o->output, o->version,
 			     o->compression >= 0 ? o->compression :
 			     o->version == 6 ? FTC_COMPRESS_NONE : FTC_COMPRESS_ZSTD) < 0) {

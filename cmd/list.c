@@ -17,6 +17,7 @@
 #include "list-module.h"
 #include "list-re.h"
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-tracefs-info.h"
 #include "ftc-writer.h"
@@ -264,7 +265,7 @@ static void run_one(const struct list_args *a, unsigned int sel, const char *wha
 	if (!(a->sel & sel))
 		return;
 	header(a, what);
-	fflush(stdout);
+	cmd_output_flush();
 	switch (sel) {
 	case SEL_TRACERS: ret = print_list(ftc_info_tracers(a->instance)); break;
 	case SEL_EVENTS: ret = list_events(a); break;
@@ -276,7 +277,7 @@ static void run_one(const struct list_args *a, unsigned int sel, const char *wha
 	}
 	if (ret == 0)
 		return;
-	fflush(stdout);
+	cmd_output_flush();
 	if (ret == -2) {	/* each failure was told where it happened */
 		if (*status == FTC_EXIT_OK)
 			*status = FTC_EXIT_FAIL;

@@ -9,6 +9,7 @@
  * nothing back to say why.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
@@ -23,6 +24,8 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "output.h"
+#include "writer.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-stream.h"
@@ -148,7 +151,7 @@ static void print_bound(struct listener *l)
 		return;
 	/* On stdout, for scripts that asked for any port. */
 	printf("listening on %s port %s\n", host, serv);
-	fflush(stdout);
+	cmd_output_flush();
 }
 
 static int open_listener(struct listener *l)
@@ -212,6 +215,9 @@ static void peer_name(int fd, char *buf, size_t size)
 /* A new capture: its file is made now, and dropped if nothing usable comes. */
 static int start_client(struct listener *l, int fd)
 {
+	char old[PATH_MAX];
+	int aside;
+
 	l->cfd = fd;
 	peer_name(fd, l->peer, sizeof(l->peer));
 	if (asprintf(&l->path, "%s/%s.%s.dat", l->dir, l->prefix, l->peer) < 0) {
@@ -219,6 +225,11 @@ static int start_client(struct listener *l, int fd)
 		say(l, "out of memory");
 		return -1;
 	}
+	aside = cmd_output_set_aside(&cmd_listen, l->path, ".old", old, sizeof(old));
+	if (aside < 0)
+		return -1;
+	if (aside)
+		say(l, "kept the previous %s as %s", l->path, old);
 	l->out = open(l->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (l->out < 0) {
 		say(l, "%s: cannot create the file for %s: %s (check -d DIR)", l->path, l->peer,
@@ -268,7 +279,7 @@ static int end_client(struct listener *l, int how, const char *why)
 	if (how != 1 && bytes && l->path)
 		repair(l);
 	else if (how != 1 && l->path)
-		unlink(l->path);
+		ftc_writer_unlink(l->path);	/* a regular file: never a device at that name */
 	if (l->cfd >= 0)
 		close(l->cfd);	/* tells the recorder its file is complete */
 	ftc_stream_recv_free(l->recv);

@@ -15,6 +15,7 @@
 
 #include "call-graph.h"
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-perf.h"
 
@@ -175,19 +176,22 @@ static int report(struct profile_opts *o, struct ftc_perf_sampler *s)
 		fprintf(stderr, "ftc profile: the kernel lost %llu samples (rings full): "
 			"use a larger -m or a lower -F\n",
 			(unsigned long long)ftc_perf_profile_lost(p));
-	if (o->output && !(out = fopen(o->output, "w"))) {
+	if (o->output && !(out = cmd_output_open(&cmd_profile, o->output))) {
 		out = stdout;
-		ftc_error(errno, "cannot write '%s': %s", o->output, strerror(errno));
-		goto out;
+		goto quiet;
 	}
-	if (o->flame && ftc_perf_agg_flame(o->flame, a, event) < 0)
-		goto out;
+	if (o->flame && cmd_output_flame(&cmd_profile, o->flame, a, event) < 0)
+		goto quiet;
 	if (o->folded)
 		ftc_perf_agg_folded(out, a);
 	else if (!o->flame || o->output)
 		ftc_perf_agg_table(out, a, o->s.callchain, o->limit, event,
 				   ftc_perf_profile_lost(p));
-	ret = 0;
+	ret = cmd_output_close(&cmd_profile, out, o->output) < 0 ? -2 : 0;
+	out = stdout;
+	goto out;
+quiet:
+	ret = -2;	/* said why */
 out:
 	if (out != stdout)
 		fclose(out);
@@ -281,7 +285,14 @@ static int profile_run(int argc, char **argv)
 		goto fail;
 	ftc_perf_sampler_enable(s, false);
 	ftc_workload_reap(w);
-	if (ftc_perf_sampler_drain(s) < 0 || report(&o, s) < 0)
+	if (ftc_perf_sampler_drain(s) < 0)
+		goto fail;
+	ret = report(&o, s);
+	if (ret == -2) {
+		code = FTC_EXIT_FAIL;
+		goto out;
+	}
+	if (ret < 0)
 		goto fail;
 	code = w ? ftc_workload_exit_code(w) : FTC_EXIT_OK;
 	goto out;

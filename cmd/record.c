@@ -25,6 +25,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "output.h"
 #include "opt-values.h"
 #include "ftc.h"
 #include "ftc-capture.h"
@@ -104,7 +105,7 @@ static int record_opt(int id, const char *arg, void *ctx)
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	switch (id) {
-	case 'o': r->output = arg; r->output_set = true; return 0;
+	case 'o': r->output = arg; r->output_set = true; return cmd_output_no_stdout(arg);
 	case 'N':
 		if (!strrchr(arg, ':') || !strrchr(arg, ':')[1] || *arg == ':')
 			return cmd_bad_value("not HOST:PORT (e.g. 192.0.2.1:12345, [::1]:12345)");
@@ -241,6 +242,8 @@ static int setup_capture(struct record *r)
 		r->w = ftc_writer_create_stream(fd, r->send, r->version,
 						(enum ftc_compression)r->compression);
 	} else {
+		if (cmd_output_keep_old(&cmd_record, r->output) < 0)
+			return -1;
 		r->w = ftc_writer_create(r->output, r->version,
 					 (enum ftc_compression)r->compression);
 	}

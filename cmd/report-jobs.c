@@ -27,6 +27,7 @@
 #include "ftc.h"
 #include "ftc-merge.h"
 #include "options.h"
+#include "output.h"
 #include "report-jobs.h"
 
 /* Less ring buffer data than this formats in a fraction of a second: one process. */
@@ -211,7 +212,7 @@ int report_jobs_start(struct report_jobs *j, int n, struct ftc_format **f, struc
 		return 0;
 	/* Nothing buffered may be printed twice by a helper. */
 	ftc_format_sync(*f);
-	fflush(stdout);
+	cmd_output_flush();
 	j->n = n;
 	for (k = 1; k < n; k++) {
 		j->fd[k] = -1;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-perf.h"
 #include "report-profile.h"
@@ -55,7 +56,7 @@ bool report_profile_wanted(const struct report_profile *o)
 static int print(const struct report_profile *o, struct ftc_perf_agg *a, bool chain,
 		 uint64_t lost)
 {
-	if (o->flame && ftc_perf_agg_flame(o->flame, a, EVENT_NAME) < 0)
+	if (o->flame && cmd_output_flame(&cmd_report, o->flame, a, EVENT_NAME) < 0)
 		return -1;
 	if (o->folded)
 		ftc_perf_agg_folded(stdout, a);
@@ -93,7 +94,7 @@ int report_profile_run(struct ftc_reader *r, const struct report_profile *o, con
 		fprintf(stderr, "ftc report: the kernel lost %llu samples during the capture\n",
 			(unsigned long long)ftc_perf_profile_lost(p));
 	if (print(o, a, chain, ftc_perf_profile_lost(p)) < 0)
-		goto fail;
+		goto out;	/* said why */
 	status = FTC_EXIT_OK;
 	goto out;
 fail:

@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include "input.h"
+#include "output.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-reader.h"
@@ -423,6 +424,9 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 		printed++;
 		if (report_jobs_step(&jobs, f, printed) < 0)
 			goto fail;
+		/* a full disk: main says so; formatting the rest would be wasted */
+		if (cmd_output_failed())
+			goto fail;
 		if (mem) {
 			ftc_format_flush(f);
 			fflush(mem);
@@ -646,7 +650,7 @@ static int report_run(int argc, char **argv)
 {
 	struct report rp = { .input = NULL };
 	struct ftc_merge *m = NULL;
-	const char *warn;
+	const char *warn, *path;
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL;
 	char dir[PATH_MAX + 16], stdin_path[64];
@@ -665,11 +669,12 @@ static int report_run(int argc, char **argv)
 	}
 	if (!rp.input)
 		rp.input = "trace.dat";
-	rp.input = cmd_input_path("report", rp.input, stdin_path, sizeof(stdin_path));
-	if (!rp.input) {
+	path = cmd_input_path("report", rp.input, stdin_path, sizeof(stdin_path));
+	if (!path) {
 		free_report(&rp);
 		return FTC_EXIT_FAIL;
 	}
+	rp.input = ro.name = cmd_input_name(rp.input);
 	if (check_combination(&rp) < 0) {
 		free_report(&rp);
 		return FTC_EXIT_USAGE;
@@ -681,7 +686,7 @@ static int report_run(int argc, char **argv)
 		ro.flags |= FTC_READER_NO_PLUGINS;
 	else
 		ro.plugin_dir = cmd_plugin_dir(dir, sizeof(dir));
-	rp.r = ftc_reader_open_opts(rp.input, &ro);
+	rp.r = ftc_reader_open_opts(path, &ro);
 	if (!rp.r) {
 		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
@@ -727,7 +732,7 @@ static int report_run(int argc, char **argv)
 	if ((rp.stat ? print_stat(&rp, m) : print_records(&rp, m)) < 0)
 		goto out;
 	status = FTC_EXIT_OK;
-	fflush(stdout);
+	cmd_output_flush();
 	warn = ftc_reader_warnings(rp.r);
 	/* One line (a cut file) needs no heading; exit 1 so that scripts notice. */
 	if (warn && strchr(warn, '\n') == warn + strlen(warn) - 1) {

@@ -13,6 +13,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "tracefs-layer.h"
@@ -83,10 +84,11 @@ static int copy_out(int fd)
 				continue;
 			return -1;
 		}
-		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
-			return -1;
-		if (fflush(stdout))
-			return -1;
+		/* -2: standard output failed, which cmd_output_finish reports */
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n && cmd_output_failed())
+			return -2;
+		if (cmd_output_flush() < 0)
+			return -2;
 	}
 }
 
@@ -122,7 +124,8 @@ static int show_file(const struct show_ctx *c, const char *file)
 		return c->pipe ? FTC_EXIT_OK : FTC_EXIT_INTERRUPTED;
 	}
 	if (ret < 0) {
-		cmd_error(&cmd_show, "%s: %s", path, strerror(err));
+		if (ret == -1)
+			cmd_error(&cmd_show, "%s: %s", path, strerror(err));
 		free(path);
 		return FTC_EXIT_FAIL;
 	}

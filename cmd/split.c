@@ -5,6 +5,7 @@
  * between START and END. Each part is a trace.dat of its own, with the
  * file's metadata and its pages copied, cut only at the part's ends.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-convert.h"
 #include "ftc-reader.h"
@@ -107,7 +109,7 @@ static int split_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': x->input = arg; break;
-	case 'o': x->output = arg; break;
+	case 'o': x->output = arg; return cmd_output_no_stdout(arg);
 	case 'r': x->repeat = true; break;
 	case 'c': x->o.per_cpu = true; break;
 	default: return set_unit(x, id, arg);
@@ -153,6 +155,36 @@ static int positional(struct split *x, int first, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The next part into path. A previous file there is kept as .old only when
+ * a part replaces it: it waits under another name until split knows, so
+ * that an older .old is not lost for a part that never comes.
+ */
+static int next_part(struct split *x, struct ftc_split *s, const char *path)
+{
+	char wait[PATH_MAX], old[PATH_MAX];
+	int aside, ret, err;
+
+	if (cmd_output_not_input(&cmd_split, path, x->input) < 0)
+		return -2;	/* said why */
+	aside = cmd_output_set_aside(&cmd_split, path, ".split-old", wait, sizeof(wait));
+	if (aside < 0)
+		return -2;
+	ret = ftc_split_next(s, path);
+	err = errno;
+	if (aside && ret == 0 && rename(wait, path) == 0)
+		aside = 0;
+	if (aside) {
+		snprintf(old, sizeof(old), "%s.old", path);
+		if (rename(wait, old) == 0)
+			cmd_output_kept_note(&cmd_split, path, old);
+		else
+			cmd_output_kept_note(&cmd_split, path, wait);
+	}
+	errno = err;
+	return ret;
+}
+
 static int write_parts(struct split *x, struct ftc_split *s)
 {
 	size_t len = strlen(x->output) + 24;
@@ -171,15 +203,17 @@ static int write_parts(struct split *x, struct ftc_split *s)
 			snprintf(path, len, "%s.%04d", x->output, n + 1);
 		else
 			snprintf(path, len, "%s.1", x->output);
-		ret = ftc_split_next(s, path);
+		ret = next_part(x, s, path);
 		if (ret == 1) {
 			if (!n++)
 				snprintf(first, len, "%s", path);
 			snprintf(last, len, "%s", path);
 		}
 	} while (ret == 1 && x->repeat);
-	if (ret < 0)
+	if (ret == -1)
 		cmd_error(&cmd_split, "%s", ftc_strerror());
+	else if (ret < -1)
+		;	/* next_part said why */
 	else if (!n)
 		cmd_error(&cmd_split, "%s: no event%s%s: nothing to write", x->input,
 			  x->o.start ? " at or after START" : "", x->o.end ? " up to END" : "");

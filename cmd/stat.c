@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "stat.h"
 
@@ -704,9 +705,8 @@ static int stat_count(struct stat_state *s)
 {
 	int opened = 0;
 
-	if (s->o->output && !(s->out = fopen(s->o->output, "w"))) {
+	if (s->o->output && !(s->out = cmd_output_open(&cmd_stat, s->o->output))) {
 		s->out = stderr;
-		cmd_error(&cmd_stat, "cannot write '%s': %s", s->o->output, strerror(errno));
 		return FTC_EXIT_FAIL;
 	}
 	raise_fd_limit();
@@ -757,6 +757,9 @@ static int stat_run(int argc, char **argv)
 		goto out;
 	}
 	code = stat_count(&s);
+	if (s.out != stderr && cmd_output_close(&cmd_stat, s.out, o.output) < 0)
+		code = FTC_EXIT_FAIL;
+	s.out = stderr;
 out:
 	free_state(&s);
 	return code;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "output.h"
 #include "opt-values.h"
 #include "ftc.h"
 #include "ftc-control.h"
@@ -94,7 +96,7 @@ static int stream_opt(int id, const char *arg, void *ctx)
 	case 'F': s->follow = true; return 0;
 	case 'q': s->quiet = true; return 0;
 	case 'r': return cmd_opt_live_rt_priority(arg, &s->rt_priority);
-	case OPT_RECORD: s->record = arg; return 0;
+	case OPT_RECORD: s->record = arg; return cmd_output_no_stdout(arg);
 	case OPT_CPU: return rec_select_cpus(&s->sel, arg);
 	case OPT_COMM: return rec_select_push(&s->sel.comms, &s->sel.ncomms, arg);
 	case OPT_MATCH: return rec_select_filter(&s->sel, arg);
@@ -201,8 +203,17 @@ static int print_one(const struct ftc_merge_record *mr, void *ctx)
 static bool flush_out(struct stream *s)
 {
 	ftc_format_sync(s->fmt);
-	if (fflush(stdout) == EOF || ferror(stdout)) {
+	if (cmd_output_flush() < 0) {
 		s->out_closed = true;
+		/*
+		 * A reader that went away is stream's normal end (exit 0): what
+		 * it could not take is dropped. Any other failure (a full disk)
+		 * stays for cmd_output_finish to report.
+		 */
+		if (cmd_output_closed()) {
+			__fpurge(stdout);
+			clearerr(stdout);
+		}
 		return false;
 	}
 	return true;
@@ -381,6 +392,10 @@ static int run_traced(struct stream *s)
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
 		ftc_workload_reap(s->cmd);
 		return control_exit_status(err);
+	}
+	if (s->record && cmd_output_keep_old(&cmd_stream, s->record) < 0) {
+		ftc_workload_reap(s->cmd);
+		return FTC_EXIT_FAIL;
 	}
 	o = open_live(s);
 	if (o == -2) {

@@ -98,6 +98,11 @@ struct ftc_reader_opts {
 	 */
 	int (*parse_guard)(int (*parse)(void *arg), void *arg, void *guard_ctx);
 	void *guard_ctx;
+	/*
+	 * What messages call the file (NULL: the path): "standard input"
+	 * for a copy of it that the caller opens by a /proc/self/fd path.
+	 */
+	const char *name;
 };
 FTC_API struct ftc_reader *ftc_reader_open_opts(const char *path,
 						const struct ftc_reader_opts *opts);

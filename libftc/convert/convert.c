@@ -44,7 +44,7 @@ struct ftc_writer *ftc_convert_writer(struct ftc_reader *r, const char *path, in
 		int err = errno;
 
 		ftc_writer_free(w);
-		unlink(path);
+		ftc_writer_unlink(path);
 		errno = err;
 		return NULL;
 	}
@@ -153,7 +153,7 @@ out:
 	if (ret < 0 && w) {
 		int err = errno;
 
-		unlink(path);
+		ftc_writer_unlink(path);
 		errno = err;
 	}
 	free(keep);

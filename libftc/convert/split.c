@@ -24,6 +24,7 @@
 #include "ftc.h"
 #include "ftc-convert.h"
 #include "ftc-writer.h"
+#include "writer.h"
 #include "convert.h"
 #include "opts.h"
 #include "reader.h"
@@ -286,7 +287,7 @@ out:
 	if (ret < 0) {
 		int err = errno;
 
-		unlink(path);	/* half a part is of no use */
+		ftc_writer_unlink(path);	/* half a part is of no use */
 		errno = err;
 	}
 	return ret;

@@ -414,7 +414,7 @@ out:
 
 		snprintf(msg, sizeof(msg), "%s", ftc_strerror());
 		ftc_writer_free(c.w);
-		unlink(path);
+		ftc_writer_unlink(path);
 		ftc_error(err, "%s", msg);
 	} else {
 		ftc_writer_free(c.w);

@@ -284,7 +284,7 @@ static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_o
 	struct ftc_reader_opts opts;
 	struct ftc_reader *r;
 
-	if (FTC_OPTS_COPY(&opts, user, ftc_reader_opts, guard_ctx) < 0)
+	if (FTC_OPTS_COPY(&opts, user, ftc_reader_opts, name) < 0)
 		return NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -295,7 +295,7 @@ static struct ftc_reader *reader_new(const char *name, const struct ftc_reader_o
 	r->flags = opts.flags;
 	r->parse_guard = opts.parse_guard;
 	r->guard_ctx = opts.guard_ctx;
-	r->path = strdup(name);
+	r->path = strdup(opts.name ? opts.name : name);
 	if (!r->path || (opts.plugin_dir && !(r->plugin_dir = strdup(opts.plugin_dir)))) {
 		ftc_error(ENOMEM, "out of memory");
 		ftc_reader_close(r);
@@ -364,11 +364,11 @@ struct ftc_reader *ftc_reader_open_opts(const char *path, const struct ftc_reade
 		return NULL;
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
-		ftc_error(errno, "%s: cannot open: %s", path, strerror(errno));
+		ftc_error(errno, "%s: cannot open: %s", r->path, strerror(errno));
 		goto fail;
 	}
 	if (fstat(r->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		ftc_error(EINVAL, "%s: not a regular file", path);
+		ftc_error(EINVAL, "%s: not a regular file", r->path);
 		goto fail;
 	}
 	r->file_size = (uint64_t)st.st_size;

@@ -149,13 +149,31 @@ struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compre
 	return w;
 }
 
+void ftc_writer_unlink(const char *path)
+{
+	struct stat st;
+	int err = errno;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+	errno = err;
+}
+
 struct ftc_writer *ftc_writer_create(const char *path, int version,
 				     enum ftc_compression comp)
 {
 	struct ftc_writer *w = ftc_writer_new(path, version, comp);
+	struct stat st;
 
 	if (!w)
 		return NULL;
+	/* O_TRUNC would empty a file that is not ours to refuse: look first */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		ftc_error(EINVAL, "%s: not a regular file: a trace.dat is written in place (the "
+			  "writer goes back to fill in sizes); name a regular file", path);
+		ftc_writer_free(w);
+		return NULL;
+	}
 	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		ftc_error(errno, "%s: cannot create the output file: %s", path, strerror(errno));
