@@ -652,7 +652,7 @@ static int report_run(int argc, char **argv)
 	struct ftc_merge *m = NULL;
 	const char *warn, *path;
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
-	int status = FTC_EXIT_FAIL;
+	int status = FTC_EXIT_FAIL, sel;
 	char dir[PATH_MAX + 16], stdin_path[64];
 	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard);
 
@@ -702,9 +702,11 @@ static int report_run(int argc, char **argv)
 		cmd_error(&cmd_report, "--symfs %s: %s", rp.prof.symfs, ftc_strerror());
 		goto out;
 	}
-	status = rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F");
-	if (status)
+	sel = rec_select_setup(&rp.sel, rp.r, &cmd_report, "-F");
+	if (sel) {
+		status = sel;
 		goto out;
+	}
 	/* as a missing instance or event in tracefs: a name that is not there */
 	if (find_instance(&rp) < 0 || check_events(&rp) < 0 || check_cpus(&rp) < 0) {
 		status = FTC_EXIT_REFUSED;
