@@ -152,7 +152,8 @@ inst=$(test_instance orphan)
 setsid "$FTC" record -q -B "$inst" -e sched -e syscalls -a -o "$D/o.dat" 2>"$D/err" & pid=$!
 bg="$bg $pid"
 if tracing "orphan" "$inst"; then
-	kill -KILL -- -$pid; wait $pid 2>/dev/null
+	# the guardian left the group (setsid): it is killed by its pid, first
+	kill -KILL "$(guardian $pid)" $pid; wait $pid 2>/dev/null
 	sleep 0.2
 	[ -d "$TRACEFS/instances/$inst" ] && pass "both killed: the instance is left" ||
 		fail "both killed: the instance is left" "nothing was left to restore"
