@@ -595,7 +595,7 @@ int ftc_journal_restore_owner(pid_t owner, unsigned long long start, char **path
 			      struct ftc_journal_info *info)
 {
 	char *dirs[FTC_JOURNAL_DIRS_MAX];
-	int n = journal_dirs(dirs), ret = 0;
+	int n = journal_dirs(dirs), ret = 0, err = 0;
 
 	*path = NULL;
 	for (int i = 0; i < n; i++) {
@@ -609,6 +609,7 @@ int ftc_journal_restore_owner(pid_t owner, unsigned long long start, char **path
 			continue;
 		if (ftc_journal_describe(p, &d) == 0 && d.pid == owner && d.start == start) {
 			ret = ftc_journal_restore(p, true, owner, info);
+			err = errno;	/* the other directories' look-ups change it */
 			*path = p;
 			p = NULL;
 		}
@@ -618,6 +619,7 @@ int ftc_journal_restore_owner(pid_t owner, unsigned long long start, char **path
 	dirs_free(dirs, n);
 	if (!*path)
 		return ftc_error(ENOENT, "no journal of pid %d", (int)owner);
+	errno = err;
 	return ret;
 }
 
