@@ -27,13 +27,18 @@ one() {
 	if [ $((RANDOM % 2)) = 0 ]; then how=group; kill -KILL -- -$pid 2>/dev/null
 	else how=alone; kill -KILL $pid 2>/dev/null; fi
 	wait $pid 2>/dev/null; rc=$?
-	[ $rc != 137 ] && done_runs=$((done_runs + 1))
-	# ftc start keeps what it set when it finished first: that is its job
-	[ $rc = 0 ] && [ "$name" = start ] && "$FTC" reset -q -B "$inst" -d >/dev/null 2>&1
 	for _ in $(seq 100); do
 		[ -e "$FTC_JOURNAL_DIR/journal.$pid" ] || break
 		sleep 0.1
 	done
+	# ftc start keeps what it set when it finished first, that is its
+	# job: killed after it let go of its journal (exit 137), the instance
+	# is there, complete (its event enabled).
+	if [ "$name" = start ] && [ ! -e "$FTC_JOURNAL_DIR/journal.$pid" ] &&
+	   [ "$(cat "$TRACEFS/instances/$inst/events/sched/sched_switch/enable" 2>/dev/null)" = 1 ]; then
+		"$FTC" reset -q -B "$inst" -d >/dev/null 2>&1
+		[ $rc = 137 ] && rc=kept
+	fi
 	if [ -e "$FTC_JOURNAL_DIR/journal.$pid" ]; then
 		bad=$((bad + 1))
 		echo "$name ($how, exit $rc): journal.$pid left: $(head -c 300 "$FTC_JOURNAL_DIR/journal.$pid" | tr '\n' ' ')" >>"$D/why"
@@ -48,7 +53,7 @@ one() {
 			"$FTC" reset -q -B "$i" -d >/dev/null 2>&1
 		fi
 	done
-	[ $rc = 137 ] && killed_runs=$((killed_runs + 1))
+	if [ "$rc" = 137 ]; then killed_runs=$((killed_runs + 1)); else done_runs=$((done_runs + 1)); fi
 }
 
 # kills NAME INST PIDINST ARGS...: KILLS runs, then the verdict.
