@@ -266,7 +266,8 @@ same_lines() {
 # or "ls-PID" in a part that starts after the task's fork. The kernel's
 # saved_cmdlines loses tasks when many come and go (a busy machine), and
 # the union checks failed then with the records all there: each line must
-# depend on its record and the file's metadata only.
+# depend on its record and the file's metadata only. ftc report's plugins
+# do the same (ftc report -N for its check).
 tcn() { trace-cmd report -N -i "$1" 2>"$D/tc.err"; }
 
 # union NAME SORT FILES...: the parts' records together are the original's
@@ -286,11 +287,12 @@ union() {
 	same_lines "$sort" "$D/union.tc" "$D/ref.tc.body" && pass "$name: the parts hold the original's records, each once (trace-cmd report -N)" ||
 		fail "$name: the parts hold the original's records, each once (trace-cmd report -N)" \
 			"$(wc -l <"$D/union.tc") lines, $(grep -vc '^cpus=' "$D/ref.tc") in the original"
-	# ftc report -R: raw fields, as a perf sample's symbol needs its mmap in the same part
-	for f in "$@"; do "$FTC" report -R "$f" | grep -v '^#'; done >"$D/union.ft"
+	# ftc report -R -N: raw fields, as a perf sample's symbol needs its mmap
+	# in the same part, and no plugin: ftc's reader names tasks as tcn's does
+	for f in "$@"; do "$FTC" report -R -N "$f" | grep -v '^#'; done >"$D/union.ft"
 	grep -v '^#' "$D/ref.ftR" >"$D/ref.ftR.body"
-	same_lines "$sort" "$D/union.ft" "$D/ref.ftR.body" && pass "$name: the parts hold the original's records, each once (ftc report)" ||
-		fail "$name: the parts hold the original's records, each once (ftc report)" \
+	same_lines "$sort" "$D/union.ft" "$D/ref.ftR.body" && pass "$name: the parts hold the original's records, each once (ftc report -R -N)" ||
+		fail "$name: the parts hold the original's records, each once (ftc report -R -N)" \
 			"$(wc -l <"$D/union.ft") lines, $(grep -vc '^#' "$D/ref.ftR") in the original"
 }
 
@@ -318,7 +320,7 @@ if [ -f "$D/top6.dat" ]; then
 			"$(wc -l <"$D/range.got") of $(wc -l <"$D/range.want"): $(diff "$D/range.want" "$D/range.got" | head -3)"
 	vs_tracecmd "-e 500 -r START" "$D/top6.dat" -e 500 -r "$t2"
 
-	tcn "$D/top6.dat" >"$D/ref.tc"; "$FTC" report -R "$D/top6.dat" >"$D/ref.ftR"
+	tcn "$D/top6.dat" >"$D/ref.tc"; "$FTC" report -R -N "$D/top6.dat" >"$D/ref.ftR"
 	union "-e 2000 -r" keep "$D"/split-_e_2000__r/ftc/part.*
 	union "-e 1500 -c -r" sort "$D"/split-_e_1500__c__r/ftc/part.*
 	# -p counts the file's pages (trace-cmd packs pages anew and counts
@@ -349,7 +351,7 @@ if [ -f "$D/top6.dat" ]; then
 			if (ns < 0) { ns += 1000000000; s-- } printf "%d.%09d", s, ns }')
 		mkdir -p "$D/exec" && (cd "$D/exec" && "$FTC" split -i "$D/nocomm.dat" -o a 0 "$before" &&
 			"$FTC" split -i "$D/nocomm.dat" -o b "$2") 2>"$D/exec.err"
-		tcn "$D/nocomm.dat" >"$D/ref.tc"; "$FTC" report -R "$D/nocomm.dat" >"$D/ref.ftR"
+		tcn "$D/nocomm.dat" >"$D/ref.tc"; "$FTC" report -R -N "$D/nocomm.dat" >"$D/ref.ftR"
 		union "cut at pid $1's exec, no task in the command lines" keep "$D/exec/a.1" "$D/exec/b.1"
 	else
 		fail "setup: a copy without task names, cut at an exec" "$(cat "$D/forget.err") pid and time: $*"
@@ -359,7 +361,7 @@ fi
 # Every buffer of ftc's capture, perf samples included: v7 zstd parts of v7 zstd.
 all=$(grep -vc '^cpus=' "$D/orig.tc")
 mkdir -p "$D/multi" && (cd "$D/multi" && "$FTC" split -i "$D/orig.dat" -o m -e $((all / 4)) -r 2>"$D/multi.err")
-tcn "$D/orig.dat" >"$D/ref.tc"; "$FTC" report -R "$D/orig.dat" >"$D/ref.ftR"
+tcn "$D/orig.dat" >"$D/ref.tc"; "$FTC" report -R -N "$D/orig.dat" >"$D/ref.ftR"
 set -- "$D"/multi/m.*
 if [ -f "$1" ] && { [ "$#" = 4 ] || [ "$#" = 5 ]; }; then
 	pass "-e $((all / 4)) -r of the capture: $# parts"
