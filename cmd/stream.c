@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -27,6 +28,8 @@
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-live.h"
+#include "ftc-reader.h"
+#include "ftc-writer.h"
 #include "rec-select.h"
 #include "record-self.h"
 
@@ -432,6 +435,48 @@ fail:
 	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
 }
 
+/*
+ * A --match the formats refuse is a usage error, told before tracefs is
+ * touched: it was found after the instance was made and configured, which
+ * took past 2 s under ASan on a busy machine (cli-fuzz's limit), only to
+ * be undone. The formats are the kernel's, the same in every instance:
+ * the top level's, in a file of metadata only.
+ */
+static int check_matches(struct stream *s)
+{
+	char path[64], dir[PATH_MAX];
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts,
+		.flags = FTC_READER_NO_SYMS | (s->no_plugins ? FTC_READER_NO_PLUGINS : 0),
+		.plugin_dir = s->no_plugins ? NULL : cmd_plugin_dir(dir, sizeof(dir)));
+	struct rec_select trial = { .filters = s->sel.filters, .nfilters = s->sel.nfilters };
+	struct ftc_writer *w = NULL;
+	struct ftc_reader *r = NULL;
+	int fd, ret = -1, cpu0 = 0;
+
+	if (!s->sel.nfilters)
+		return 0;
+	fd = memfd_create("ftc-match", MFD_CLOEXEC);
+	if (fd < 0) {
+		cmd_error(&cmd_stream, "memfd_create: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	w = ftc_writer_create(path, 6, FTC_COMPRESS_NONE);
+	if (!w || ftc_writer_add_buffer(w, NULL, 1, &cpu0) < 0 || ftc_writer_start(w) < 0 ||
+	    !(r = ftc_reader_open_opts(path, &ro))) {
+		cmd_error(&cmd_stream, "reading the event formats for --match: %s", ftc_strerror());
+		goto out;
+	}
+	ret = rec_select_setup(&trial, r, &cmd_stream, "--match") < 0 ? -2 : 0;
+out:
+	if (trial.filter)
+		tep_filter_free(trial.filter);
+	ftc_reader_close(r);
+	ftc_writer_free(w);
+	close(fd);
+	return ret;
+}
+
 static int check_args(struct stream *s)
 {
 	if (control_spec_count(s->spec) > 1) {
@@ -479,6 +524,11 @@ static int stream_run(int argc, char **argv)
 		s.argv = argv + ret;
 	if (check_args(&s) < 0) {
 		ret = FTC_EXIT_USAGE;
+		goto out;
+	}
+	ret = check_matches(&s);
+	if (ret < 0) {
+		ret = ret == -2 ? FTC_EXIT_USAGE : FTC_EXIT_FAIL;
 		goto out;
 	}
 	s.instance = control_spec_instance(s.spec);

@@ -66,6 +66,7 @@ enum ftc_reader_flags {
 	FTC_READER_NO_PLUGINS	= 1 << 0,	/* do not load libtraceevent plugins */
 	FTC_READER_ALL_EVENTS	= 1 << 1,	/* parse every event format on open */
 	FTC_READER_METADATA	= 1 << 2,	/* metadata only: no tep (ftc dump) */
+	FTC_READER_NO_SYMS	= 1 << 3,	/* kernel addresses print as numbers (no kallsyms) */
 };
 
 FTC_API struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags);

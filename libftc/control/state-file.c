@@ -584,6 +584,45 @@ int ftc_journal_restore(const char *path, bool wait, pid_t owner, struct ftc_jou
 	return ret;
 }
 
+/*
+ * The guardian's part when its owner died: the owner makes its journal
+ * after the guardian is armed, so the guardian looks where it would be
+ * (journal.OWNER, of that very process: its start time) in each
+ * directory, and removes a hidden one the owner had no time to name (no
+ * change was made before it was named). ENOENT: none was made.
+ */
+int ftc_journal_restore_owner(pid_t owner, unsigned long long start, char **path,
+			      struct ftc_journal_info *info)
+{
+	char *dirs[FTC_JOURNAL_DIRS_MAX];
+	int n = journal_dirs(dirs), ret = 0, err = 0;
+
+	*path = NULL;
+	for (int i = 0; i < n; i++) {
+		char *p = NULL, *tmp = NULL;
+		struct ftc_journal_info d = { 0 };
+
+		if (asprintf(&tmp, "%s/.journal.%d", dirs[i], (int)owner) >= 0)
+			unlink(tmp);
+		free(tmp);
+		if (*path || asprintf(&p, "%s/journal.%d", dirs[i], (int)owner) < 0)
+			continue;
+		if (ftc_journal_describe(p, &d) == 0 && d.pid == owner && d.start == start) {
+			ret = ftc_journal_restore(p, true, owner, info);
+			err = errno;	/* the other directories' look-ups change it */
+			*path = p;
+			p = NULL;
+		}
+		ftc_journal_info_free(&d);
+		free(p);
+	}
+	dirs_free(dirs, n);
+	if (!*path)
+		return ftc_error(ENOENT, "no journal of pid %d", (int)owner);
+	errno = err;
+	return ret;
+}
+
 static int add_found(struct ftc_journal_info **list, size_t *n, const char *dir,
 		     const char *name)
 {

@@ -7,6 +7,12 @@
  * (SIGKILL, a crash), and the guardian restores tracefs from the journal
  * file. A socket rather than a pipe: send() with MSG_NOSIGNAL cannot kill
  * the parent with SIGPIPE when the guardian was killed first.
+ *
+ * The guardian leaves the parent's process group (setsid) before it says
+ * it is armed, and ftc_state_guard waits for that word before it returns,
+ * that is before the parent's first write: timeout(1), a shell's kill of
+ * a job, a supervisor's kill -9 -PGID all SIGKILL the whole group, and a
+ * guardian in it died with its parent and restored nothing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +46,7 @@ static void guardian_setup(int sock)
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	prctl(PR_SET_NAME, "ftc-guardian", 0, 0, 0);
+	setsid();
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		signal(ignored[i], SIG_IGN);
 	sigemptyset(&none);
@@ -70,16 +77,19 @@ static bool parent_finished(void)
 	}
 }
 
-static _Noreturn void guardian_main(int sock, const char *path, pid_t owner,
+static _Noreturn void guardian_main(int sock, pid_t owner, unsigned long long start,
 				    const char *command)
 {
-	struct ftc_journal_info info;
+	struct ftc_journal_info info = { 0 };
+	char *path = NULL;
 	int ret;
 
 	guardian_setup(sock);
+	if (send(3, "a", 1, MSG_NOSIGNAL) < 0)
+		_exit(1);
 	if (parent_finished())
 		_exit(0);
-	ret = ftc_journal_restore(path, true, owner, &info);
+	ret = ftc_journal_restore_owner(owner, start, &path, &info);
 	if (ret < 0 && errno != ENOENT)
 		fprintf(stderr, "ftc-guardian: pid %d (ftc %s) died before restoring tracefs; "
 			"restoring it from %s failed: %s\n", (int)owner, command, path,
@@ -88,18 +98,35 @@ static _Noreturn void guardian_main(int sock, const char *path, pid_t owner,
 		fprintf(stderr, "ftc-guardian: pid %d (ftc %s) died before restoring tracefs: "
 			"%zu changes restored from %s\n", (int)owner, command, info.changes, path);
 	ftc_journal_info_free(&info);
-	_exit(ret < 0 ? 1 : 0);
+	free(path);
+	_exit(ret < 0 && errno != ENOENT ? 1 : 0);
+}
+
+/* The guardian's word that it is out of our process group and listening. */
+static int wait_armed(struct ftc_state *st)
+{
+	char c = 0;
+	ssize_t n;
+	int err;
+
+	do
+		n = recv(st->jf.guard_fd, &c, 1, 0);
+	while (n < 0 && errno == EINTR);
+	err = n < 0 ? errno : ECHILD;
+	if (n == 1 && c == 'a')
+		return 0;
+	ftc_journal_guard_release(st);
+	return ftc_error(err, "the guardian ended before it was armed: %s", strerror(err));
 }
 
 int ftc_state_guard(struct ftc_state *st, const char *command)
 {
 	pid_t owner = getpid();
+	unsigned long long start = ftc_pid_start_time(owner);
 	int sv[2];
 
 	if (!st || st->jf.guardian)
 		return 0;
-	if (ftc_journal_file_open(st, command) < 0)
-		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return ftc_error(errno, "socketpair for the guardian: %s", strerror(errno));
 	fflush(NULL);	/* what is buffered would be written twice */
@@ -113,9 +140,19 @@ int ftc_state_guard(struct ftc_state *st, const char *command)
 		return ftc_error(err, "fork of the guardian: %s", strerror(err));
 	}
 	if (st->jf.guardian == 0)
-		guardian_main(sv[1], st->jf.path, owner, command);
+		guardian_main(sv[1], owner, start, command);
 	close(sv[1]);
 	st->jf.guard_fd = parent_end = sv[0];
+	/* The journal after the guardian: a kill in between leaves no file behind. */
+	if (wait_armed(st) < 0)
+		return -1;
+	if (ftc_journal_file_open(st, command) < 0) {
+		int err = errno;
+
+		ftc_journal_guard_done(st);
+		errno = err;
+		return -1;
+	}
 	return 0;
 }
 

@@ -62,6 +62,10 @@ int ftc_journal_push(struct ftc_state *st, struct journal_entry *e);
 int ftc_journal_file_append(struct ftc_state *st, struct journal_entry *e);
 void ftc_journal_file_cut(struct ftc_state *st, const struct journal_entry *e);
 void ftc_journal_file_done(struct ftc_state *st);
+/* The guardian's restore when its owner (pid, start time) died: its
+ * journal wherever it was made; *path: which, to free. */
+int ftc_journal_restore_owner(pid_t owner, unsigned long long start, char **path,
+			      struct ftc_journal_info *info);
 /* Creates the file and writes what the journal holds so far. */
 int ftc_journal_file_open(struct ftc_state *st, const char *command);
 /* /proc/PID/stat field 22, in clock ticks since boot; 0: no such process

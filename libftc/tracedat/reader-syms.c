@@ -302,7 +302,7 @@ int ftc_load_kallsyms(struct ftc_reader *r)
 	if (r->kallsyms_state)
 		return 0;
 	r->kallsyms_state = -1;
-	if (!r->kallsyms_off || !r->tep)
+	if (!r->kallsyms_off || !r->tep || (r->flags & FTC_READER_NO_SYMS))
 		return 0;
 	s = calloc(1, sizeof(*s));
 	if (!s || locate(r, &off, &len, &comp) < 0)

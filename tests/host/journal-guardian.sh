@@ -101,6 +101,9 @@ fi
 inst=$(test_instance int)
 setsid "$FTC" record -q -B "$inst" -e sched -a -o "$D/i.dat" 2>"$D/err" & pid=$!
 bg="$bg $pid"
+# a new instance traces from its mkdir: the capture runs once the file's
+# head is written (else Ctrl-C comes in the set-up: exit 130)
+for _ in $(seq 100); do [ -s "$D/i.dat" ] && break; sleep 0.1; done
 if tracing "Ctrl-C" "$inst"; then
 	g=$(guardian $pid)
 	kill -INT -- -$pid; wait $pid; rc=$?
@@ -152,7 +155,8 @@ inst=$(test_instance orphan)
 setsid "$FTC" record -q -B "$inst" -e sched -e syscalls -a -o "$D/o.dat" 2>"$D/err" & pid=$!
 bg="$bg $pid"
 if tracing "orphan" "$inst"; then
-	kill -KILL -- -$pid; wait $pid 2>/dev/null
+	# the guardian left the group (setsid): it is killed by its pid, first
+	kill -KILL "$(guardian $pid)" $pid; wait $pid 2>/dev/null
 	sleep 0.2
 	[ -d "$TRACEFS/instances/$inst" ] && pass "both killed: the instance is left" ||
 		fail "both killed: the instance is left" "nothing was left to restore"

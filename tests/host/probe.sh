@@ -184,6 +184,8 @@ setsid "$FTC" record -B "$INST" -o "$D/o.dat" --probe "$T:weigh factor" -- sleep
 pid=$!
 for _ in $(seq 50); do grep -q '^p:ftc/weigh' "$TRACEFS/uprobe_events" && break; sleep 0.1; done
 sleep 0.5
+# the guardian is out of the group (setsid): killed by its pid, first
+kill -KILL $(pgrep -P $pid -x ftc-guardian) 2>/dev/null
 kill -KILL -- -$pid; wait $pid 2>/dev/null
 sleep 0.2
 expect_match "both killed: the probe is left" '^p:ftc/weigh ' "$(cat "$TRACEFS/uprobe_events")"

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # ftc stream prints what the kernel traces while it runs: a known workload's
 # events all appear, in order and counted right; the output never goes back
-# in time while each event shows within 200 ms; Ctrl-C, SIGTERM and a closed
-# pipe all end it with tracefs as before; lost events show as lines;
+# in time (how soon each event shows is bench/stream-delay.sh's); Ctrl-C,
+# SIGTERM and a closed pipe all end it with tracefs as before, what came
+# before a signal printed; lost events show as lines;
 # --record writes the same events into a file trace-cmd reads. Each run uses
 # its own instance (ftc-stream-PID-*), which must be gone afterwards.
 . "$(dirname "$0")/../lib.sh"
@@ -85,10 +86,10 @@ b=$(backwards "$D/order.out")
 [ "$b" = 0 ] && pass "marker timestamps never go back" || fail "marker timestamps never go back" "$b lines"
 gone "$i" "stream of markers"
 
-# 3. Never back in time, and each event shown within 200 ms: every CPU
-# writes a marker every 20 ms among 20000 getppid/s (its own calls only:
-# -F -c, as others may flood getppid on this host); with -C mono each
-# line's delay is the time it reached us minus its timestamp.
+# 3. Never back in time, every marker printed: every CPU writes a marker
+# every 20 ms among 20000 getppid/s (its own calls only: -F -c, as others
+# may flood getppid on this host); with -C mono each line's delay is the
+# time it reached us minus its timestamp, printed, not checked.
 if [ $have_py = 1 ]; then
 	i=$(inst latency)
 	"$FTC" stream -B "$i" -C mono --json -e syscalls:sys_enter_getppid -F -c -- \
@@ -102,9 +103,10 @@ if [ $have_py = 1 ]; then
 		fail "under load every CPU's markers are printed" "$(cat "$D/lat.out"); $(tail -2 "$D/lat.err")"
 	[ "${back:-1}" = 0 ] && pass "the output never goes back in time ($lines lines)" ||
 		fail "the output never goes back in time" "$back lines behind the one before"
-	awk -v m="${maxd:-999}" 'BEGIN { exit !(m >= 0 && m < 200) }' &&
-		pass "each marker is printed within 200 ms of its write (max $maxd ms, p99 $p99 ms)" ||
-		fail "each marker is printed within 200 ms of its write" "max $maxd ms, p99 $p99 ms"
+	# The delay is a measurement, not a promise (ftc-stream(1)): the
+	# readers are SCHED_FIFO, the thread that merges and prints and the
+	# reader of its output are not. bench/stream-delay.sh measures it.
+	echo "marker delay (not a check): max $maxd ms, p99 $p99 ms"
 	gone "$i" "latency run"
 else
 	skip "latency and order under load" "python3 is not installed"
@@ -115,12 +117,29 @@ fi
 marks() {	# INSTANCE N: N numbered markers
 	for k in $(seq "$2"); do echo "before-stop $k" >"$TRACEFS/instances/$1/trace_marker" || return 1; done
 }
+# ready INSTANCE OUTPUT: waits (60 s at most) until a stream of INSTANCE
+# prints a marker written now.
+ready() {
+	local k
+	for k in $(seq 600); do
+		{ echo "ready-$k" >"$TRACEFS/instances/$1/trace_marker"; } 2>/dev/null
+		grep -q 'ready-' "$2" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "setup: the stream of $1 prints" "no marker came out in 60 s"
+}
 for sig in INT TERM; do
 	i=$(inst "sig$sig")
 	"$FTC" stream -B "$i" -b 512 >"$D/sig.out" 2>"$D/sig.err" &
 	sp=$!
-	for k in $(seq 100); do [ -w "$TRACEFS/instances/$i/trace_marker" ] && break; sleep 0.1; done
-	sleep 0.5; marks "$i" 100; sleep 0.3
+	# Ready when a marker comes out: a new instance traces from its mkdir,
+	# and ftc turns it off while it sets up (a marker then is refused, and
+	# one written before was there before the stream), so the instance's
+	# existence is no sign. Under ASan and load the set-up took longer
+	# than the 0.5 s this test used to sleep: "0 markers of 100".
+	ready "$i" "$D/sig.out"
+	marks "$i" 100
+	# What came before a signal is printed: all of it is in the buffer now.
 	kill -$sig $sp; wait $sp; rc=$?
 	[ $rc = 0 ] && pass "SIG$sig ends a stream without a command with 0" ||
 		fail "SIG$sig ends a stream without a command with 0" "exit $rc: $(tail -2 "$D/sig.err")"
@@ -248,6 +267,15 @@ expect_status "--window 1: usage (2)" 2 "$FTC" stream --window 1
 i=$(inst badmatch)
 expect_status "a --match on an event the kernel lacks: 3" 3 "$FTC" stream -q -B "$i" --match 'no_such_event: x == 1' -- true
 gone "$i" "bad --match"
+# Refused before any set-up: each step of it would take 60 s here (the
+# check itself took 11 s under ASan with a load of 10 on 2 CPUs).
+t0=$SECONDS
+FTC_CONTROL_STEP_DELAY_MS=60000 "$FTC" stream -q -B "$i" -e sched:sched_switch --match -1 -- true \
+	>/dev/null 2>"$D/badm.err"
+rc=$? t=$((SECONDS - t0))
+[ $rc = 2 ] && [ $t -lt 60 ] && pass "a bad --match is refused before tracefs is touched (${t} s)" ||
+	fail "a bad --match is refused before tracefs is touched" "exit $rc after $t s: $(tail -1 "$D/badm.err")"
+gone "$i" "bad --match before set-up"
 
 knobs_unchanged "ftc stream"
 finish
