@@ -467,7 +467,9 @@ static int check_matches(struct stream *s)
 		cmd_error(&cmd_stream, "reading the event formats for --match: %s", ftc_strerror());
 		goto out;
 	}
-	ret = rec_select_setup(&trial, r, &cmd_stream, "--match") < 0 ? -2 : 0;
+	/* 2 or 3 as ftc(1) says: a bad value, or a name the kernel lacks */
+	s->sel_status = rec_select_setup(&trial, r, &cmd_stream, "--match");
+	ret = s->sel_status ? -2 : 0;
 out:
 	if (trial.filter)
 		tep_filter_free(trial.filter);
@@ -528,7 +530,7 @@ static int stream_run(int argc, char **argv)
 	}
 	ret = check_matches(&s);
 	if (ret < 0) {
-		ret = ret == -2 ? FTC_EXIT_USAGE : FTC_EXIT_FAIL;
+		ret = ret == -2 ? s.sel_status : FTC_EXIT_FAIL;
 		goto out;
 	}
 	s.instance = control_spec_instance(s.spec);

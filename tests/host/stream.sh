@@ -270,12 +270,24 @@ gone "$i" "bad --match"
 # Refused before any set-up: each step of it would take 60 s here (the
 # check itself took 11 s under ASan with a load of 10 on 2 CPUs).
 t0=$SECONDS
-FTC_CONTROL_STEP_DELAY_MS=60000 "$FTC" stream -q -B "$i" -e sched:sched_switch --match -1 -- true \
+FTC_CONTROL_STEP_DELAY_MS=60000 "$FTC" stream -q -B "$i" -e sched:sched_switch --match 'sched_switch: prev_pid ==' -- true \
 	>/dev/null 2>"$D/badm.err"
 rc=$? t=$((SECONDS - t0))
 [ $rc = 2 ] && [ $t -lt 60 ] && pass "a bad --match is refused before tracefs is touched (${t} s)" ||
 	fail "a bad --match is refused before tracefs is touched" "exit $rc after $t s: $(tail -1 "$D/badm.err")"
 gone "$i" "bad --match before set-up"
+# A name the kernel lacks and a value of the wrong type are told before
+# set-up too, and once.
+for m in 'no_such_event: x == 1|3' 'sched_switch: nosuch == 1|3' 'sched_switch: prev_pid == "x"|2'; do
+	t0=$SECONDS
+	FTC_CONTROL_STEP_DELAY_MS=60000 "$FTC" stream -q -B "$i" --match "${m%|*}" -- true \
+		>/dev/null 2>"$D/badm.err"
+	rc=$? t=$((SECONDS - t0))
+	[ $rc = "${m#*|}" ] && [ $t -lt 60 ] && [ "$(grep -c "^ftc stream: --match" "$D/badm.err")" = 1 ] &&
+		pass "--match '${m%|*}': exit ${m#*|} before set-up, said once" ||
+		fail "--match '${m%|*}': exit ${m#*|} before set-up, said once" "exit $rc after $t s: $(cat "$D/badm.err")"
+	gone "$i" "--match '${m%|*}'"
+done
 
 knobs_unchanged "ftc stream"
 finish
