@@ -400,11 +400,20 @@ static int index_list(struct ftc_reader *r, struct ftc_cur *c, const char *syste
 	return 0;
 }
 
-/* The reader keeps a format section's text (*slot) for parsing on first use. */
+/*
+ * The reader keeps a format section's text (*slot) for parsing on first
+ * use: the formats indexed from it point into it. A second section of the
+ * same kind (a damaged file) is read no further: 1.
+ */
 static int take_formats(struct ftc_reader *r, char **slot, char *buf, size_t len,
 			const char *what, struct ftc_cur *c, uint32_t *count)
 {
-	free(*slot);
+	if (*slot) {
+		ftc_reader_warn(r, "%s: a second %s section: ignored, the first is read",
+				r->path, what);
+		free(buf);
+		return 1;
+	}
 	*slot = buf;
 	cur_mem(c, r, buf, len, what, 0);
 	return ftc_cur_u32(c, count);
@@ -414,9 +423,12 @@ int ftc_tep_ftrace_events(struct ftc_reader *r, char *buf, size_t len)
 {
 	struct ftc_cur c;
 	uint32_t count;
+	int ret = take_formats(r, &r->ftrace_formats, buf, len, "ftrace event formats", &c,
+			       &count);
 
-	if (take_formats(r, &r->ftrace_formats, buf, len, "ftrace event formats", &c, &count) < 0 ||
-	    index_list(r, &c, "ftrace", count) < 0)
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	if (index_list(r, &c, "ftrace", count) < 0)
 		return -1;
 	/*
 	 * Parsed on first use like the others (parsing them all cost a damaged
@@ -429,9 +441,10 @@ int ftc_tep_event_formats(struct ftc_reader *r, char *buf, size_t len)
 {
 	struct ftc_cur c;
 	uint32_t nsys;
+	int ret = take_formats(r, &r->formats, buf, len, "event formats", &c, &nsys);
 
-	if (take_formats(r, &r->formats, buf, len, "event formats", &c, &nsys) < 0)
-		return -1;
+	if (ret)
+		return ret < 0 ? -1 : 0;
 	for (uint32_t s = 0; s < nsys; s++) {
 		const char *sys = buf + c.pos;
 		const char *nul = memchr(sys, '\0', c.end - c.pos);
