@@ -164,6 +164,20 @@ done
 [ -z "$left" ] && pass "SIGINT during ftc check leaves no private instance or eprobe" ||
 	fail "SIGINT during ftc check leaves no private instance or eprobe" "left:$left"
 
+# The trigger probes leave the private instance tracing: a traceoff trigger
+# fired by sched_switch once turned it off, and trace_marker's probe after it
+# was refused (EBADF). ftc check shares a CPU with two busy loops here, so
+# that it is switched out between its writes (7 runs of 20 failed so).
+taskset -c 0 sh -c 'while :; do :; done' & b1=$!
+taskset -c 0 sh -c 'while :; do :; done' & b2=$!
+bad=0
+for _ in $(seq 20); do
+	taskset -c 0 "$FTC" check 2>/dev/null | grep -q '^trace_marker *ok' || bad=$((bad + 1))
+done
+kill $b1 $b2; wait $b1 $b2 2>/dev/null
+[ $bad = 0 ] && pass "trace_marker is ok in 20 runs of ftc check beside busy loops" ||
+	fail "trace_marker is ok in 20 runs of ftc check beside busy loops" "refused in $bad"
+
 # A capture running beside ftc check is not disturbed: its instance's knobs
 # stay as they were and every marker written before, during and after the
 # probes is in its file.
