@@ -67,9 +67,13 @@ bool cmd_output_closed(void)
 
 int cmd_output_flush(void)
 {
+	int saved = errno;	/* callers still read the failure they are reporting */
+
 	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (fflush(stdout) == 0 && !ferror(stdout)) {
+		errno = saved;
 		return 0;
+	}
 	if (!out_errno)
 		out_errno = errno;
 	return -1;

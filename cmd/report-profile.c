@@ -62,6 +62,8 @@ static int print(const struct report_profile *o, struct ftc_perf_agg *a, bool ch
 		ftc_perf_agg_folded(stdout, a);
 	if (o->table)
 		ftc_perf_agg_table(stdout, a, chain, o->limit, EVENT_NAME, lost);
+	/* the reason of a failed write, while errno still holds it */
+	cmd_output_failed();
 	return 0;
 }
 
