@@ -80,15 +80,31 @@ knobs_snapshot() {
 knobs_save() { knobs_snapshot >"$OUT/knobs.$$.before"; }
 
 # Other test runs' instances (ftc-* not named after this run) may come and
-# go while a developer runs tests in parallel: they are left out.
+# go while a developer runs tests in parallel: they are left out. So are
+# other runs' uprobes (probe definitions are global): a test's uprobe
+# targets a binary under its own $OUT, so one on a binary elsewhere is
+# another run's.
 knobs_mine_only() {
-	awk -v mine="ftc-test-$$-" '/^instances=/ {
+	awk -v mine="ftc-test-$$-" -v out_dir="$OUT/" '/^instances=/ {
 		out = "instances="
 		n = split(substr($0, 11), names, " ")
 		for (i = 1; i <= n; i++)
 			if (index(names[i], mine) == 1 || names[i] !~ /^ftc/)
 				out = out " " names[i]
 		print out; next
+	}
+	/^(dynamic_events|uprobe_events)=/ {
+		eq = index($0, "="); line = substr($0, 1, eq); keep = 1
+		n = split(substr($0, eq + 1), w, " ")
+		for (i = 1; i <= n; i++) {
+			# a definition starts with its kind and name: p:GROUP/NAME
+			if (w[i] ~ /^[a-z][0-9]*:[^=]*$/ && i < n && w[i + 1] ~ /^\//)
+				keep = index(w[i + 1], out_dir) == 1
+			else if (w[i] ~ /^[a-z][0-9]*:[^=]*$/)
+				keep = 1
+			if (keep) line = line w[i] " "
+		}
+		print line; next
 	} { print }' "$1"
 }
 

@@ -9,7 +9,7 @@
 # uprobe_events (global) is left as found.
 . "$(dirname "$0")/../lib.sh"
 
-D=$(mktemp -d /tmp/ftc-probe.XXXXXX)
+D=$(mktemp -d "$OUT/ftc-probe.XXXXXX")	# under $OUT: its uprobes are this run's (knobs_mine_only)
 INST=$(test_instance probe)
 LIBC=/lib/x86_64-linux-gnu/libc.so.6
 cleanup() {
