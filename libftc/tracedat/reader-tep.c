@@ -351,6 +351,12 @@ static int guarded_parse(struct ftc_reader *r, struct ftc_fmt_index *f)
 	struct parse_call c = { r, f };
 	const char *why;
 
+	if (!ftc_fmt_args_closed(f->text, f->len)) {
+		ftc_reader_warn(r, "%s: the format of event id %d (system %s) has a print format "
+				"whose arguments leave a parenthesis open (cut short?); its records "
+				"print raw", r->path, f->id, f->system);
+		return 1;
+	}
 	if (r->parse_guard)
 		return r->parse_guard(parse_call, &c, r->guard_ctx) ? -1 : 0;
 	if (!ftc_fmt_text_parsable(f->text, f->len, &why)) {

@@ -215,6 +215,7 @@ int ftc_load_kallsyms(struct ftc_reader *r);
  * have a shape that crashes libtraceevent 1.7's parser (reader-fmt-check.c).
  */
 bool ftc_fmt_text_parsable(const char *text, size_t len, const char **why);
+bool ftc_fmt_args_closed(const char *text, size_t len);
 /*
  * The format with each sizeof() of a known type as its size, malloc'ed, or
  * NULL when it has none (reader-fmt-sizeof.c).
