@@ -101,8 +101,12 @@ for f in $files; do
 		[ $st -lt 128 ] && [ $st -ne 0 ] || crashed="$crashed $at:$st"
 		got=$(records < "$D/cut.out" | tee "$D/cut.txt" | wc -l)
 		# One line on stderr saying where; v6 cut inside its metadata says what ran short.
-		[ "$(wc -l < "$D/cut.err")" = 1 ] &&
-			grep -qE "cut at $at (of|bytes)" "$D/cut.err" || noline="$noline $at"
+		if ! { [ "$(wc -l < "$D/cut.err")" = 1 ] && grep -qE "cut at $at (of|bytes)" "$D/cut.err"; }; then
+			noline="$noline $at"
+			# kept for a look: seen once, in 1 of 33 cuts, not reproduced since
+			cp "$D/cut.dat" "$OUT/restore-cut-$f-$at.dat"
+			cp "$D/cut.err" "$OUT/restore-cut-$f-$at.err"
+		fi
 		for c in $(cut -c2-4 "$D/cut.txt" | sort -u); do
 			k=$(grep -c "^\[$c\]" "$D/cut.txt")
 			head -n "$k" "$D/full.$c" 2>/dev/null | cmp -s - <(grep "^\[$c\]" "$D/cut.txt") ||
@@ -120,7 +124,8 @@ for f in $files; do
 	[ -z "$crashed" ] && pass "$f: report and restore of $n cuts exit 1, never crash" ||
 		fail "$f: report and restore of $n cuts exit 1, never crash" "$crashed"
 	[ -z "$noline" ] && pass "$f: each cut's report says in one line where it was cut" ||
-		fail "$f: each cut's report says in one line where it was cut" "at$noline"
+		fail "$f: each cut's report says in one line where it was cut" \
+			"at$noline (the cut and its stderr: $OUT/restore-cut-$f-*): $(head -c 300 "$OUT/restore-cut-$f-${noline##* }.err")"
 	[ -z "$notprefix" ] && pass "$f: each cut's records are a prefix of the full file's, per CPU" ||
 		fail "$f: each cut's records are a prefix of the full file's, per CPU" "$notprefix"
 	[ -z "$short" ] && pass "$f: a cut after the CPU data loses no record" ||
