@@ -126,8 +126,9 @@ FTC_API void ftc_writer_free(struct ftc_writer *w);
  * chunks written after the last checkpoint, removes the gaps between the
  * CPU regions and rewrites the index from what the file holds. A file with
  * nothing to gain is not opened for writing; a rewrite goes to a new file
- * beside it, read back before it replaces path. *changed tells whether
- * there was anything to do.
+ * beside it, read back before it replaces path. Where the disk has no room
+ * for that copy, the file is finished in place, in steps that each leave
+ * a whole index on disk. *changed tells whether there was anything to do.
  */
 FTC_API int ftc_writer_repair(const char *path, int *changed);
 

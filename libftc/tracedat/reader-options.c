@@ -38,6 +38,7 @@ const char *ftc_section_name(unsigned int id)
 	case FTC_OPT_PRINTK: return "printk";
 	case FTC_OPT_CMDLINES: return "command lines";
 	case FTC_OPT_BUFFER_TEXT: return "buffer text";
+	case FTC_SEC_PAD: return "restore pad";
 	default: return ftc_option_name(id);
 	}
 }

@@ -169,6 +169,19 @@ static const char *section_buffer_name(const struct ftc_dat_section *s)
 	return strncmp(d, prefix, sizeof(prefix) - 1) ? "" : d + sizeof(prefix) - 1;
 }
 
+/*
+ * A buffer the index holds is not read again from an old copy of its
+ * section: restore in place moves section heads, and until it resizes
+ * the sections the chain still passes the old one.
+ */
+static bool indexed(const struct ftc_reader *r, const char *name)
+{
+	for (int i = 0; i < r->nbuffers; i++)
+		if (r->buffers[i].ncpus && !strcmp(r->buffers[i].name, name))
+			return true;
+	return false;
+}
+
 static void say_found(struct ftc_reader *r, const struct ftc_dat_section *s,
 		      const struct found *f, bool compressed)
 {
@@ -198,7 +211,7 @@ int ftc_v7_rescue(struct ftc_reader *r, const struct ftc_dat_section *s)
 	struct ftc_dat_buffer *b;
 	int ret;
 
-	if (!r->page_size || r->page_size > FTC_MAX_CHUNK_SIZE)
+	if (!r->page_size || r->page_size > FTC_MAX_CHUNK_SIZE || indexed(r, name))
 		return 0;
 	f.max = r->ncpus > 0 && r->ncpus < FTC_MAX_CPUS ? r->ncpus : FTC_MAX_CPUS;
 	ret = compressed ? scan_chunks(r, page_up(sec + 16, r->page_size), limit, &f) :

@@ -43,6 +43,12 @@ enum ftc_dat_option {
 	 * skips an id it does not know; 0x4654 is ftc import's.
 	 */
 	FTC_OPT_FTC_LOST	= 0x4655,
+	/*
+	 * A section of ftc's own that only spans bytes: restore in place
+	 * leaves one between the final index and the old one until it cuts
+	 * the file there (writer-restore-place.c).
+	 */
+	FTC_SEC_PAD		= 0x4656,
 };
 
 /* v7 section header flags. */

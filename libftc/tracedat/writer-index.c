@@ -425,6 +425,31 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 			     w->strings.len, false);
 }
 
+/* Where a crash must find either the old index or the new one, whole. */
+static int index_sync(struct ftc_writer *w)
+{
+	if (w->sync_index && fsync(w->fd) < 0)
+		return ftc_error(errno, "%s: fsync: %s", w->path, strerror(errno));
+	return 0;
+}
+
+int ftc_windex_len(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,
+		   uint64_t *len)
+{
+	struct snap *s = snapshot(w);
+	struct ftc_dbuf t = { 0 };
+	uint64_t opts;
+	int ret;
+
+	if (!s)
+		return ftc_error(ENOMEM, "out of memory");
+	ret = tail_v7(w, &t, s, cmdlines, final, &opts);
+	*len = t.len;
+	ftc_dbuf_free(&t);
+	free(s);
+	return ret;
+}
+
 int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,
 	       bool cut)
 {
@@ -457,8 +482,10 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
 	}
 	if (tail_v7(w, &t, s, cmdlines, final, &opts) < 0)
 		goto out;
-	if (ftc_wpwrite(w, t.p, t.len, w->tail) < 0 ||
-	    ftc_wpwrite(w, &opts, 8, w->opt1_done) < 0)
+	if (ftc_wpwrite(w, t.p, t.len, w->tail) < 0 || index_sync(w) < 0)
+		goto out;
+	w->held_link = opts;
+	if (!w->hold_link && (ftc_wpwrite(w, &opts, 8, w->opt1_done) < 0 || index_sync(w) < 0))
 		goto out;
 	if (cut && ftc_wtruncate(w, w->tail + t.len) < 0)
 		goto out;

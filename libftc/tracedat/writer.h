@@ -137,6 +137,9 @@ struct ftc_writer {
 	uint32_t extra_systems;
 	struct ftc_dbuf extra_options;	/* ftc_writer_copy_from(): (u16 id, u32 size, data)... */
 	struct ftc_dbuf tail_options;	/* restore: the old tail's options, BUFFER's aside */
+	bool sync_index;		/* restore in place: data on disk before the link to its index */
+	bool hold_link;			/* ... and the index written, not linked (held_link) */
+	uint64_t held_link;
 	bool tail_kept;			/* ... which replace the writer's CPU stats */
 };
 
@@ -181,6 +184,17 @@ int ftc_windex(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final
  * leaves an index of where the data is. */
 int ftc_wcompact(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final);
 int ftc_wpatch_sections(struct ftc_writer *w);
+/* One block (a buffer's section head or a CPU's region) and where it goes. */
+struct ftc_wmove {
+	uint64_t from, to, len;
+};
+struct ftc_wmove *ftc_wplan_moves(struct ftc_writer *w, int *count, uint64_t *new_tail);
+void ftc_wlayout(struct ftc_writer *w, const struct ftc_wmove *m, int moved, uint64_t tail);
+/* The length ftc_windex() would write at w->tail, without writing it. */
+int ftc_windex_len(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,
+		   uint64_t *len);
+/* writer-restore-place.c: restore where the disk has no room for a copy. */
+int ftc_wrestore_in_place(struct ftc_writer *w);
 /*
  * writer-join.c: -m joins a wrapped CPU's halves in place, oldest first,
  * moving the data through buf (cap bytes), whatever the halves' size.

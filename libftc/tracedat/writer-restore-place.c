@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ftc restore where the disk has no room for a finished copy: a capture
+ * killed on a full vfat card, say. The blocks move down inside the file
+ * itself. At every step the file stays whole for both ways it is read:
+ * the index the head links to says where each block is, and the chain
+ * of sections (each section's size leads to the next one, up to the end
+ * of the file) is unbroken. A crash or a second kill leaves a file that
+ * reads as much as before, and a restore takes it up again:
+ *
+ * - a block moves only into space neither points at (inside its
+ *   buffer's section, which spans every region): one whose destination
+ *   overlaps its own source stays where it is, and the blocks after it
+ *   close up behind it instead;
+ * - after each move the data is synced, a new index is appended after
+ *   the last one (the chain goes on through the old ones), synced, then
+ *   linked from the head; then the buffer sections are resized for the
+ *   new layout;
+ * - the final index goes after the last block, inside the last buffer's
+ *   section, with a pad section behind it that spans the rest; linked,
+ *   the last section is resized to end at it and the file is cut there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/falloc.h>
+
+#include "ftc.h"
+#include "tracedat-format.h"
+#include "writer.h"
+
+
+/* The indexes appended at the end while the blocks move. */
+struct slots {
+	uint64_t first;			/* the old index's place: the last buffer's end */
+	uint64_t end;			/* where the next index goes */
+};
+
+/*
+ * A block whose move would overlap its own source stays where it is: a
+ * crash mid-copy would leave it whole in neither place. The blocks after
+ * it close up behind it.
+ */
+static void keep_overlaps(struct ftc_wmove *m, int n, uint64_t *new_tail)
+{
+	uint64_t pos = m[0].to;
+
+	for (int i = 0; i < n; i++) {
+		m[i].to = pos;
+		if (m[i].to < m[i].from && m[i].to + m[i].len > m[i].from)
+			m[i].to = m[i].from;
+		pos = m[i].to + m[i].len;
+	}
+	*new_tail = pos;
+}
+
+static int copy_block(struct ftc_writer *w, const struct ftc_wmove *m, char *buf, size_t cap)
+{
+	for (uint64_t done = 0; done < m->len;) {
+		size_t chunk = m->len - done < cap ? (size_t)(m->len - done) : cap;
+		ssize_t r = pread(w->fd, buf, chunk, (off_t)(m->from + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return ftc_error(r < 0 ? errno : EIO, "%s: reading %zu bytes at %llu: %s",
+					 w->path, chunk, (unsigned long long)(m->from + done),
+					 r < 0 ? strerror(errno) : "the file ends there");
+		if (ftc_wpwrite(w, buf, (size_t)r, m->to + done) < 0)
+			return -1;
+		done += (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * Past the moved block's last byte lies what was there before (another
+ * CPU's old chunks): a restore taken up after a crash looks there for
+ * chunks written after the last index, and must find none.
+ */
+static int seal_block(struct ftc_writer *w, const struct ftc_wmove *m, uint64_t next)
+{
+	static const char zero[16];
+
+	if (m->to + m->len + sizeof(zero) > next)
+		return 0;
+	return ftc_wpwrite(w, zero, sizeof(zero), m->to + m->len);
+}
+
+static int sync_data(struct ftc_writer *w)
+{
+	if (fdatasync(w->fd) < 0)
+		return ftc_error(errno, "%s: fdatasync: %s", w->path, strerror(errno));
+	return 0;
+}
+
+static int sync_all(struct ftc_writer *w)
+{
+	if (fsync(w->fd) < 0)
+		return ftc_error(errno, "%s: fsync: %s", w->path, strerror(errno));
+	return 0;
+}
+
+/*
+ * The index of the first `moved` blocks at their destination, appended
+ * and linked; then the sections resized for them (the chain went through
+ * their old heads until then).
+ */
+static int relink(struct ftc_writer *w, const struct ftc_wmove *m, int moved, struct slots *s,
+		  const struct ftc_dbuf *cmd)
+{
+	uint64_t len;
+
+	ftc_wlayout(w, m, moved, s->first);
+	if (ftc_windex_len(w, cmd, false, &len) < 0)
+		return -1;
+	w->tail = s->end;
+	if (ftc_windex(w, cmd, false, false) < 0)
+		return -1;
+	s->end += len;
+	return ftc_wpatch_sections(w) < 0 ? -1 : sync_all(w);
+}
+
+/* The source the index no longer points at: its blocks back to the disk where it can. */
+static void free_source(struct ftc_writer *w, const struct ftc_wmove *m)
+{
+	uint64_t from = m->to + m->len > m->from ? m->to + m->len : m->from;
+
+	if (from < m->from + m->len)
+		fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+			  (off_t)(m->from + m->len - from));
+}
+
+static int move_all(struct ftc_writer *w, struct ftc_wmove *m, int n, struct slots *s,
+		    const struct ftc_dbuf *cmd)
+{
+	size_t cap = 1u << 20;
+	char *buf = malloc(cap);
+	int ret = -1;
+
+	if (!buf)
+		return ftc_error(ENOMEM, "out of memory");
+	for (int i = 0; i < n; i++) {
+		uint64_t next = i + 1 < n ? m[i + 1].from : s->first;
+
+		if (m[i].from == m[i].to)
+			continue;
+		if (copy_block(w, &m[i], buf, cap) < 0 || seal_block(w, &m[i], next) < 0 ||
+		    sync_data(w) < 0)
+			goto out;
+		if (relink(w, m, i + 1, s, cmd) < 0)
+			goto out;
+		free_source(w, &m[i]);
+	}
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+/* Spans from `at` to the old index: the chain stays whole until the cut. */
+static int pad_to(struct ftc_writer *w, uint64_t at, uint64_t to)
+{
+	unsigned char h[16] = { 0 };
+	uint16_t id = FTC_SEC_PAD;
+	uint64_t size = to - at - sizeof(h);
+
+	memcpy(h, &id, 2);
+	memcpy(h + 8, &size, 8);
+	return ftc_wpwrite(w, h, sizeof(h), at) < 0 ? -1 : sync_all(w);
+}
+
+/*
+ * The final index after the last block, with a pad behind it up to the
+ * old index; then the sections resized to lead to it, then the link to
+ * it, then the cut. When the space between the last block and the old
+ * index is too small for it and a pad, it is appended to the others
+ * instead: the file keeps that gap, and nothing else.
+ */
+static int finish(struct ftc_writer *w, const struct ftc_wmove *m, int n, uint64_t new_tail,
+		  struct slots *s, const struct ftc_dbuf *cmd)
+{
+	uint64_t len;
+
+	ftc_wlayout(w, m, n, new_tail);
+	if (ftc_windex_len(w, cmd, true, &len) < 0)
+		return -1;
+	if (new_tail + len + 16 > s->first) {
+		ftc_wlayout(w, m, n, s->first);
+		w->tail = s->end;
+		return ftc_windex(w, cmd, true, false);
+	}
+	w->hold_link = true;
+	if (ftc_windex(w, cmd, true, false) < 0 || pad_to(w, new_tail + len, s->first) < 0 ||
+	    ftc_wpatch_sections(w) < 0 || sync_all(w) < 0 ||
+	    ftc_wpwrite(w, &w->held_link, 8, w->opt1_done) < 0 || sync_all(w) < 0)
+		return -1;
+	return ftc_wtruncate(w, new_tail + len);
+}
+
+/*
+ * Each step left a whole index, so the file reads as it did: say so, and
+ * how much room it takes (on a file system with holes a move needs its
+ * block's worth before it frees the source).
+ */
+static void no_room(struct ftc_writer *w, const struct ftc_wmove *m, int n)
+{
+	uint64_t most = 0;
+	char *why = strdup(ftc_strerror());
+
+	for (int i = 0; i < n; i++)
+		if (m[i].from != m[i].to && m[i].len > most)
+			most = m[i].len;
+	ftc_error(ENOSPC, "%s: the disk is full: restore needs room for a finished copy, or "
+		  "%llu KB to finish the file in place; free that much, or copy the file "
+		  "(cp --sparse=always) to a disk with room and restore it there; the file still "
+		  "reads as it did (%s)", w->path, (unsigned long long)(most + 1023) / 1024,
+		  why ? why : "no space left on device");
+	free(why);
+}
+
+int ftc_wrestore_in_place(struct ftc_writer *w)
+{
+	const struct ftc_dbuf *cmd = w->have_end_cmdlines ? &w->end_cmdlines : NULL;
+	struct slots s = { .first = w->tail };
+	uint64_t new_tail;
+	struct stat st;
+	int n, ret = -1;
+	struct ftc_wmove *m = ftc_wplan_moves(w, &n, &new_tail);
+
+	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
+	if (!m || !w->meta_z) {
+		ftc_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	if (fstat(w->fd, &st) < 0) {
+		ftc_error(errno, "%s: %s", w->path, strerror(errno));
+		goto out;
+	}
+	s.end = (uint64_t)st.st_size;
+	keep_overlaps(m, n, &new_tail);
+	/* The blocks record kept past the end for its last index: the moves' room now. */
+	fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size, TAIL_RESERVE);
+	w->sync_index = true;
+	if (move_all(w, m, n, &s, cmd) < 0 || finish(w, m, n, new_tail, &s, cmd) < 0) {
+		if (errno == ENOSPC || errno == EDQUOT)
+			no_room(w, m, n);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(m);
+	return ret;
+}
