@@ -91,6 +91,38 @@ for in in "$TOP"/tests/fuzz/regress-probe/*; do
 done
 [ $np -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress-probe"
 
+# exit_023 WHAT STATUS: a result (0), a usage error (2) or a name that is
+# not there (3), never a signal, a hang or a sanitizer report in $D/e.
+exit_023() {
+	if [ "$2" -ge 124 ] || grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"; then
+		fail "fuzz regress: $1" "exit $2: $(grep -m2 -E 'ERROR|runtime error' "$D/e" | tr '\n' ' ')"
+	elif [ "$2" != 0 ] && [ "$2" != 2 ] && [ "$2" != 3 ]; then
+		fail "fuzz regress: $1" "exit $2, want 0, 2 or 3: $(head -1 "$D/e")"
+	else
+		pass "fuzz regress: $1 (exit $2)"
+	fi
+}
+
+# boot-args values and --events-from files the fuzzer (tests/fuzz/run
+# --target boot) kept, in tests/fuzz/regress-boot/ (the first line a value,
+# the rest the file), as each option that takes such a value: a parameter
+# line (0), a usage error (2) or a name no kernel has (3), never a signal
+# or a sanitizer report.
+nb=0
+for in in "$TOP"/tests/fuzz/regress-boot/*; do
+	[ -f "$in" ] || continue
+	name=$(basename "$in")
+	value=$(head -1 "$in" | tr -d '\0')
+	tail -n +2 "$in" >"$D/events"
+	for opt in -e -p -C -O; do
+		nb=$((nb + 1))
+		timeout 20 "$FTC" boot-args --kernel 6.1.0 --events-from "$D/events" "$opt" "$value" \
+			>"$D/o" 2>"$D/e"
+		exit_023 "boot $name $opt" $?
+	done
+done
+[ $nb -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress-boot"
+
 # Filters the fuzzer (tests/fuzz/run --target filter) kept, in
 # tests/fuzz/regress-filter/, through ftc report -F over a small capture of
 # the events they name: a report (0), a malformed filter (2) or a name the
@@ -104,14 +136,7 @@ if "$FTC" record -q -B "$FI" -e sched:sched_switch -e sched:sched_wakeup -e sche
 		nf=$((nf + 1))
 		name=$(basename "$in")
 		timeout 20 "$FTC" report -F "$(tr -d '\0' <"$in")" "$D/filter.dat" >"$D/o" 2>"$D/e"
-		st=$?
-		if [ $st -ge 124 ] || grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"; then
-			fail "fuzz regress: filter $name" "exit $st: $(grep -m2 -E 'ERROR|runtime error' "$D/e" | tr '\n' ' ')"
-		elif [ $st != 0 ] && [ $st != 2 ] && [ $st != 3 ]; then
-			fail "fuzz regress: filter $name" "exit $st, want 0, 2 or 3: $(head -1 "$D/e")"
-		else
-			pass "fuzz regress: filter $name (exit $st)"
-		fi
+		exit_023 "filter $name" $?
 	done
 	[ $nf -gt 0 ] || fail "fuzz regress" "no inputs in tests/fuzz/regress-filter"
 else
