@@ -188,8 +188,10 @@ static int match_events(struct tep_handle *tep, const struct ftc_filter_head *h,
 	int count = tep_get_events_count(tep);
 
 	fe->ev = calloc((size_t)count + 1, sizeof(*fe->ev));
-	if (!fe->ev)
+	if (!fe->ev) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
 		return -1;
+	}
 	for (size_t k = 0; k < h->nevents; k++) {
 		int before = fe->n;
 

@@ -264,6 +264,7 @@ static enum ftc_filter_type lookup(struct parser *p, const char *name, size_t po
 	if (ty == FTC_FILTER_UNKNOWN && !p->unknown) {
 		p->unknown = strdup(name);
 		p->unknown_pos = pos;
+		p->oom |= !p->unknown;
 	}
 	return ty;
 }

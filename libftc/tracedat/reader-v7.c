@@ -144,8 +144,10 @@ static void walk_chain(struct ftc_reader *r, uint64_t pos, int32_t *descs)
 			/* A cut section is still listed, with the size it claims. */
 			if (pos + SEC_HDR > r->file_size) {
 				r->cut_want = pos + SEC_HDR;
+				r->cut_section = pos;
 			} else if (h.size > r->file_size - pos - SEC_HDR) {
 				r->cut_want = pos + SEC_HDR + h.size;
+				r->cut_section = pos;
 				descs[r->nsections] = h.desc;
 				ftc_add_section(r, h.id, h.flags, NULL, pos, h.size, 0);
 			} else {

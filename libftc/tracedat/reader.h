@@ -74,11 +74,12 @@ struct ftc_reader {
 	struct ftc_dat_buffer *buffers;
 	int nbuffers;
 	char *clock;
-	/* v7, for ftc restore, which rewrites the index in place (writer-compact.c). */
+	/* v7, for ftc restore, which rewrites the index (writer-restore*.c). */
 	uint64_t opts_link;		/* the first options section's link to the next */
 	uint64_t opts_last;		/* the last options section linked, 0 when none */
 	/* A cut v7 file: the size its sections and links claim (> file_size), else 0. */
 	uint64_t cut_want;
+	uint64_t cut_section;		/* v7: where the section the file is cut in starts */
 	bool cut_said;			/* ... and a warning said so */
 	bool short_read;		/* a read of the metadata ran past the end */
 

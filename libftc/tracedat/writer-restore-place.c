@@ -42,17 +42,23 @@ struct slots {
 };
 
 /*
- * A block whose move would overlap its own source stays where it is: a
- * crash mid-copy would leave it whole in neither place. The blocks after
- * it close up behind it.
+ * Moves go down, never onto their own source: a crash mid-copy would
+ * leave such a block whole in neither place, so it stays where it is and
+ * the blocks after it close up behind it. Nor does a block reach where
+ * the next one stands (a larger block size than at record time rounds
+ * it up past its region).
  */
-static void keep_overlaps(struct ftc_wmove *m, int n, uint64_t *new_tail)
+static void plan_in_place(struct ftc_wmove *m, int n, uint64_t first, uint64_t *new_tail)
 {
 	uint64_t pos = m[0].to;
 
 	for (int i = 0; i < n; i++) {
+		uint64_t limit = i + 1 < n ? m[i + 1].from : first;
+
+		if (m[i].from + m[i].len > limit)
+			m[i].len = limit - m[i].from;
 		m[i].to = pos;
-		if (m[i].to < m[i].from && m[i].to + m[i].len > m[i].from)
+		if (m[i].to + m[i].len > m[i].from)
 			m[i].to = m[i].from;
 		pos = m[i].to + m[i].len;
 	}
@@ -79,9 +85,10 @@ static int copy_block(struct ftc_writer *w, const struct ftc_wmove *m, char *buf
 }
 
 /*
- * Past the moved block's last byte lies what was there before (another
- * CPU's old chunks): a restore taken up after a crash looks there for
- * chunks written after the last index, and must find none.
+ * Past the moved block's last byte lies what was there before (its own
+ * old chunks, or another CPU's): a restore taken up after a crash looks
+ * there for chunks written after the last index, and must find none.
+ * Written once the index no longer points at the old place.
  */
 static int seal_block(struct ftc_writer *w, const struct ftc_wmove *m, uint64_t next)
 {
@@ -107,6 +114,31 @@ static int sync_all(struct ftc_writer *w)
 }
 
 /*
+ * An index of the layout in w, after the last one, linked. One that does
+ * not fit is cut off again: a section cut short at the end would make
+ * the file look cut to its readers.
+ */
+static int append_index(struct ftc_writer *w, struct slots *s, const struct ftc_dbuf *cmd,
+			bool final)
+{
+	uint64_t len;
+
+	if (ftc_windex_len(w, cmd, final, &len) < 0)
+		return -1;
+	w->tail = s->end;
+	if (ftc_windex(w, cmd, final, false) < 0) {
+		int err = errno;
+
+		if (ftruncate(w->fd, (off_t)s->end) == 0)
+			fsync(w->fd);
+		errno = err;
+		return -1;
+	}
+	s->end += len;
+	return 0;
+}
+
+/*
  * The index of the first `moved` blocks at their destination, appended
  * and linked; then the sections resized for them (the chain went through
  * their old heads until then).
@@ -114,15 +146,9 @@ static int sync_all(struct ftc_writer *w)
 static int relink(struct ftc_writer *w, const struct ftc_wmove *m, int moved, struct slots *s,
 		  const struct ftc_dbuf *cmd)
 {
-	uint64_t len;
-
 	ftc_wlayout(w, m, moved, s->first);
-	if (ftc_windex_len(w, cmd, false, &len) < 0)
+	if (append_index(w, s, cmd, false) < 0)
 		return -1;
-	w->tail = s->end;
-	if (ftc_windex(w, cmd, false, false) < 0)
-		return -1;
-	s->end += len;
 	return ftc_wpatch_sections(w) < 0 ? -1 : sync_all(w);
 }
 
@@ -150,10 +176,8 @@ static int move_all(struct ftc_writer *w, struct ftc_wmove *m, int n, struct slo
 
 		if (m[i].from == m[i].to)
 			continue;
-		if (copy_block(w, &m[i], buf, cap) < 0 || seal_block(w, &m[i], next) < 0 ||
-		    sync_data(w) < 0)
-			goto out;
-		if (relink(w, m, i + 1, s, cmd) < 0)
+		if (copy_block(w, &m[i], buf, cap) < 0 || sync_data(w) < 0 ||
+		    relink(w, m, i + 1, s, cmd) < 0 || seal_block(w, &m[i], next) < 0)
 			goto out;
 		free_source(w, &m[i]);
 	}
@@ -176,31 +200,34 @@ static int pad_to(struct ftc_writer *w, uint64_t at, uint64_t to)
 }
 
 /*
- * The final index after the last block, with a pad behind it up to the
- * old index; then the sections resized to lead to it, then the link to
- * it, then the cut. When the space between the last block and the old
- * index is too small for it and a pad, it is appended to the others
- * instead: the file keeps that gap, and nothing else.
+ * The final index after the last block (16 zero bytes between them, so
+ * a restore taken up later does not read it as the last CPU's next
+ * page), with a pad behind it up to the old index; then the sections
+ * resized to lead to it, then the link to it, then the cut. When the
+ * space between the last block and the old index is too small for it
+ * and a pad, it is appended to the others instead: the file keeps that
+ * gap, and nothing else.
  */
 static int finish(struct ftc_writer *w, const struct ftc_wmove *m, int n, uint64_t new_tail,
 		  struct slots *s, const struct ftc_dbuf *cmd)
 {
-	uint64_t len;
+	static const char zero[16];
+	uint64_t at = new_tail + sizeof(zero), len;
 
-	ftc_wlayout(w, m, n, new_tail);
+	ftc_wlayout(w, m, n, at);
 	if (ftc_windex_len(w, cmd, true, &len) < 0)
 		return -1;
-	if (new_tail + len + 16 > s->first) {
+	if (at + len + 16 > s->first) {
 		ftc_wlayout(w, m, n, s->first);
-		w->tail = s->end;
-		return ftc_windex(w, cmd, true, false);
+		return append_index(w, s, cmd, true);
 	}
 	w->hold_link = true;
-	if (ftc_windex(w, cmd, true, false) < 0 || pad_to(w, new_tail + len, s->first) < 0 ||
+	if (ftc_wpwrite(w, zero, sizeof(zero), new_tail) < 0 ||
+	    ftc_windex(w, cmd, true, false) < 0 || pad_to(w, at + len, s->first) < 0 ||
 	    ftc_wpatch_sections(w) < 0 || sync_all(w) < 0 ||
 	    ftc_wpwrite(w, &w->held_link, 8, w->opt1_done) < 0 || sync_all(w) < 0)
 		return -1;
-	return ftc_wtruncate(w, new_tail + len);
+	return ftc_wtruncate(w, at + len);
 }
 
 /*
@@ -243,7 +270,15 @@ int ftc_wrestore_in_place(struct ftc_writer *w)
 		goto out;
 	}
 	s.end = (uint64_t)st.st_size;
-	keep_overlaps(m, n, &new_tail);
+	/* An index a restore appended and never linked, cut short: it goes. */
+	if (w->drop_from && w->drop_from < s.end) {
+		if (ftruncate(w->fd, (off_t)w->drop_from) < 0) {
+			ftc_error(errno, "%s: %s", w->path, strerror(errno));
+			goto out;
+		}
+		s.end = w->drop_from;
+	}
+	plan_in_place(m, n, s.first, &new_tail);
 	/* The blocks record kept past the end for its last index: the moves' room now. */
 	fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size, TAIL_RESERVE);
 	w->sync_index = true;

@@ -140,9 +140,16 @@ static int take_buffers(struct ftc_writer *w, struct ftc_reader *r)
 	return 0;
 }
 
-/* The strings of the file, kept byte for byte: section descriptions point into them. */
+/*
+ * The strings of the file, kept byte for byte: section descriptions point
+ * into them. The last STRINGS section only: each index a restore in place
+ * appended repeats the table before it, with what it added at the end.
+ */
 static int take_strings(struct ftc_writer *w, struct ftc_reader *r)
 {
+	const struct ftc_dat_section *last = NULL;
+	char *buf;
+
 	for (int i = 0; i < ftc_reader_nsections(r); i++) {
 		const struct ftc_dat_section *s = ftc_reader_section(r, i);
 
@@ -154,9 +161,23 @@ static int take_strings(struct ftc_writer *w, struct ftc_reader *r)
 		if (s->offset + 16 + s->size > r->file_size)
 			return ftc_error(EINVAL, "%s: the strings at offset %llu are cut short",
 					 w->path, (unsigned long long)s->offset);
+		last = s;
 	}
-	if (r->strings_len)
-		ftc_dbuf_add(&w->strings, r->strings, r->strings_len);
+	if (!last || !last->size)
+		return 0;
+	if (last->size > FTC_MAX_META_SIZE)
+		return ftc_error(EINVAL, "%s: the strings at offset %llu claim %llu bytes",
+				 w->path, (unsigned long long)last->offset,
+				 (unsigned long long)last->size);
+	buf = malloc(last->size);
+	if (!buf)
+		return ftc_error(ENOMEM, "out of memory");
+	if (ftc_pread_all(r, buf, last->size, last->offset + 16, "strings") < 0) {
+		free(buf);
+		return -1;
+	}
+	ftc_dbuf_add(&w->strings, buf, last->size);
+	free(buf);
 	return 0;
 }
 
@@ -181,8 +202,14 @@ static int take_index(struct ftc_writer *w, struct ftc_reader *r)
 			       ftc_reader_big_endian(r));
 	if (!compressed(w))
 		ftc_reader_subbuf_layout(r, &w->subbuf);
-	/* The index is written at the end: a cut took it; the reader found what it could. */
-	if (r->cut_want > r->file_size)
+	/*
+	 * The index is written at the end: a cut took it; the reader found
+	 * what it could. Unless the cut section follows the linked index: one
+	 * a restore in place appended and never linked (power lost mid-write).
+	 */
+	if (r->cut_want > r->file_size && r->cut_section > r->opts_last && r->opts_last)
+		w->drop_from = r->cut_section;
+	else if (r->cut_want > r->file_size)
 		return ftc_error(EINVAL, "%s(restore changed nothing: the index it finishes a "
 				 "file from was at the end; `ftc convert %s NEW.dat` writes the "
 				 "records that are there into a complete file)",
@@ -258,6 +285,24 @@ static int take_tail(struct ftc_writer *w, struct ftc_reader *r)
 }
 
 /*
+ * Where the last CPU's region ends: at the index, or where the last
+ * buffer's section ends when that comes first (a restore in place left
+ * indexes further on; what lies between is not that CPU's).
+ */
+static uint64_t last_region_end(const struct ftc_writer *w, struct ftc_reader *r)
+{
+	uint64_t sec = w->bufs[w->nbufs - 1].sec;
+
+	for (int i = 0; i < ftc_reader_nsections(r); i++) {
+		const struct ftc_dat_section *s = ftc_reader_section(r, i);
+
+		if (s->offset == sec && s->offset + 16 + s->size < w->tail)
+			return s->offset + 16 + s->size;
+	}
+	return w->tail;
+}
+
+/*
  * Reads the index and recovers what followed the last checkpoint;
  * *changed counts the chunks (or pages) found. Reads only: the file is
  * not opened for writing.
@@ -271,7 +316,8 @@ static int take_file(struct ftc_writer *w, struct ftc_reader *r, uint64_t blksiz
 	w->align = blksize > w->page ? blksize : w->page;
 	w->groups = w->bufs[0].sec;
 	for (int b = 0; b < w->nbufs; b++)
-		w->bufs[b].end = b + 1 < w->nbufs ? w->bufs[b + 1].sec : w->tail;
+		w->bufs[b].end = b + 1 < w->nbufs ? w->bufs[b + 1].sec :
+				 last_region_end(w, r);
 	for (int b = 0; b < w->nbufs; b++)
 		for (int c = 0; c < w->bufs[b].ncpus; c++) {
 			struct wcpu *wc = &w->bufs[b].cpus[c];

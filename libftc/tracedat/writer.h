@@ -140,6 +140,7 @@ struct ftc_writer {
 	bool sync_index;		/* restore in place: data on disk before the link to its index */
 	bool hold_link;			/* ... and the index written, not linked (held_link) */
 	uint64_t held_link;
+	uint64_t drop_from;		/* restore: an index appended, cut short, never linked */
 	bool tail_kept;			/* ... which replace the writer's CPU stats */
 };
 

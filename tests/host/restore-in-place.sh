@@ -5,8 +5,8 @@
 # of that, it leaves a file that reads at least what it did before, and
 # a second restore finishes it. The kills are strace's fault injection
 # (signal=KILL at the Nth pwrite64, fsync or fdatasync). Run with one
-# instance (the CPU regions move) and with two (a buffer's section head
-# moves too).
+# instance (the CPU regions move), with two (a buffer's section head
+# moves too) and uncompressed (raw pages).
 . "$(dirname "$0")/../lib.sh"
 
 command -v strace >/dev/null || { skip "restore-in-place" "no strace"; finish; }
@@ -24,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 knobs_save
 mkdir -p "$M"
-if ! mount -t tmpfs -o size=32m tmpfs "$M"; then
+if ! mount -t tmpfs -o size=48m tmpfs "$M"; then
 	skip "restore-in-place" "cannot mount a tmpfs"
 	finish
 fi
@@ -38,7 +38,7 @@ killed_capture() {
 	shift
 	for i in "$@"; do args+=(-B "$i" -e sched:sched_process_exec); done
 	INSTS="$INSTS $*"
-	"$FTC" record -q "${args[@]}" -a -o "$M/k.dat" 2>"$D/rec.err" &
+	"$FTC" record -q "${args[@]}" -a $REC_OPTS -o "$M/k.dat" 2>"$D/rec.err" &
 	pid=$!
 	for _ in $(seq 1 100); do
 		[ -s "$M/k.dat" ] && [ "$(cat "$TRACEFS/instances/$1/tracing_on" 2>/dev/null)" = 1 ] &&
@@ -141,8 +141,13 @@ scenario() {
 }
 
 ROOM=512
+REC_OPTS=
 scenario one "$(test_instance inplace1)"
-rm -f "$M/k.dat"
+rm -f "$M/k.dat" "$M/filler"
 scenario two "$(test_instance inplace2a)" "$(test_instance inplace2b)"
+# Raw pages: a restore taken up later must not read an index as a page.
+rm -f "$M/k.dat" "$M/filler"
+REC_OPTS="--compression none"
+scenario raw "$(test_instance inplace3)"
 knobs_mine_only
 finish
