@@ -114,8 +114,11 @@ $(B)/cmd/top-screen.o $(B)/cmd/top-keys.o: ALL_CFLAGS += $(CURSES_CFLAGS)
 $(B)/libftc.a: $(LIB_OBJ)
 	rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
 
-$(B)/libftc.so: $(PIC_OBJ)
-	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+# The version script names the exports (FTC_API's functions, checked by
+# tests/host/exports.sh) and makes everything else local.
+$(B)/libftc.so: $(PIC_OBJ) libftc/libftc.map
+	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -Wl,--version-script=libftc/libftc.map \
+		-o $@ $(PIC_OBJ) $(LDFLAGS) $(LDLIBS)
 
 # The syscall names by number, generated from the kernel's uapi headers
 # (scripts/gen-syscalls; the lookups are libftc/base/syscall-table.c).

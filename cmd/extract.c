@@ -110,7 +110,7 @@ static uint64_t count_pages(struct ftc_capture *cap, const char *inst, uint64_t 
 	uint64_t pages = 0;
 
 	for (int i = 0; i < ftc_capture_nslots(cap); i++) {
-		struct ftc_capture_cpu_stats s;
+		struct ftc_capture_cpu_stats s = FTC_OPTS_INIT(ftc_capture_cpu_stats);
 
 		if (ftc_capture_cpu_stats(cap, i, &s) < 0 || (inst && strcmp(inst, s.instance)))
 			continue;

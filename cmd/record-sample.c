@@ -129,11 +129,10 @@ int record_sample_stop(struct record_sample *rs)
 
 void record_sample_summary(struct record_sample *rs)
 {
-	struct ftc_capture_perf_stats s;
+	struct ftc_capture_perf_stats s = FTC_OPTS_INIT(ftc_capture_perf_stats);
 
-	if (!rs->cp)
+	if (!rs->cp || ftc_capture_perf_stats(rs->cp, &s) < 0)
 		return;
-	ftc_capture_perf_stats(rs->cp, &s);
 	if (*s.note)
 		fprintf(stderr, "ftc record: %s\n", s.note);
 	if (rs->o.sample)

@@ -284,7 +284,7 @@ static struct totals slot_totals(struct record *r, int first, int n, char *percp
 	size_t used = strlen(percpu);
 
 	for (int i = first; i < first + n; i++) {
-		struct ftc_capture_cpu_stats s;
+		struct ftc_capture_cpu_stats s = FTC_OPTS_INIT(ftc_capture_cpu_stats);
 
 		if (ftc_capture_cpu_stats(r->cap, i, &s) < 0)
 			continue;

@@ -331,7 +331,7 @@ static void summary(struct stream *s)
 	uint64_t ev = 0, lost = 0, late = 0, del = 0;
 
 	for (int i = 0; i < ftc_live_ncpus(s->live); i++) {
-		struct ftc_live_cpu_stats c;
+		struct ftc_live_cpu_stats c = FTC_OPTS_INIT(ftc_live_cpu_stats);
 
 		if (ftc_live_cpu_stats(s->live, i, &c) < 0)
 			continue;

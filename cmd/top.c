@@ -248,7 +248,7 @@ static void read_lost(struct top *t)
 	uint64_t sum = 0;
 
 	for (i = 0; i < n; i++) {
-		struct ftc_live_cpu_stats cs;
+		struct ftc_live_cpu_stats cs = FTC_OPTS_INIT(ftc_live_cpu_stats);
 		struct top_entry *e;
 
 		if (ftc_live_cpu_stats(t->live, i, &cs) < 0)

@@ -26,6 +26,11 @@
  *
  * (no comma after the last member). Members are only ever added at the
  * end. A NULL options pointer stands for every default.
+ *
+ * The value types the library fills with figures that grow (struct
+ * ftc_*_stats) begin with size_t size as well: the caller sets it the
+ * same way and gets the members that fit in it, 0 for those past what
+ * this libftc knows.
  */
 #define FTC_OPTS_INIT(...) FTC_OPTS_INIT_(__VA_ARGS__, )
 #define FTC_OPTS_INIT_(type, ...) { .size = sizeof(struct type), __VA_ARGS__ }

@@ -60,15 +60,17 @@ FTC_API pid_t ftc_capture_perf_tid(const struct ftc_capture_perf *cp);
 /* Disables the events, drains what is left, writes the last pages. */
 FTC_API int ftc_capture_perf_stop(struct ftc_capture_perf *cp);
 
+/* What the capture took; the caller sets size (FTC_OPTS_INIT, ftc-api.h). */
 struct ftc_capture_perf_stats {
+	size_t size;		/* sizeof(struct ftc_capture_perf_stats), set by the caller */
 	uint64_t samples, lost, readings, records, pages;
 	const char *event;	/* what was sampled (after a fallback) */
 	const char *note;	/* why the event fell back, or "" */
 	const char *clock;	/* the trace clock the timestamps are on */
 	int64_t perf_shift;	/* ns taken off perf's stamps to get there */
 };
-FTC_API void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
-				    struct ftc_capture_perf_stats *out);
+FTC_API int ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
+				   struct ftc_capture_perf_stats *out);
 FTC_API void ftc_capture_perf_free(struct ftc_capture_perf *cp);
 
 #ifdef __cplusplus

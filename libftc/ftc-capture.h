@@ -86,8 +86,13 @@ FTC_API int ftc_capture_stop(struct ftc_capture *c);
  * (ftc extract). */
 FTC_API int ftc_capture_drain(struct ftc_capture *c);
 
-/* Figures for one traced CPU (slot: 0.. in the order added). */
+/*
+ * Figures for one traced CPU (slot: 0.. in the order added). The caller
+ * sets size, as for an options structure (FTC_OPTS_INIT, ftc-api.h): the
+ * library fills the members that fit in it.
+ */
 struct ftc_capture_cpu_stats {
+	size_t size;		/* sizeof(struct ftc_capture_cpu_stats), set by the caller */
 	const char *instance;	/* "" for the top level */
 	int cpu;
 	uint64_t pages;		/* sub-buffers written */

@@ -47,7 +47,6 @@ extern "C" {
 struct ftc_live;
 struct ftc_reader;
 struct ftc_merge_record;
-struct tep_handle;
 
 /* The reorder window when ftc_live_opts.window_ms is 0. */
 #define FTC_LIVE_WINDOW_MS	1000
@@ -125,7 +124,6 @@ FTC_API int ftc_live_fd(struct ftc_live *l);
 /* The event formats (and kallsyms, printk formats, comms) of this kernel:
  * for ftc_format_new(), ftc_reader_event(). Owned by the live reader. */
 FTC_API struct ftc_reader *ftc_live_reader(struct ftc_live *l);
-FTC_API struct tep_handle *ftc_live_tep(struct ftc_live *l);
 
 /* The reader threads' ids, to keep them out of the trace
  * (set_event_notrace_pid); returns how many were stored. */
@@ -134,8 +132,10 @@ FTC_API int ftc_live_tids(struct ftc_live *l, pid_t *tids, int max);
 /* The window in use, in milliseconds. */
 FTC_API unsigned int ftc_live_window_ms(const struct ftc_live *l);
 
-/* Figures of one CPU (index 0 .. ftc_live_ncpus() - 1). */
+/* Figures of one CPU (index 0 .. ftc_live_ncpus() - 1); the caller sets
+ * size (FTC_OPTS_INIT, ftc-api.h). */
 struct ftc_live_cpu_stats {
+	size_t size;		/* sizeof(struct ftc_live_cpu_stats), set by the caller */
 	int cpu;
 	uint64_t events;	/* events the kernel's ring buffer took (per_cpu stats) */
 	uint64_t lost;		/* events lost: overruns + drops (stats) or page headers */

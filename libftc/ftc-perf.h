@@ -202,7 +202,7 @@ struct ftc_perf_frame {
 /*
  * An empty profile for records whose samples carry sample_type's fields
  * (PERF_SAMPLE_*, as the event's attr says). A profile filled by the
- * sampler or by ftc_reader_profile() gets the type of its source.
+ * sampler or by ftc_reader_profile_select() gets the type of its source.
  */
 FTC_API struct ftc_perf_profile *ftc_perf_profile_new(uint64_t sample_type);
 /* An ftc_perf_record_fn: ctx is the profile. */
@@ -302,7 +302,6 @@ FTC_API uint64_t ftc_perf_agg_samples(const struct ftc_perf_agg *a);
 FTC_API void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
 				const char *event, uint64_t lost);
 FTC_API void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a);
-FTC_API int ftc_perf_agg_flame(const char *path, struct ftc_perf_agg *a, const char *event);
 
 /*
  * Perf records as ftrace events (perf-ftrace.c), for an extra buffer in
@@ -364,14 +363,13 @@ FTC_API double ftc_perf_stats_stddev_mean(const struct ftc_perf_stats *s);
 /*
  * The samples stored by ftc record --sample (the ftc_perf events) into a
  * profile (reader-profile.c; ftc_perf_profile_new(0) makes one: the reader
- * sets its sample type); callchain tells whether any sample had one.
+ * sets its sample type), only those keep() returns true for (every one
+ * when keep is NULL; comm and mmap records, which name the frames, are
+ * always taken); callchain tells whether any sample had one.
  * ftc_reader_profile_symbols makes s name kernel addresses with the
  * kallsyms stored in the file; r must outlive s's use.
  */
 struct ftc_reader;
-FTC_API int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain);
-/* The same, with only the samples keep() returns true for (comm and mmap
- * records, which name the frames, are always taken). */
 struct ftc_merge_record;
 typedef bool (*ftc_profile_keep_fn)(const struct ftc_merge_record *mr, void *ctx);
 FTC_API int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p,

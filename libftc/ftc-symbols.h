@@ -33,10 +33,6 @@ FTC_API const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, ui
  * machine's files copied here (perf's --symfs). NULL or "" unsets it.
  */
 FTC_API int ftc_symbols_set_root(struct ftc_symbols *s, const char *dir);
-/* The file's build-id in hex, into hex[size]; NULL when it has none. */
-FTC_API const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex,
-					  size_t size);
-
 
 /*
  * Kernel names from elsewhere than a kallsyms file (the copy stored in a

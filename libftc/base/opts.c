@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The size check of the options structures (opts.h): what an older or a
- * newer caller may pass, and the message when it may not.
+ * The size check of the options structures and of the sized value types
+ * (opts.h): what an older or a newer caller may pass, and the message
+ * when it may not.
  */
 #include <errno.h>
 #include <string.h>
@@ -34,5 +35,21 @@ int ftc_opts_copy(void *dst, size_t dst_size, const void *opts, size_t known, co
 					 known, i);
 	memcpy(dst, opts, size < dst_size ? size : dst_size);
 	memcpy(dst, &dst_size, sizeof(dst_size));
+	return 0;
+}
+
+int ftc_sized_fill(void *out, const void *full, size_t full_size, const char *name)
+{
+	unsigned char *o = out;
+	size_t size;
+
+	memcpy(&size, out, sizeof(size));
+	if (size < sizeof(size_t) || size > FTC_OPTS_MAX_SIZE)
+		return ftc_error(EINVAL, "%s: size %zu is not the size of the structure: set "
+				 ".size to sizeof(%s) (FTC_OPTS_INIT)", name, size, name);
+	memcpy(o + sizeof(size), (const unsigned char *)full + sizeof(size),
+	       (size < full_size ? size : full_size) - sizeof(size));
+	if (size > full_size)
+		memset(o + full_size, 0, size - full_size);
 	return 0;
 }

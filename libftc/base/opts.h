@@ -33,4 +33,16 @@ int ftc_opts_copy(void *dst, size_t dst_size, const void *opts, size_t known, co
 	ftc_opts_copy(dst, sizeof(*(dst)), opts, ftc_offsetofend(struct type, last), \
 		      "struct " #type)
 
+/*
+ * The other way, for the sized value types the library fills (struct
+ * ftc_*_stats): the caller's out says in its size member how large its
+ * struct is; out gets the bytes of full (full_size, this library's
+ * struct) that fit in both, 0 past them, and keeps its size. Returns 0,
+ * or -1 with EINVAL and a message for a size never set.
+ */
+int ftc_sized_fill(void *out, const void *full, size_t full_size, const char *name);
+
+#define FTC_SIZED_FILL(out, full, type) \
+	ftc_sized_fill(out, full, sizeof(*(full)), "struct " #type)
+
 #endif

@@ -643,20 +643,24 @@ int ftc_capture_perf_stop(struct ftc_capture_perf *cp)
 	return 0;
 }
 
-void ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
-			    struct ftc_capture_perf_stats *out)
+int ftc_capture_perf_stats(const struct ftc_capture_perf *cp,
+			   struct ftc_capture_perf_stats *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->samples = cp->samples;
-	out->lost = cp->lost;
-	out->readings = cp->readings;
-	out->records = cp->records;
+	struct ftc_capture_perf_stats st = {
+		.size = sizeof(st),
+		.samples = cp->samples,
+		.lost = cp->lost,
+		.readings = cp->readings,
+		.records = cp->records,
+		.event = cp->sampling && cp->samp && cp->samp->n ? cp->samp->ev[0].name : "",
+		.note = cp->note,
+		.clock = cp->clock,
+		.perf_shift = cp->perf_shift,
+	};
+
 	for (int i = 0; cp->pagers && i < cp->ncpus; i++)
-		out->pages += cp->pagers[i] ? cp->pagers[i]->pages : 0;
-	out->event = cp->sampling && cp->samp && cp->samp->n ? cp->samp->ev[0].name : "";
-	out->note = cp->note;
-	out->clock = cp->clock;
-	out->perf_shift = cp->perf_shift;
+		st.pages += cp->pagers[i] ? cp->pagers[i]->pages : 0;
+	return FTC_SIZED_FILL(out, &st, ftc_capture_perf_stats);
 }
 
 void ftc_capture_perf_free(struct ftc_capture_perf *cp)

@@ -35,6 +35,7 @@
 
 #include "ftc.h"
 #include "ftc-capture.h"
+#include "opts.h"
 #include "ringbuf.h"
 #include "tracefs-layer.h"
 
@@ -622,6 +623,7 @@ long long ftc_capture_lost_count(struct ftc_capture *c, int slot, uint64_t page_
 int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 			  struct ftc_capture_cpu_stats *out)
 {
+	struct ftc_capture_cpu_stats st = { .size = sizeof(st) };
 	struct cslot *s;
 	struct ftc_cpu_counters now = { 0 };
 	uint64_t lost;
@@ -630,14 +632,13 @@ int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 		return ftc_error(EINVAL, "no CPU slot %d", slot);
 	s = &c->slots[slot];
 	read_stats(s->instance, s->cpu, &now);
-	memset(out, 0, sizeof(*out));
-	out->instance = s->instance;
-	out->cpu = s->cpu;
-	out->pages = atomic_load(&s->npages);
-	ftc_cpu_counters_delta(&s->start, &now, &out->events, &lost);
-	out->lost = lost > atomic_load(&s->missed) ? lost : atomic_load(&s->missed);
-	out->lost_pages = atomic_load(&s->missed_pages);
-	return 0;
+	st.instance = s->instance;
+	st.cpu = s->cpu;
+	st.pages = atomic_load(&s->npages);
+	ftc_cpu_counters_delta(&s->start, &now, &st.events, &lost);
+	st.lost = lost > atomic_load(&s->missed) ? lost : atomic_load(&s->missed);
+	st.lost_pages = atomic_load(&s->missed_pages);
+	return FTC_SIZED_FILL(out, &st, ftc_capture_cpu_stats);
 }
 
 void ftc_capture_free(struct ftc_capture *c)

@@ -159,8 +159,8 @@ static bool has_stack_homes(Dwarf_Die *func)
 	return false;
 }
 
-int udw_func_point(struct ubin *b, const char *func, GElf_Addr sym, bool skip_prologue,
-		   GElf_Addr *addr)
+int ftc_udw_func_point(struct ubin *b, const char *func, GElf_Addr sym, bool skip_prologue,
+		       GElf_Addr *addr)
 {
 	struct first_after f = { 0 };
 	Dwarf_Die die;
@@ -198,7 +198,8 @@ static int line_cb(Dwarf_Line *l, void *ctx)
 	if (!src || dwarf_lineno(l, &no) || dwarf_lineaddr(l, &a))
 		return 0;
 	if (!file_match(src, f->file)) {
-		size_t d = edit_distance(f->file, strrchr(src, '/') ? strrchr(src, '/') + 1 : src);
+		const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+		size_t d = ftc_edit_distance(f->file, base);
 
 		if (!f->near_file || d < f->near_dist) {
 			f->near_file = src;
@@ -219,7 +220,7 @@ static int line_cb(Dwarf_Line *l, void *ctx)
 	return 0;
 }
 
-int udw_line_addr(struct ubin *b, const char *file, unsigned long line, GElf_Addr *addr)
+int ftc_udw_line_addr(struct ubin *b, const char *file, unsigned long line, GElf_Addr *addr)
 {
 	struct line_find f = { .file = file, .line = line };
 	char near[128] = "";
@@ -455,14 +456,14 @@ static void nearest_visible(Dwarf_Die *scopes, int n, const char *name, char *ou
 
 			if (!v || (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter))
 				continue;
-			near_consider(&near, name, v);
+			ftc_near_consider(&near, name, v);
 		} while (!dwarf_siblingof(&child, &child));
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			break;
 	}
 	if (near.count && size > sizeof(lead)) {
 		strcpy(out, lead);
-		near_format(&near, out + strlen(lead), size - strlen(lead));
+		ftc_near_format(&near, out + strlen(lead), size - strlen(lead));
 	}
 }
 
@@ -515,16 +516,16 @@ static int one_var(struct ubin *b, const struct ftc_probe_arg *a, Dwarf_Die *sco
 				 ftc_strerror());
 	kt = kernel_type(&var, &ptr, &arr);
 	if (str && arr && *where)
-		return str_addf(def, " %s=%s:string", name, where);
+		return ftc_str_addf(def, " %s=%s:string", name, where);
 	if (str && ptr)
-		return str_addf(def, " %s=+0(%s):string", name, val);
+		return ftc_str_addf(def, " %s=+0(%s):string", name, val);
 	if (str)
 		return ftc_error(EINVAL, "%s: variable '%s' is not a char pointer or array: "
 				 "drop ':string'", b->path, a->fetch);
 	if (!kt && !a->type)
 		return ftc_error(ENOTSUP, "%s: variable '%s' is not a number or a pointer "
 				 "(structs are not fetched whole)", b->path, a->fetch);
-	return str_addf(def, " %s=%s:%s", name, val, a->type ? a->type : kt);
+	return ftc_str_addf(def, " %s=%s:%s", name, val, a->type ? a->type : kt);
 }
 
 static int retval_arg(struct ubin *b, const struct ftc_probe_spec *ps,
@@ -538,13 +539,13 @@ static int retval_arg(struct ubin *b, const struct ftc_probe_spec *ps,
 	if (b->dw && func_die(b, ps->func, sym, &die) == 0)
 		kt = kernel_type(&die, &ptr, &arr);
 	if (a->type && !strcmp(a->type, "string"))
-		return str_addf(def, " %s=+0($retval):string", name);
+		return ftc_str_addf(def, " %s=+0($retval):string", name);
 	if (a->type || kt)
-		return str_addf(def, " %s=$retval:%s", name, a->type ? a->type : kt);
-	return str_addf(def, " %s=$retval", name);
+		return ftc_str_addf(def, " %s=$retval:%s", name, a->type ? a->type : kt);
+	return ftc_str_addf(def, " %s=$retval", name);
 }
 
-int udw_args(struct ubin *b, const struct ftc_probe_spec *ps, GElf_Addr addr, char **def)
+int ftc_udw_args(struct ubin *b, const struct ftc_probe_spec *ps, GElf_Addr addr, char **def)
 {
 	Dwarf_Die *scopes = NULL;
 	int n = 0, ret = 0;
@@ -558,9 +559,9 @@ int udw_args(struct ubin *b, const struct ftc_probe_spec *ps, GElf_Addr addr, ch
 			continue;
 		}
 		if (a->raw) {
-			ret = str_addf(def, " %s%s%s%s%s", a->name ? a->name : "",
-				       a->name ? "=" : "", a->fetch, a->type ? ":" : "",
-				       a->type ? a->type : "");
+			ret = ftc_str_addf(def, " %s%s%s%s%s", a->name ? a->name : "",
+					   a->name ? "=" : "", a->fetch, a->type ? ":" : "",
+					   a->type ? a->type : "");
 			continue;
 		}
 		if (ps->ret) {
@@ -603,7 +604,7 @@ static int func_lines_cb(Dwarf_Line *l, void *ctx)
 
 static int func_by_name(struct ubin *b, const char *func, GElf_Addr *sym, Dwarf_Die *die)
 {
-	if (ubin_func_addr(b, func, sym) < 0)
+	if (ftc_ubin_func_addr(b, func, sym) < 0)
 		return -1;
 	return func_die(b, func, *sym, die);
 }
@@ -626,7 +627,7 @@ static void full_path(Dwarf_Die *die, const char *file, char *buf, size_t size)
 
 /* As perf probe -L: "<func@FILE:0>", then each line of the function
  * numbered from its first when it has code, the source text beside. */
-int udw_list_lines(struct ubin *b, const char *func, FILE *out)
+int ftc_udw_list_lines(struct ubin *b, const char *func, FILE *out)
 {
 	struct func_lines *f;
 	Dwarf_Die die;
@@ -715,7 +716,7 @@ static bool live_at(Dwarf_Die *var, Dwarf_Addr pc)
 }
 
 /* As perf probe -V: the variables visible at the function's probe point. */
-int udw_list_vars(struct ubin *b, const char *func, FILE *out)
+int ftc_udw_list_vars(struct ubin *b, const char *func, FILE *out)
 {
 	Dwarf_Die die, *scopes = NULL;
 	GElf_Addr sym, at;
@@ -723,7 +724,7 @@ int udw_list_vars(struct ubin *b, const char *func, FILE *out)
 	int n;
 
 	if (func_by_name(b, func, &sym, &die) < 0 ||
-	    udw_func_point(b, func, sym, true, &at) < 0 ||
+	    ftc_udw_func_point(b, func, sym, true, &at) < 0 ||
 	    (n = scopes_at(b, to_dw(b, at), &scopes)) < 0)
 		return -1;
 	pc = to_dw(b, at);

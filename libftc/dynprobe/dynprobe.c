@@ -24,25 +24,25 @@ static int user_definition(const struct ftc_probe_spec *ps, const char *event, c
 
 	for (size_t i = 0; i < ps->nargs; i++)
 		vars |= !ps->args[i].raw;
-	if (ubin_open(&b, ps->binary) < 0)
+	if (ftc_ubin_open(&b, ps->binary) < 0)
 		return -1;
 	if (ps->file) {
-		ret = udw_line_addr(&b, ps->file, ps->line, &addr);
+		ret = ftc_udw_line_addr(&b, ps->file, ps->line, &addr);
 	} else {
-		ret = ubin_func_addr(&b, ps->func, &addr);
+		ret = ftc_ubin_func_addr(&b, ps->func, &addr);
 		/* variables are stored past the prologue: probe there */
 		if (!ret && !ps->ret && !ps->off && vars)
-			ret = udw_func_point(&b, ps->func, addr, true, &addr);
+			ret = ftc_udw_func_point(&b, ps->func, addr, true, &addr);
 		addr += ps->off;
 	}
 	if (!ret)
-		ret = ubin_file_offset(&b, addr, &off);
+		ret = ftc_ubin_file_offset(&b, addr, &off);
 	if (!ret)
-		ret = str_addf(def, "%c:%s/%s %s:0x%llx", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
-			       event, b.path, (unsigned long long)off);
+		ret = ftc_str_addf(def, "%c:%s/%s %s:0x%llx", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
+				   event, b.path, (unsigned long long)off);
 	if (!ret)
-		ret = udw_args(&b, ps, addr, def);
-	ubin_close(&b);
+		ret = ftc_udw_args(&b, ps, addr, def);
+	ftc_ubin_close(&b);
 	return ret;
 }
 
@@ -80,12 +80,12 @@ static int ksym_check(const char *module, const char *func)
 		}
 		/* edit distance >= the length difference: skip the far ones cheaply */
 		if (strlen(name) + 4 >= strlen(func) && strlen(func) + 4 >= strlen(name))
-			near_consider(&near_names, func, name);
+			ftc_near_consider(&near_names, func, name);
 	}
 	fclose(f);
 	if (module && !module_seen)
 		return 0;
-	near_format(&near_names, near, sizeof(near));
+	ftc_near_format(&near_names, near, sizeof(near));
 	return ftc_error(ENOENT, "kprobe: no function '%s' in %s%s%s%s (/proc/kallsyms)", func,
 			 module ? "module " : "the kernel", module ? module : "",
 			 *near ? "; nearest: " : "", near);
@@ -97,8 +97,8 @@ static int raw_args(const struct ftc_probe_spec *ps, char **def)
 		const struct ftc_probe_arg *a = &ps->args[i];
 
 		/* kprobes and eprobes: the kernel resolves names (BTF, fields) */
-		if (str_addf(def, " %s%s%s%s%s", a->name ? a->name : "", a->name ? "=" : "",
-			     a->fetch, a->type ? ":" : "", a->type ? a->type : "") < 0)
+		if (ftc_str_addf(def, " %s%s%s%s%s", a->name ? a->name : "", a->name ? "=" : "",
+				 a->fetch, a->type ? ":" : "", a->type ? a->type : "") < 0)
 			return -1;
 	}
 	return 0;
@@ -119,24 +119,24 @@ int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *event, cha
 		*file = "kprobe_events";
 		ret = ksym_check(ps->module, ps->func);
 		if (!ret)
-			ret = str_addf(def, "%c:%s/%s %s%s%s", ps->ret ? 'r' : 'p', FTC_PROBE_GROUP,
-			       event, ps->module ? ps->module : "", ps->module ? ":" : "",
-			       ps->func);
+			ret = ftc_str_addf(def, "%c:%s/%s %s%s%s", ps->ret ? 'r' : 'p',
+					   FTC_PROBE_GROUP, event, ps->module ? ps->module : "",
+					   ps->module ? ":" : "", ps->func);
 		if (!ret && ps->off)
-			ret = str_addf(def, "+%llu", ps->off);
+			ret = ftc_str_addf(def, "+%llu", ps->off);
 		if (!ret)
 			ret = raw_args(ps, def);
 		break;
 	case FTC_PROBE_SYNTH:
 		*file = "dynamic_events";
-		ret = str_addf(def, "s:%s/%s", FTC_SYNTH_GROUP, event);
+		ret = ftc_str_addf(def, "s:%s/%s", FTC_SYNTH_GROUP, event);
 		for (size_t i = 0; !ret && i < ps->nargs; i++)
-			ret = str_addf(def, "%s %s %s", i ? ";" : "", ps->args[i].type,
-				       ps->args[i].fetch);
+			ret = ftc_str_addf(def, "%s %s %s", i ? ";" : "", ps->args[i].type,
+					   ps->args[i].fetch);
 		break;
 	default:
 		*file = "dynamic_events";
-		ret = str_addf(def, "e:%s/%s %s", FTC_PROBE_GROUP, event, ps->func);
+		ret = ftc_str_addf(def, "e:%s/%s %s", FTC_PROBE_GROUP, event, ps->func);
 		if (!ret)
 			ret = raw_args(ps, def);
 		break;
@@ -176,7 +176,7 @@ static char *unique_event(const struct ftc_probe_spec *ps)
 		return base;
 	for (int i = 1; i < 1000; i++) {
 		name = NULL;
-		if (str_addf(&name, "%s_%d", base, i) < 0)
+		if (ftc_str_addf(&name, "%s_%d", base, i) < 0)
 			break;
 		if (!event_exists(name)) {
 			free(base);
@@ -247,8 +247,8 @@ int ftc_probe_add(struct ftc_state *st, const char *spec, const char *binary, ch
 		eprobe_refused(ps);
 		goto out;
 	}
-	if (str_addf(event, "%s:%s", ps->kind == FTC_PROBE_SYNTH ? FTC_SYNTH_GROUP :
-		     FTC_PROBE_GROUP, name) == 0)
+	if (ftc_str_addf(event, "%s:%s", ps->kind == FTC_PROBE_SYNTH ? FTC_SYNTH_GROUP :
+			 FTC_PROBE_GROUP, name) == 0)
 		ret = 0;
 out:
 	free(name);
@@ -351,7 +351,7 @@ static int del_one(const char *line, const char *file, void *arg)
 	/* e: and s: lines live in dynamic_events only */
 	if ((*line == 'e' || *line == 's') && strcmp(file, "dynamic_events"))
 		return 0;
-	if (str_addf(&cmd, "-:%s/%s", group, name) < 0)
+	if (ftc_str_addf(&cmd, "-:%s/%s", group, name) < 0)
 		return -1;
 	if (ftc_knob_set(NULL, file, cmd, true) < 0) {
 		free(cmd);
@@ -402,10 +402,10 @@ int ftc_probe_lines(const char *binary, const char *func, FILE *out)
 	struct ubin b;
 	int ret;
 
-	if (ubin_open(&b, binary) < 0)
+	if (ftc_ubin_open(&b, binary) < 0)
 		return -1;
-	ret = udw_list_lines(&b, func, out);
-	ubin_close(&b);
+	ret = ftc_udw_list_lines(&b, func, out);
+	ftc_ubin_close(&b);
 	return ret;
 }
 
@@ -414,9 +414,9 @@ int ftc_probe_vars(const char *binary, const char *func, FILE *out)
 	struct ubin b;
 	int ret;
 
-	if (ubin_open(&b, binary) < 0)
+	if (ftc_ubin_open(&b, binary) < 0)
 		return -1;
-	ret = udw_list_vars(&b, func, out);
-	ubin_close(&b);
+	ret = ftc_udw_list_vars(&b, func, out);
+	ftc_ubin_close(&b);
 	return ret;
 }

@@ -18,29 +18,29 @@ struct ubin {
 	Dwarf_Addr dw_bias;
 };
 
-int ubin_open(struct ubin *b, const char *path);
-void ubin_close(struct ubin *b);
+int ftc_ubin_open(struct ubin *b, const char *path);
+void ftc_ubin_close(struct ubin *b);
 /* A function symbol's address (ELF vaddr); unknown: the nearest names. */
-int ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr);
+int ftc_ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr);
 /* vaddr to the file offset uprobes want, through the PT_LOAD headers. */
-int ubin_file_offset(struct ubin *b, GElf_Addr addr, GElf_Addr *off);
+int ftc_ubin_file_offset(struct ubin *b, GElf_Addr addr, GElf_Addr *off);
 
 /* DWARF (dwarf.c). fetchargs for ps's variables at addr, appended to def. */
 struct uprobe_point {
 	GElf_Addr addr;		/* ELF vaddr */
 	bool entry;		/* at a function's entry (a return probe's place) */
 };
-int udw_func_point(struct ubin *b, const char *func, GElf_Addr sym, bool skip_prologue,
-		   GElf_Addr *addr);
-int udw_line_addr(struct ubin *b, const char *file, unsigned long line, GElf_Addr *addr);
-int udw_args(struct ubin *b, const struct ftc_probe_spec *ps, GElf_Addr addr, char **def);
-int udw_list_lines(struct ubin *b, const char *func, FILE *out);
-int udw_list_vars(struct ubin *b, const char *func, FILE *out);
+int ftc_udw_func_point(struct ubin *b, const char *func, GElf_Addr sym, bool skip_prologue,
+		       GElf_Addr *addr);
+int ftc_udw_line_addr(struct ubin *b, const char *file, unsigned long line, GElf_Addr *addr);
+int ftc_udw_args(struct ubin *b, const struct ftc_probe_spec *ps, GElf_Addr addr, char **def);
+int ftc_udw_list_lines(struct ubin *b, const char *func, FILE *out);
+int ftc_udw_list_vars(struct ubin *b, const char *func, FILE *out);
 
 /* Appends printf-formatted text to *s; -1 on ENOMEM. */
-int str_addf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ftc_str_addf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Edit distance, for "did you mean" (near.c). */
-size_t edit_distance(const char *a, const char *b);
+size_t ftc_edit_distance(const char *a, const char *b);
 
 /* The NEAR_MAX names nearest to one that was not found, nearest first. */
 #define NEAR_MAX 3
@@ -49,8 +49,8 @@ struct near_names {
 	size_t dist[NEAR_MAX];
 	int count;
 };
-void near_consider(struct near_names *n, const char *want, const char *name);
+void ftc_near_consider(struct near_names *n, const char *want, const char *name);
 /* "a, b, c"; empty when none was considered. */
-void near_format(const struct near_names *n, char *out, size_t size);
+void ftc_near_format(const struct near_names *n, char *out, size_t size);
 
 #endif

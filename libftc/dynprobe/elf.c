@@ -24,7 +24,7 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-int str_addf(char **s, const char *fmt, ...)
+int ftc_str_addf(char **s, const char *fmt, ...)
 {
 	char *add, *more;
 	va_list ap;
@@ -48,7 +48,7 @@ int str_addf(char **s, const char *fmt, ...)
 	return 0;
 }
 
-int ubin_open(struct ubin *b, const char *path)
+int ftc_ubin_open(struct ubin *b, const char *path)
 {
 	char real[PATH_MAX];
 
@@ -59,7 +59,7 @@ int ubin_open(struct ubin *b, const char *path)
 	b->path = strdup(real);
 	b->dwfl = dwfl_begin(&offline_callbacks);
 	if (!b->path || !b->dwfl) {
-		ubin_close(b);
+		ftc_ubin_close(b);
 		return ftc_error(ENOMEM, "out of memory");
 	}
 	b->mod = dwfl_report_offline(b->dwfl, "", real, -1);
@@ -67,20 +67,20 @@ int ubin_open(struct ubin *b, const char *path)
 	if (!b->mod) {
 		ftc_error(EINVAL, "%s: not an ELF file libdwfl can read: %s", real,
 			  dwfl_errmsg(-1));
-		ubin_close(b);
+		ftc_ubin_close(b);
 		return -1;
 	}
 	b->elf = dwfl_module_getelf(b->mod, &b->elf_bias);
 	b->dw = dwfl_module_getdwarf(b->mod, &b->dw_bias);
 	if (!b->elf) {
 		ftc_error(EINVAL, "%s: cannot read its ELF: %s", real, dwfl_errmsg(-1));
-		ubin_close(b);
+		ftc_ubin_close(b);
 		return -1;
 	}
 	return 0;
 }
 
-void ubin_close(struct ubin *b)
+void ftc_ubin_close(struct ubin *b)
 {
 	if (b->dwfl)
 		dwfl_end(b->dwfl);
@@ -88,7 +88,7 @@ void ubin_close(struct ubin *b)
 	memset(b, 0, sizeof(*b));
 }
 
-int ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr)
+int ftc_ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr)
 {
 	int n = dwfl_module_getsymtab(b->mod);
 	struct near_names near = { 0 };
@@ -105,14 +105,14 @@ int ubin_func_addr(struct ubin *b, const char *func, GElf_Addr *addr)
 			*addr = a - b->elf_bias;
 			return 0;
 		}
-		near_consider(&near, func, name);
+		ftc_near_consider(&near, func, name);
 	}
-	near_format(&near, names, sizeof(names));
+	ftc_near_format(&near, names, sizeof(names));
 	return ftc_error(ENOENT, "%s: no function '%s'%s%s%s", b->path, func,
 			 *names ? " (nearest: " : "", names, *names ? ")" : "");
 }
 
-int ubin_file_offset(struct ubin *b, GElf_Addr addr, GElf_Addr *off)
+int ftc_ubin_file_offset(struct ubin *b, GElf_Addr addr, GElf_Addr *off)
 {
 	size_t n;
 

@@ -7,7 +7,7 @@
 
 #include "dynprobe.h"
 
-size_t edit_distance(const char *a, const char *b)
+size_t ftc_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), *row, best;
 
@@ -39,9 +39,9 @@ size_t edit_distance(const char *a, const char *b)
 }
 
 /* Copies the name: kallsyms' names live in a line buffer that is reused. */
-void near_consider(struct near_names *n, const char *want, const char *name)
+void ftc_near_consider(struct near_names *n, const char *want, const char *name)
 {
-	size_t d = edit_distance(want, name);
+	size_t d = ftc_edit_distance(want, name);
 
 	for (int i = 0; i < n->count; i++)
 		if (!strcmp(n->name[i], name))
@@ -59,7 +59,7 @@ void near_consider(struct near_names *n, const char *want, const char *name)
 	}
 }
 
-void near_format(const struct near_names *n, char *out, size_t size)
+void ftc_near_format(const struct near_names *n, char *out, size_t size)
 {
 	*out = '\0';
 	for (int i = 0; i < n->count; i++)

@@ -630,11 +630,6 @@ struct ftc_reader *ftc_live_reader(struct ftc_live *l)
 	return l->r;
 }
 
-struct tep_handle *ftc_live_tep(struct ftc_live *l)
-{
-	return l->r ? ftc_reader_tep(l->r) : NULL;
-}
-
 int ftc_live_tids(struct ftc_live *l, pid_t *tids, int max)
 {
 	return l->cap ? ftc_capture_tids(l->cap, tids, max) : 0;
@@ -652,22 +647,22 @@ int ftc_live_ncpus(const struct ftc_live *l)
 
 int ftc_live_cpu_stats(struct ftc_live *l, int i, struct ftc_live_cpu_stats *out)
 {
-	struct ftc_capture_cpu_stats cs;
+	struct ftc_capture_cpu_stats cs = FTC_OPTS_INIT(ftc_capture_cpu_stats);
+	struct ftc_live_cpu_stats st = { .size = sizeof(st) };
 	struct lcpu *c;
 
 	if (i < 0 || i >= l->ncpus)
 		return ftc_error(EINVAL, "no live CPU %d (%d are read)", i, l->ncpus);
 	c = &l->cpus[i];
-	memset(out, 0, sizeof(*out));
-	out->cpu = c->cpu;
+	st.cpu = c->cpu;
 	if (ftc_capture_cpu_stats(l->cap, i, &cs) == 0) {
-		out->events = cs.events;
-		out->lost = cs.lost;
+		st.events = cs.events;
+		st.lost = cs.lost;
 	}
-	out->bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed);
-	out->delivered = c->delivered;
-	out->late = c->late;
-	return 0;
+	st.bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed);
+	st.delivered = c->delivered;
+	st.late = c->late;
+	return FTC_SIZED_FILL(out, &st, ftc_live_cpu_stats);
 }
 
 int ftc_live_close(struct ftc_live *l)

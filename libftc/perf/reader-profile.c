@@ -152,6 +152,11 @@ static int on_mmap(struct rp *x, struct tep_event *ev, struct tep_record *rec)
 	return add(x, PERF_RECORD_MMAP, 0, words);
 }
 
+static bool is_event(const struct tep_event *ev, enum ftc_perf_fevent e)
+{
+	return !strcmp(ev->name, ftc_perf_ftrace_name(e));
+}
+
 static int on_record(struct rp *x, const struct ftc_merge_record *mr)
 {
 	struct tep_record *rec = mr->rec;
@@ -160,20 +165,15 @@ static int on_record(struct rp *x, const struct ftc_merge_record *mr)
 	if (!ev || !ev->system || strcmp(ev->system, FTC_PERF_FTRACE_SYSTEM))
 		return 0;
 	/* comm and mmap records always count: they name every sample's frames. */
-	if (!strcmp(ev->name, "sample"))
+	if (is_event(ev, FTC_PERF_EV_SAMPLE))
 		return x->keep && !x->keep(mr, x->keep_ctx) ? 0 : on_sample(x, ev, rec);
-	if (!strcmp(ev->name, "comm"))
+	if (is_event(ev, FTC_PERF_EV_COMM))
 		return on_comm(x, ev, rec);
-	if (!strcmp(ev->name, "mmap"))
+	if (is_event(ev, FTC_PERF_EV_MMAP))
 		return on_mmap(x, ev, rec);
-	if (!strcmp(ev->name, "lost"))
+	if (is_event(ev, FTC_PERF_EV_LOST))
 		x->p->lost += num(ev, rec, "lost");
 	return 0;
-}
-
-int ftc_reader_profile(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain)
-{
-	return ftc_reader_profile_select(r, p, callchain, NULL, NULL);
 }
 
 int ftc_reader_profile_select(struct ftc_reader *r, struct ftc_perf_profile *p, bool *callchain,

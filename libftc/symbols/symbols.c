@@ -357,20 +357,3 @@ const char *ftc_symbols_user(struct ftc_symbols *s, const char *path, uint64_t f
 		*sym_off = offset;
 	return name;
 }
-
-const char *ftc_symbols_build_id(struct ftc_symbols *s, const char *path, char *hex, size_t size)
-{
-	struct dso *d = find_dso(s, path);
-	const unsigned char *bits;
-	GElf_Addr vaddr;
-	int len;
-
-	if (!d || !d->mod || size < 3)
-		return NULL;
-	len = dwfl_module_build_id(d->mod, &bits, &vaddr);
-	if (len <= 0)
-		return NULL;
-	for (int i = 0; i < len && (size_t)(i * 2 + 2) < size; i++)
-		snprintf(hex + i * 2, 3, "%02x", bits[i]);
-	return hex;
-}

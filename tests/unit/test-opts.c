@@ -6,6 +6,9 @@
  * the rest defaulting to 0; a newer caller's larger struct is taken while
  * the members this libftc does not know are 0, and refused otherwise.
  * Every public entry point that takes options checks them first.
+ * The sized value types the library fills (ftc_sized_fill) go the other
+ * way: an older caller gets the members it knows, a newer one zeros past
+ * ours, and a size never set is refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -73,6 +76,45 @@ static void test_copy(void)
 	snprintf(want, sizeof(want), "struct ftc_reader_opts: size %zu is larger than the %zu bytes",
 		 sizeof(big), ftc_offsetofend(struct ftc_reader_opts, guard_ctx));
 	CHECK("a newer member: the message names the struct and both sizes", says(want));
+}
+
+/* The live reader's figures as a newer header might declare them. */
+struct newer_live_cpu_stats {
+	struct ftc_live_cpu_stats s;
+	unsigned long long future;
+};
+
+static void test_fill(void)
+{
+	struct ftc_live_cpu_stats full = { .size = sizeof(full), .cpu = 3, .events = 7,
+					   .late = 9 };
+	struct ftc_live_cpu_stats out = FTC_OPTS_INIT(ftc_live_cpu_stats);
+	struct newer_live_cpu_stats big;
+
+	CHECK("this libftc's own size is filled whole",
+	      FTC_SIZED_FILL(&out, &full, ftc_live_cpu_stats) == 0 && out.size == sizeof(out) &&
+	      out.cpu == 3 && out.events == 7 && out.late == 9);
+
+	memset(&out, 0xff, sizeof(out));
+	out.size = ftc_offsetofend(struct ftc_live_cpu_stats, events);
+	CHECK("an older, smaller struct gets the members it knows, nothing past them",
+	      FTC_SIZED_FILL(&out, &full, ftc_live_cpu_stats) == 0 && out.cpu == 3 &&
+	      out.events == 7 && out.late == ~0ULL &&
+	      out.size == ftc_offsetofend(struct ftc_live_cpu_stats, events));
+
+	memset(&big, 0xff, sizeof(big));
+	big.s.size = sizeof(big);
+	CHECK("a newer, larger struct reads 0 past this libftc's members",
+	      FTC_SIZED_FILL(&big, &full, ftc_live_cpu_stats) == 0 && big.s.late == 9 &&
+	      big.future == 0 && big.s.size == sizeof(big));
+
+	out.size = 0;
+	CHECK("size 0 is refused, naming the struct",
+	      FTC_SIZED_FILL(&out, &full, ftc_live_cpu_stats) < 0 && errno == EINVAL &&
+	      says("struct ftc_live_cpu_stats: size 0 is not the size"));
+	out.size = 1 << 20;
+	CHECK("an absurd size is refused", FTC_SIZED_FILL(&out, &full, ftc_live_cpu_stats) < 0 &&
+	      errno == EINVAL);
 }
 
 /* The smallest valid v7 trace.dat: one empty options section. */
@@ -167,6 +209,7 @@ static void test_perf(void)
 int main(void)
 {
 	test_copy();
+	test_fill();
 	test_reader();
 	test_perf();
 	return CHECK_DONE();
