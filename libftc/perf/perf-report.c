@@ -184,18 +184,11 @@ void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a)
 	free(v);
 }
 
-int ftc_perf_agg_flame(const char *path, struct ftc_perf_agg *a, const char *event)
+int ftc_perf_agg_flame(FILE *f, struct ftc_perf_agg *a, const char *event)
 {
-	FILE *f = fopen(path, "w");
 	char title[128];
-	int ret;
 
-	if (!f)
-		return ftc_error(errno, "cannot write '%s': %s", path, strerror(errno));
 	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
 		 (unsigned long long)a->samples, event);
-	ret = ftc_perf_flame_svg(f, a->folded, title);
-	if (fclose(f) && !ret)
-		ret = ftc_error(errno, "cannot write '%s': %s", path, strerror(errno));
-	return ret;
+	return ftc_perf_flame_svg(f, a->folded, title);
 }
