@@ -99,8 +99,8 @@ PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-ta
 PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
 	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
-.PHONY: all plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards
-all: ftc $(B)/libftc.a $(B)/libftc.so unit plugins
+.PHONY: all shared-check plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards
+all: ftc $(B)/libftc.a $(B)/libftc.so shared-check unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
 ftc: $(B)/ftc
@@ -119,6 +119,16 @@ $(B)/libftc.a: $(LIB_OBJ)
 $(B)/libftc.so: $(PIC_OBJ) libftc/libftc.map
 	$(CC) -shared -Wl,-soname,libftc.so.$(SOVERSION) -Wl,--version-script=libftc/libftc.map \
 		-o $@ $(PIC_OBJ) $(LDFLAGS) $(LDLIBS)
+
+# ftc is the library's first client: the same objects linked against
+# libftc.so, which exports the public API alone, must leave nothing
+# undefined (tests/host/shared-link.sh runs the result). The soname's link
+# beside the library lets it run from the build folder.
+shared-check: $(B)/ftc-shared
+$(B)/ftc-shared: $(CMD_OBJ) $(B)/libftc.so
+	ln -sf libftc.so $(B)/libftc.so.$(SOVERSION)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) -L$(B) -l:libftc.so -Wl,--no-undefined \
+		-Wl,-rpath,$(abspath $(B)) $(LDFLAGS) $(LDLIBS) $(CURSES_LIBS)
 
 # The syscall names by number, generated from the kernel's uapi headers
 # (scripts/gen-syscalls; the lookups are libftc/base/syscall-table.c).

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tracefs.h>
 
 #include "options.h"
 #include "ftc.h"
@@ -164,7 +163,7 @@ static int check_run(int argc, char **argv)
 	for (; ret < argc; ret++)
 		if (check_opt(0, argv[ret], &a) < 0)
 			return FTC_EXIT_USAGE;
-	if (a.instance && ftc_tracefs_dir() && !tracefs_instance_exists(a.instance)) {
+	if (a.instance && ftc_tracefs_dir() && !ftc_info_instance_exists(a.instance)) {
 		cmd_error(&cmd_check, "no instance '%s' in %s/instances; 'ftc list -B' "
 			  "lists them", a.instance, ftc_tracefs_dir());
 		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */

@@ -16,7 +16,6 @@
 #include "ftc-control.h"
 #include "ftc-dynprobe.h"
 #include "rec-select.h"
-#include <tracefs.h>
 
 const struct cmd_option control_options[] = {
 	{ 'p', "tracer", "TRACER", "current_tracer (function, function_graph, nop, ...)", 'p' },
@@ -616,7 +615,7 @@ int buffer_choice_check(const struct buffer_choice *c)
 		return ftc_error(ENODEV, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
 	/* name every missing one: fixing them one run at a time is tedious */
 	for (size_t i = 0; i < c->n; i++) {
-		if (tracefs_instance_exists(c->names[i]))
+		if (ftc_info_instance_exists(c->names[i]))
 			continue;
 		if (len < sizeof(missing))
 			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s'%s'",
@@ -639,11 +638,11 @@ int buffer_choice_each(const struct buffer_choice *c, bool all_has_top,
 	if (top && fn(NULL, ctx) < 0)
 		ret = -1;
 	if (c->all)
-		names = tracefs_instances(NULL);
+		names = ftc_info_instances();
 	for (int i = 0; names && names[i]; i++)
 		if (fn(names[i], ctx) < 0)
 			ret = -1;
-	tracefs_list_free(names);
+	ftc_list_free(names);
 	for (size_t i = 0; !c->all && i < c->n; i++)
 		if (fn(c->names[i], ctx) < 0)
 			ret = -1;

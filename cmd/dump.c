@@ -13,7 +13,6 @@
 #include "options.h"
 #include "ftc.h"
 #include "ftc-reader.h"
-#include "tracedat-format.h"
 
 enum { OPT_SECTIONS = 0x100, OPT_OPTIONS, OPT_BUFFERS };
 

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tracefs.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -50,7 +49,7 @@ struct extract {
 	const char *instances[EXTRACT_MAX_BUFS + 1];	/* and the top level (NULL) */
 	int n;
 	bool snapshot, quiet, all, top;
-	char **all_names;	/* -a: tracefs_instances(), freed at the end */
+	char **all_names;	/* -a: ftc_info_instances(), freed at the end */
 	int compression, version;
 };
 
@@ -161,7 +160,7 @@ static int extract(struct extract *x)
 
 	/* Before the file is created: a missing instance leaves nothing behind. */
 	for (int i = 0; i < x->n; i++)
-		if (x->instances[i] && !tracefs_instance_exists(x->instances[i])) {
+		if (x->instances[i] && !ftc_info_instance_exists(x->instances[i])) {
 			ftc_error(ENOENT, "instance '%s' does not exist (see `ftc list`)",
 				  x->instances[i]);
 			ret = FTC_EXIT_REFUSED;	/* as stop, show and snapshot */
@@ -218,7 +217,7 @@ static int choose_buffers(struct extract *x)
 	int named = x->n;
 
 	if (x->all) {
-		x->all_names = tracefs_instances(NULL);
+		x->all_names = ftc_info_instances();
 		for (int i = 0; x->all_names && x->all_names[i]; i++)
 			if (add_instance(x, x->all_names[i]) < 0)
 				return -1;
@@ -258,6 +257,6 @@ static int extract_run(int argc, char **argv)
 		ret = FTC_EXIT_REFUSED;	/* no instance to take: as a missing one */
 	else
 		ret = extract(&x);
-	tracefs_list_free(x.all_names);
+	ftc_list_free(x.all_names);
 	return ret;
 }

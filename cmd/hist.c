@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <tracefs.h>
 
 #include "control-opts.h"
 #include "hist.h"
@@ -175,11 +174,11 @@ static int resolve_event(struct hist_args *a)
 	if (n > 1) {
 		cmd_error(&cmd_hist, "-e '%s' matches %d events (%s, %s...): a histogram counts "
 			  "one, give SYSTEM:EVENT", a->event_arg, n, m[0], m[1]);
-		tracefs_list_free(m);
+		ftc_list_free(m);
 		return FTC_EXIT_USAGE;
 	}
 	snprintf(a->sys_ev, sizeof(a->sys_ev), "%s", m[0]);
-	tracefs_list_free(m);
+	ftc_list_free(m);
 	colon = strchr(a->sys_ev, ':');
 	if (!colon) {
 		cmd_error(&cmd_hist, "-e '%s': no SYSTEM:EVENT", a->event_arg);
@@ -265,7 +264,7 @@ static int do_show(struct hist_args *a)
 	int ret;
 
 	/* the instance first: a kernel without hist triggers would be named instead */
-	if (a->instance && !tracefs_instance_exists(a->instance)) {
+	if (a->instance && !ftc_info_instance_exists(a->instance)) {
 		cmd_error(&cmd_hist, "instance '%s' does not exist (see `ftc list -B`)",
 			  a->instance);
 		return FTC_EXIT_REFUSED;
@@ -307,7 +306,7 @@ static char *trigger_lines(const struct hist_args *a)
 {
 	char *text = NULL;
 
-	if (a->instance && !tracefs_instance_exists(a->instance))
+	if (a->instance && !ftc_info_instance_exists(a->instance))
 		return strdup("");
 	if (ftc_knob_read(a->instance, a->trigger, &text) < 0)
 		return strdup("");

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "input.h"
-#include "tracedat-format.h"
+#include "ftc-reader.h"
 
 static int write_all(int fd, const char *p, size_t n)
 {

@@ -13,7 +13,6 @@
 
 #include "ftc.h"
 #include "list-module.h"
-#include "tracefs-layer.h"
 
 static const char tp_prefix[] = "__tracepoint_";
 
@@ -40,7 +39,7 @@ int list_module_load(struct list_module *m, const char *name)
 
 	memset(m, 0, sizeof(*m));
 	m->name = name;
-	if (ftc_path_read("/proc/kallsyms", &text, NULL) < 0)
+	if (ftc_kallsyms_read(&text, NULL) < 0)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *ev = strchr(line, '[') ? tracepoint_of(m, line) : NULL;

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tracefs.h>
 #include <unistd.h>
 
 #include "list-module.h"
@@ -21,7 +20,6 @@
 #include "ftc.h"
 #include "ftc-tracefs-info.h"
 #include "ftc-writer.h"
-#include "writer.h"
 
 enum {
 	SEL_TRACERS = 1 << 0,
@@ -222,7 +220,7 @@ static int list_compression(void)
 	static const enum ftc_compression algs[] = { FTC_COMPRESS_ZSTD, FTC_COMPRESS_ZLIB };
 
 	for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
-		printf("%s, %s\n", ftc_compression_name(algs[i]), ftc_zctx_lib_version(algs[i]));
+		printf("%s, %s\n", ftc_compression_name(algs[i]), ftc_compression_version(algs[i]));
 	return 0;
 }
 
@@ -356,7 +354,7 @@ static int list_run(int argc, char **argv)
 	}
 	if (a.regex && check_regex(&a) < 0)
 		return FTC_EXIT_USAGE;
-	if (a.instance && !tracefs_instance_exists(a.instance)) {
+	if (a.instance && !ftc_info_instance_exists(a.instance)) {
 		cmd_error(&cmd_list, "no instance '%s'; 'ftc list -B' lists them",
 			  a.instance);
 		return FTC_EXIT_REFUSED;	/* as stop, show and snapshot */

@@ -25,7 +25,6 @@
 
 #include "options.h"
 #include "output.h"
-#include "writer.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-stream.h"

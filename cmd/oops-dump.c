@@ -11,9 +11,9 @@
 
 #include "options.h"
 #include "ftc.h"
-#include "tracefs-layer.h"
 
-#define DUMP_SYSCTL "/proc/sys/kernel/ftrace_dump_on_oops"
+#define DUMP_NAME "ftrace_dump_on_oops"
+#define DUMP_SYSCTL "/proc/sys/kernel/" DUMP_NAME
 
 static const struct cmd_option oops_options[] = {
 	FTC_HELP_OPTION,
@@ -50,7 +50,7 @@ static const char *describe(const char *val)
 static int show(void)
 {
 	char *val = NULL;
-	int err = -ftc_path_read_max(DUMP_SYSCTL, 255, &val);
+	int err = -ftc_sysctl_read(DUMP_NAME, &val);
 
 	if (err) {
 		cmd_error(&cmd_oops_dump, "%s: %s%s", DUMP_SYSCTL, strerror(err),
@@ -58,7 +58,6 @@ static int show(void)
 		return err == ENOENT || err == EPERM || err == EACCES ?
 		       FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	val[strcspn(val, "\n")] = '\0';
 	printf("ftrace_dump_on_oops %s: %s\n", val, describe(val));
 	free(val);
 	return FTC_EXIT_OK;
@@ -66,7 +65,7 @@ static int show(void)
 
 static int set(const char *val)
 {
-	int err = -ftc_path_put(DUMP_SYSCTL, val);
+	int err = -ftc_sysctl_write(DUMP_NAME, val);
 
 	if (!err)
 		return show();

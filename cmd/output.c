@@ -11,7 +11,7 @@
 
 #include "output.h"
 #include "ftc.h"
-#include "perf.h"
+#include "ftc-perf.h"
 
 static void on_xfsz(int sig)
 {
@@ -189,15 +189,12 @@ int cmd_output_close(const struct command *cmd, FILE *f, const char *path)
 int cmd_output_flame(const struct command *cmd, const char *path, struct ftc_perf_agg *a,
 		     const char *event)
 {
-	char title[128];
 	FILE *f = cmd_output_open(cmd, path);
 
 	if (!f)
 		return -1;
-	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
-		 (unsigned long long)ftc_perf_agg_samples(a), event);
 	/* a failed write is named by the close, with its reason (the drawing says EIO) */
-	if (ftc_perf_flame_svg(f, a->folded, title) < 0 && !ferror(f)) {
+	if (ftc_perf_agg_flame(f, a, event) < 0 && !ferror(f)) {
 		cmd_error(cmd, "%s: %s", path, ftc_strerror());
 		if (f != stdout)
 			fclose(f);

@@ -10,7 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "filter-expr.h"
+#include "ftc-filter.h"
 #include "ftc.h"
 #include "options.h"
 #include "rec-select.h"

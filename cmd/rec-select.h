@@ -39,7 +39,7 @@ void rec_filter_caret(const char *text, size_t pos);
 /* From an option's handler: a kernel filter (record, start, stream -f, hist
  * -f) whose syntax is wrong is refused (exit 2, with a caret); 0 if good. */
 int rec_filter_kernel(const char *arg);
-/* Checks the filters against r's formats (filter-expr.h) and compiles them;
+/* Checks the filters against r's formats (ftc-filter.h) and compiles them;
  * 0, or the exit status after a message naming cmd, the option (opt) that
  * gave the filter, and the place in it that is wrong: 2 a malformed filter,
  * 3 an event or field the file lacks, 1 out of memory. */

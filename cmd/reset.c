@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <tracefs.h>
 
 #include "control-opts.h"
 #include "options.h"
@@ -132,14 +131,9 @@ static void report(const char *file, const char *why, bool unread, void *arg)
 
 static int delete_instance(const char *name)
 {
-	struct tracefs_instance *ti = tracefs_instance_alloc(NULL, name);
-	int ret = ti ? tracefs_instance_destroy(ti) : -1;
-	int err = errno;
-
-	tracefs_instance_free(ti);
-	if (ret < 0) {
+	if (ftc_instance_remove(name) < 0) {
 		cmd_error(&cmd_reset, "instances/%s: cannot remove it: %s", name,
-			  strerror(err));
+			  strerror(errno));
 		return FTC_EXIT_FAIL;
 	}
 	return FTC_EXIT_OK;

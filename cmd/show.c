@@ -16,7 +16,6 @@
 #include "output.h"
 #include "ftc.h"
 #include "ftc-control.h"
-#include "tracefs-layer.h"
 
 static const struct cmd_option show_options[] = {
 	FTC_HELP_OPTION,

@@ -9,14 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tracefs.h>
 
 #include "control-opts.h"
 #include "options.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-tracefs-info.h"
-#include "tracefs-layer.h"
 
 static const struct cmd_option status_options[] = {
 	{ 'B', "instance", "NAME", "show this instance instead of the top level (repeatable)", 'B' },
@@ -83,7 +81,7 @@ static bool show_file(const char *inst, const char *file, const char *key, int f
 
 static void show_buffers(const char *inst)
 {
-	int *cpus = NULL, n = ftc_tracefs_percpu_cpus(inst, &cpus);
+	int *cpus = NULL, n = ftc_info_percpu_cpus(inst, &cpus);
 	char file[64];
 
 	show_file(inst, "buffer_size_kb", "buffer_size_kb", 0);
@@ -117,16 +115,17 @@ static void show_event(const char *inst, const char *sys, const char *ev)
 
 static void show_events(const char *inst)
 {
-	char **systems = tracefs_event_systems(ftc_tracefs_dir());
+	char **events = ftc_info_events(NULL);	/* "system:event" */
 
-	for (int i = 0; systems && systems[i]; i++) {
-		char **events = tracefs_system_events(ftc_tracefs_dir(), systems[i]);
+	for (int i = 0; events && events[i]; i++) {
+		char *ev = strchr(events[i], ':');
 
-		for (int j = 0; events && events[j]; j++)
-			show_event(inst, systems[i], events[j]);
-		tracefs_list_free(events);
+		if (!ev)
+			continue;
+		*ev++ = '\0';
+		show_event(inst, events[i], ev);
 	}
-	tracefs_list_free(systems);
+	ftc_list_free(events);
 }
 
 static void show_options(const char *inst)
@@ -161,21 +160,19 @@ static void show_instance_names(void)
 
 static void show_top_only(void)
 {
-	static const char *const sysctls[] = {
-		"/proc/sys/kernel/ftrace_enabled", "/proc/sys/kernel/ftrace_dump_on_oops",
-	};
+	static const char *const sysctls[] = { "ftrace_enabled", "ftrace_dump_on_oops" };
 
 	for (size_t i = 0; i < sizeof(sysctls) / sizeof(sysctls[0]); i++) {
 		char *val = NULL;
-		int err = -ftc_path_read_max(sysctls[i], 255, &val);
+		int err = -ftc_sysctl_read(sysctls[i], &val);
 
 		if (err) {
 			if (err != ENOENT)
-				printf("%s refused (%s)\n", sysctls[i], strerror(err));
+				printf("/proc/sys/kernel/%s refused (%s)\n", sysctls[i],
+				       strerror(err));
 			continue;
 		}
-		val[strcspn(val, "\n")] = '\0';
-		printf("%s %s\n", sysctls[i], val);
+		printf("/proc/sys/kernel/%s %s\n", sysctls[i], val);
 		free(val);
 	}
 	show_file(NULL, "kprobe_events", "kprobe_events", MULTI | OMIT_EMPTY);

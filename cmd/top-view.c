@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "ftc-symbols.h"
-#include "syscall-table.h"
 #include "top.h"
 
 const char *const top_view_names[TOP_NVIEWS] = {
@@ -112,7 +111,7 @@ static const char *func_name(struct top_table *t, struct top_model *m, uint64_t 
 
 static const char *syscall_name(struct top_table *t, uint64_t nr)
 {
-	const char *name = ftc_syscall_name(ftc_syscall_host_arch(), (long)nr);
+	const char *name = ftc_syscall_host_name((long)nr);
 	char *s;
 
 	if (name)

@@ -41,6 +41,9 @@ FTC_API int ftc_knob_save(struct ftc_state *st, const char *instance, const char
 /* Creates the instance when it does not exist; journaled so that restore
  * removes it again. Returns 1 when created, 0 when it already existed. */
 FTC_API int ftc_instance_create(struct ftc_state *st, const char *instance);
+/* Removes an instance now, unjournaled (ftc reset): its buffer and settings
+ * go with it. 0, or -1 with errno (ENOENT: there is none) and a message. */
+FTC_API int ftc_instance_remove(const char *instance);
 /* Undoes every write, newest first; keeps going past failures and returns
  * -1 with the first failure's message. The journal is empty afterwards. */
 FTC_API int ftc_state_restore(struct ftc_state *st);
@@ -107,7 +110,7 @@ FTC_API int ftc_state_interrupted(void);
 
 /* Events. spec: "sys", "sys:event", "event", "all", with globs in either
  * part ("sched:*", "*:sched_switch", "sched:sched_w*"). ftc_events_resolve
- * lists the matching "sys:event" names (free with tracefs_list_free) and
+ * lists the matching "sys:event" names (free with ftc_list_free) and
  * returns their count; a spec that matches nothing is an error (ENOENT).
  * The others return -1 with the kernel's reason (and error_log entry). */
 FTC_API int ftc_events_resolve(const char *spec, char ***matches);

@@ -302,6 +302,8 @@ FTC_API uint64_t ftc_perf_agg_samples(const struct ftc_perf_agg *a);
 FTC_API void ftc_perf_agg_table(FILE *f, struct ftc_perf_agg *a, bool children, uint64_t limit,
 				const char *event, uint64_t lost);
 FTC_API void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a);
+/* The flame graph into f, titled with the samples' count and event. */
+FTC_API int ftc_perf_agg_flame(FILE *f, struct ftc_perf_agg *a, const char *event);
 
 /*
  * Perf records as ftrace events (perf-ftrace.c), for an extra buffer in

@@ -48,6 +48,10 @@ FTC_API void ftc_symbols_set_module_resolver(struct ftc_symbols *s, ftc_symbols_
 /* A kernel address's DSO as perf names it: "[MODULE]" or "[kernel.kallsyms]". */
 FTC_API const char *ftc_symbols_kernel_dso(struct ftc_symbols *s, uint64_t addr);
 
+/* The name of syscall nr ("openat") on the machine libftc was built for;
+ * NULL when nr or the machine is unknown to it. */
+FTC_API const char *ftc_syscall_host_name(long nr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,11 @@ FTC_API char **ftc_info_tracers(const char *instance);
 FTC_API char **ftc_info_clocks(const char *instance, char **current);
 /* The names of the instances, sorted. */
 FTC_API char **ftc_info_instances(void);
+/* Does instances/name exist? False for NULL or "" (the top level is no instance). */
+FTC_API bool ftc_info_instance_exists(const char *name);
+/* The CPUs with a per_cpu directory in the instance, sorted, into *cpus
+ * (free() it): their count, or -1 with errno and a message. */
+FTC_API int ftc_info_percpu_cpus(const char *instance, int **cpus);
 
 /*
  * "system:event" names, sorted, that match glob: "sched", "sched:*",

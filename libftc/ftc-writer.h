@@ -30,8 +30,17 @@ enum ftc_compression {
 /* "none", "zlib", "zstd" -> the enum; -1 for anything else. */
 FTC_API int ftc_compression_parse(const char *name);
 FTC_API const char *ftc_compression_name(enum ftc_compression c);
+/* The version of the library behind c that libftc runs with ("1.5.4"); "" for none. */
+FTC_API const char *ftc_compression_version(enum ftc_compression c);
 
 struct ftc_writer;
+
+/*
+ * Removes what a failed write left at path, only when it is a regular
+ * file: never a device or a fifo the caller named (ftc convert t.dat
+ * /dev/null used to remove /dev/null). Keeps errno.
+ */
+FTC_API void ftc_writer_unlink(const char *path);
 
 /*
  * Creates FILE (truncating it). version is 6 or 7; v6 has no compression.

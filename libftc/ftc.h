@@ -35,12 +35,25 @@ FTC_API char *ftc_tracefs_clock(const char *instance);
 /* Is word one of the blank-separated words of a tracefs list, such as
  * available_tracers or trace_clock ("[local] global")? Never for "". */
 FTC_API bool ftc_tracefs_word_in(const char *list, const char *word);
+/* open(2) of an instance's file, close-on-exec: the fd, or -errno with no
+ * message (ENODEV: tracefs is not mounted; ENOENT: no such instance or
+ * file), for the caller to word. */
+FTC_API int ftc_tracefs_open(const char *instance, const char *file, int flags);
+
+/* The kernel's files beside tracefs. /proc/kallsyms whole, as
+ * ftc_tracefs_read reads a file. /proc/sys/kernel/NAME ("ftrace_enabled"),
+ * read (trailing newline removed; free() it) or written: 0 or -errno with
+ * no message. */
+FTC_API int ftc_kallsyms_read(char **buf, size_t *len);
+FTC_API int ftc_sysctl_read(const char *name, char **value);
+FTC_API int ftc_sysctl_write(const char *name, const char *value);
 
 #ifdef __cplusplus
 }
 #endif
 
-/* The modules' own headers: control, probe, tracefs info, capture, writer, reader, perf. */
+/* The modules' own headers: control, probe, tracefs info, capture, writer,
+ * reader, perf, filters. */
 #include "ftc-control.h"
 #include "ftc-probe.h"
 #include "ftc-tracefs-info.h"
@@ -55,5 +68,6 @@ FTC_API bool ftc_tracefs_word_in(const char *list, const char *word);
 #include "ftc-symbols.h"
 #include "ftc-capture-perf.h"
 #include "ftc-live.h"
+#include "ftc-filter.h"
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The event filter grammar ftc accepts (filter-expr.h), a subset of what
+ * The event filter grammar ftc accepts (ftc-filter.h), a subset of what
  * libtraceevent's parser takes without crashing or guessing:
  *
  *   filter := events [ ':' expr ]
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter-expr.h"
+#include "ftc-filter.h"
 
 #define MAX_DEPTH 64	/* parentheses; libtraceevent recurses too */
 

@@ -2,7 +2,7 @@
 /*
  * The syntax of a kernel event filter (Documentation/trace/events.rst,
  * section 5), checked before it is written to an event's filter file or a
- * hist trigger (filter-expr.h). The kernel checks fields and values itself,
+ * hist trigger (ftc-filter.h). The kernel checks fields and values itself,
  * with a caret in its error_log, but takes "prev_pid == 0 &&" and then
  * records nothing; this refuses what cannot be a filter:
  *
@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "filter-expr.h"
+#include "ftc-filter.h"
 
 #define MAX_DEPTH 64
 

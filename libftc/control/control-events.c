@@ -56,19 +56,19 @@ static int spec_split(const char *spec, char **sys, char **ev)
 	return 0;
 }
 
-/* Built with tracefs_list_add so that tracefs_list_free() can free it. */
 static int add_match(char ***list, int *n, const char *sys, const char *ev)
 {
-	char *name, **bigger;
+	/* a plain array, not libtracefs's: the caller frees it with ftc_list_free */
+	char **bigger = realloc(*list, (size_t)(*n + 2) * sizeof(*bigger));
 
-	if (asprintf(&name, "%s:%s", sys, ev) < 0)
-		return ftc_error(ENOMEM, "out of memory");
-	bigger = tracefs_list_add(*list, name);
-	free(name);
 	if (!bigger)
 		return ftc_error(ENOMEM, "out of memory");
 	*list = bigger;
-	++*n;
+	if (asprintf(&bigger[*n], "%s:%s", sys, ev) < 0) {
+		bigger[*n] = NULL;
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	bigger[++*n] = NULL;
 	return 0;
 }
 
@@ -113,7 +113,7 @@ int ftc_events_resolve(const char *spec, char ***matches)
 	free(sys);
 	free(ev);
 	if (ret < 0) {
-		tracefs_list_free(list);
+		ftc_list_free(list);
 		return -1;
 	}
 	if (!n)
@@ -149,7 +149,7 @@ out:
 	free(sys);
 	free(ev);
 	free(value);
-	tracefs_list_free(list);
+	ftc_list_free(list);
 	return ret < 0 ? -1 : n;
 }
 
@@ -224,7 +224,7 @@ int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec
 	}
 	ret = enable_list(st, instance, taken) < 0 ? -1 : ntaken;
 out:
-	tracefs_list_free(list);
+	ftc_list_free(list);
 	tracefs_list_free(taken);
 	return ret;
 }

@@ -192,7 +192,7 @@ static void reset_options(struct reset_ctx *c)
  * kernel's format (32-bit groups separated by commas). */
 static char *all_cpus_mask(const char *instance)
 {
-	int *cpus = NULL, n = ftc_tracefs_percpu_cpus(instance, &cpus);
+	int *cpus = NULL, n = ftc_info_percpu_cpus(instance, &cpus);
 	char *mask = n > 0 ? ftc_cpumask_format(cpus, n) : NULL;
 
 	free(cpus);
@@ -279,4 +279,14 @@ int ftc_reset(const char *instance, ftc_reset_report_fn report, void *arg)
 	if (ftc_buffer_clear(instance) < 0)
 		trouble(&c, "trace");
 	return c.refused;
+}
+
+int ftc_instance_remove(const char *instance)
+{
+	int err = instance && *instance ? -ftc_tracefs_rmdir(instance) : EINVAL;
+
+	if (!err)
+		return 0;
+	return ftc_error(err, "instances/%s: cannot remove it: %s", instance ? instance : "",
+			 strerror(err));
 }

@@ -183,3 +183,12 @@ void ftc_perf_agg_folded(FILE *f, struct ftc_perf_agg *a)
 		fprintf(f, "%s %llu\n", v[i]->key, (unsigned long long)v[i]->self);
 	free(v);
 }
+
+int ftc_perf_agg_flame(FILE *f, struct ftc_perf_agg *a, const char *event)
+{
+	char title[128];
+
+	snprintf(title, sizeof(title), "Flame graph: %llu samples of %s",
+		 (unsigned long long)a->samples, event);
+	return ftc_perf_flame_svg(f, a->folded, title);
+}

@@ -39,7 +39,7 @@ const char *ftc_compression_name(enum ftc_compression c)
 	}
 }
 
-const char *ftc_zctx_lib_version(enum ftc_compression c)
+const char *ftc_compression_version(enum ftc_compression c)
 {
 	switch (c) {
 	case FTC_COMPRESS_ZLIB: return zlibVersion();

@@ -130,7 +130,7 @@ int ftc_whead_v7(struct ftc_writer *w, struct ftc_dbuf *h)
 
 	header_start(w, h);
 	ftc_dbuf_str(h, ftc_compression_name(w->comp));
-	ftc_dbuf_str(h, ftc_zctx_lib_version(w->comp));
+	ftc_dbuf_str(h, ftc_compression_version(w->comp));
 	opt1_ptr = h->len;
 	ftc_dbuf_u64(h, 0);
 	for (int i = 0; i < 6; i++) {

@@ -57,7 +57,6 @@ size_t ftc_zctx_bound(enum ftc_compression c, size_t in);
 /* Returns the compressed size, or -1 with the error set. */
 long ftc_zctx_compress(struct ftc_zctx *z, void *out, size_t cap,
 		       const void *in, size_t len);
-const char *ftc_zctx_lib_version(enum ftc_compression c);
 
 #define TAIL_RESERVE	(256u << 10)	/* blocks kept for the tail on a full disk */
 #define V6_CPUSTAT_SIZE	512		/* fixed so the v6 index can be rewritten */
@@ -162,12 +161,6 @@ static inline uint64_t cur_off(const struct ftc_writer *w, const struct wcpu *wc
 
 /* Shared by writer.c, writer-index.c and writer-compact.c. */
 struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compression comp);
-/*
- * Removes what a failed write left at path, only when it is a regular
- * file: never a device or a fifo the caller named (ftc convert t.dat
- * /dev/null used to remove /dev/null). Keeps errno.
- */
-void ftc_writer_unlink(const char *path);
 int ftc_wtruncate(struct ftc_writer *w, uint64_t size);
 /* writer-stream.c: the file's operations as messages to ftc listen. */
 int ftc_wsend_write(struct ftc_writer *w, const void *p, size_t len, uint64_t off);

@@ -147,6 +147,11 @@ char **ftc_info_instances(void)
 	return ftc_strvec_done(&sv);
 }
 
+bool ftc_info_instance_exists(const char *name)
+{
+	return name && *name && ftc_tracefs_dir() && tracefs_instance_exists(name);
+}
+
 static bool func_matches(const char *line, const char *glob)
 {
 	char name[512];

@@ -73,7 +73,7 @@ static int push_cpu(int **cpus, int *n, long cpu)
 	return 0;
 }
 
-int ftc_tracefs_percpu_cpus(const char *instance, int **cpus)
+int ftc_info_percpu_cpus(const char *instance, int **cpus)
 {
 	char **names;
 	int n = 0, ret = ftc_tracefs_list(instance, "per_cpu", &names);

@@ -12,7 +12,8 @@
  *
  * Two conventions, said at each declaration. Reads of whole files, lists
  * and CPU sets set ftc_error() naming the file and return -1. The "raw"
- * calls (exists, open, read_max, put, mkdir) return 0 (or an fd) or a
+ * calls (exists, open, read_max, put, mkdir, and the public
+ * ftc_tracefs_open and ftc_sysctl_*) return 0 (or an fd) or a
  * negative errno and set no message: the probes and the knob writer word
  * the failure themselves (a refusal is an answer to a probe).
  */
@@ -47,9 +48,6 @@ bool ftc_tracefs_is_dir(const char *instance, const char *file);
 int ftc_tracefs_mkdir(const char *name);
 int ftc_tracefs_rmdir(const char *name);
 
-/* open(2) of an instance's file; the fd or -errno. */
-int ftc_tracefs_open(const char *instance, const char *file, int flags);
-
 /*
  * At most max bytes, NUL-terminated, into a malloc'ed *out; non-blocking,
  * so that an empty pipe reads as "". 0 or -errno.
@@ -74,13 +72,13 @@ char *ftc_tracefs_selected(const char *list);
 
 /*
  * CPUs: tracing_cpumask of an instance as a sorted list of CPU numbers
- * (those the kernel knows), the CPUs with a per_cpu directory, a list of
+ * (those the kernel knows; the CPUs with a per_cpu directory are
+ * ftc_info_percpu_cpus() of ftc-tracefs-info.h), a list of
  * CPU numbers as a mask in the kernel's format ("3", "1,00000000"), and a
  * CPU list ("0-3,6") parsed (NULL: the online CPUs). Counts, or -1 with
  * ftc_error().
  */
 int ftc_tracefs_cpumask_cpus(const char *instance, int **cpus);
-int ftc_tracefs_percpu_cpus(const char *instance, int **cpus);
 char *ftc_cpumask_format(const int *cpus, int n);
 int ftc_cpulist_parse(const char *list, int **cpus);
 

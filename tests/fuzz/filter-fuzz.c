@@ -18,7 +18,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "filter-expr.h"
+#include "ftc-filter.h"
 
 #define COMMON \
 	"format:\n" \

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "filter-expr.h"
+#include "ftc-filter.h"
 
 /* sched_switch's fields, and a pointer. */
 static enum ftc_filter_type field(void *ctx, const char *name)

@@ -151,7 +151,7 @@ static void lists(void)
 	tracefs_list_free(names);
 	CHECK("list: a missing directory", ftc_tracefs_list("one", "options", &names) < 0 &&
 	      !names && strstr(ftc_strerror(), "instances/one/options"));
-	n = ftc_tracefs_percpu_cpus(NULL, &cpus);
+	n = ftc_info_percpu_cpus(NULL, &cpus);
 	CHECK("per_cpu CPUs", n == 2 && cpus[0] == 0 && cpus[1] == 1);
 	free(cpus);
 	n = ftc_tracefs_cpumask_cpus(NULL, &cpus);

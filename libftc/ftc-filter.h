@@ -4,12 +4,18 @@
  * --match) before libtraceevent's tep_filter_add_filter_str() sees it:
  * that parser crashes on a half-typed expression and takes a misspelt field
  * as "false", so ftc accepts only the grammar it handles soundly and says
- * where the rest goes wrong (filter-expr.c).
+ * where the rest goes wrong.
  */
-#ifndef FTC_FILTER_EXPR_H
-#define FTC_FILTER_EXPR_H
+#ifndef FTC_FILTER_H
+#define FTC_FILTER_H
 
 #include <stddef.h>
+
+#include "ftc-api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum ftc_filter_type {
 	FTC_FILTER_UNKNOWN,	/* no selected event has the field */
@@ -44,21 +50,26 @@ struct ftc_filter_head {
 };
 
 /* Splits text into its event list and expression; -1 with err filled. */
-int ftc_filter_split(const char *text, struct ftc_filter_head *h, struct ftc_filter_error *err);
-void ftc_filter_head_free(struct ftc_filter_head *h);
+FTC_API int ftc_filter_split(const char *text, struct ftc_filter_head *h,
+			     struct ftc_filter_error *err);
+FTC_API void ftc_filter_head_free(struct ftc_filter_head *h);
 
 /* Checks the expression at text + h->expr against the fields field() knows;
  * 0 when libtraceevent can take it (h->tep_expr set: the same filter with
  * negations written as libtraceevent parses them soundly), else -1 with
  * err filled. */
-int ftc_filter_check(const char *text, struct ftc_filter_head *h,
-		     ftc_filter_field_fn field, void *ctx, struct ftc_filter_error *err);
+FTC_API int ftc_filter_check(const char *text, struct ftc_filter_head *h,
+			     ftc_filter_field_fn field, void *ctx, struct ftc_filter_error *err);
 
 /* Checks the syntax of a filter for the kernel (an event's filter file, a
- * hist trigger's "if"): 0, or -1 with err filled (filter-kernel.c). */
-int ftc_filter_check_kernel(const char *text, struct ftc_filter_error *err);
+ * hist trigger's "if"): 0, or -1 with err filled. */
+FTC_API int ftc_filter_check_kernel(const char *text, struct ftc_filter_error *err);
 
 /* The text for libtraceevent: "sys/event,name:EXPRESSION" (malloc'd). */
-char *ftc_filter_tep_text(const char *text, const struct ftc_filter_head *h);
+FTC_API char *ftc_filter_tep_text(const char *text, const struct ftc_filter_head *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The kernel's files beside tracefs that a program of ftrace reads or
+ * sets: /proc/kallsyms and the ftrace sysctls of /proc/sys/kernel. The
+ * sysctls follow the "raw" convention (tracefs-layer.h): a refusal is an
+ * answer the caller words itself.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftc.h"
+#include "tracefs-layer.h"
+
+#define SYSCTL_MAX	4096	/* a sysctl is a word or a short list */
+
+int ftc_kallsyms_read(char **buf, size_t *len)
+{
+	return ftc_path_read("/proc/kallsyms", buf, len);
+}
+
+static char *sysctl_path(const char *name)
+{
+	char *path = NULL;
+
+	if (!name || !*name || strchr(name, '/')) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (asprintf(&path, "/proc/sys/kernel/%s", name) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return path;
+}
+
+int ftc_sysctl_read(const char *name, char **value)
+{
+	char *path = sysctl_path(name);
+	int ret = path ? ftc_path_read_max(path, SYSCTL_MAX, value) : -errno;
+
+	free(path);
+	if (ret == 0)
+		(*value)[strcspn(*value, "\n")] = '\0';
+	return ret;
+}
+
+int ftc_sysctl_write(const char *name, const char *value)
+{
+	char *path = sysctl_path(name);
+	int ret = path ? ftc_path_put(path, value) : -errno;
+
+	free(path);
+	return ret;
+}
