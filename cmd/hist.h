@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ftc hist's parts: the trigger text built from the command line
- * (hist-spec.c), the kernel's hist file read back (hist-parse.c) and
- * printed as tables (hist-table.c).
+ * (hist-spec.c, by libftc), the kernel's hist file read back
+ * (hist-parse.c) and printed as tables (hist-table.c).
  */
 #ifndef FTC_CMD_HIST_H
 #define FTC_CMD_HIST_H
@@ -33,10 +33,10 @@ int hist_spec_add(const char **list, int *n, char *value);
 
 /*
  * Checks the names against the event's format and composes the trigger
- * with libtracefs's tracefs_hist: *start adds it, *pause pauses it.
- * Returns 0, or -1 after printing why on stderr: 2 for a command-line
- * mistake (a field the event lacks, an unknown key type), 1 for any other
- * failure, through *status.
+ * (ftc_hist_compose): *start adds it, *pause pauses it. Returns 0, or -1
+ * after printing why on stderr: 2 for a command-line mistake (a field the
+ * event lacks, an unknown key type), 1 for any other failure, through
+ * *status.
  */
 int hist_spec_build(const struct hist_spec *s, char **start, char **pause, int *status);
 

@@ -164,6 +164,42 @@ FTC_API char *ftc_error_log_last(const char *instance);
 /* True when a set_ftrace_filter line is a function trigger, not a filter. */
 FTC_API bool ftc_is_func_trigger(const char *line);
 
+/*
+ * Hist triggers. ftc_hist_compose checks a histogram's keys, values and
+ * sort keys against the event's format (top-level tracefs) and composes
+ * the trigger's text with libtracefs: *start adds it to the event's
+ * trigger file (ftc_event_setup, ftc_knob_append), *pause adds it paused;
+ * free both. It writes nothing. A mistake in what the options ask for (a
+ * field the event lacks, an unknown key type, a sort key that is neither
+ * a key nor a value, a third sort key) sets fault (may be NULL) to the
+ * list and index of the item; any other failure leaves fault->list
+ * FTC_HIST_NONE. Both return -1 with the message.
+ */
+struct ftc_hist_opts {
+	size_t size;			/* sizeof(struct ftc_hist_opts) (FTC_OPTS_INIT) */
+	const char *const *keys;	/* FIELD[.TYPE]: one at least */
+	size_t nkeys;
+	const char *const *values;	/* FIELD[.TYPE], or an expression the kernel takes */
+	size_t nvalues;
+	const char *const *sort;	/* NAME[.descending|.ascending]: two at most */
+	size_t nsort;
+	unsigned long long entries;	/* the table's size=; 0: the kernel's default */
+	const char *filter;		/* the trigger's "if"; NULL: none */
+};
+enum ftc_hist_list {
+	FTC_HIST_NONE,
+	FTC_HIST_KEYS,
+	FTC_HIST_VALUES,
+	FTC_HIST_SORT,
+};
+struct ftc_hist_fault {
+	int list;			/* enum ftc_hist_list: the list the mistake is in */
+	size_t index;			/* the item's index in it */
+};
+FTC_API int ftc_hist_compose(const char *system, const char *event,
+			     const struct ftc_hist_opts *opts, char **start, char **pause,
+			     struct ftc_hist_fault *fault);
+
 /* Returns tracefs (or one instance) to the kernel's defaults. Knobs the
  * kernel refuses are reported through report() and skipped; a knob it does
  * not let anyone read (unread true) no one can have changed, and is neither

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the control layer's bookkeeping: trigger lines as the
- * kernel reads them back, and the journal's save/restore against a mock
- * tracefs of plain files (the real kernel is tested in tests/host).
+ * kernel reads them back, the journal's save/restore and hist triggers'
+ * text against a mock tracefs of plain files (the real kernel is tested
+ * in tests/host).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,22 +80,32 @@ static char *get(const char *file)
 	return v;
 }
 
-static void journal(void)
+/* A mock tracefs in a new directory from template dir: events/sched/sched_switch. */
+static char *mock_tracefs(char *dir)
 {
-	char dir[] = "/tmp/ftc-unit-XXXXXX", path[600];
-	struct ftc_state *st;
-	char *v;
+	char path[600];
 
-	if (!mkdtemp(dir)) {
-		SKIP("journal", "cannot make a temporary directory");
-		return;
-	}
+	if (!mkdtemp(dir))
+		return NULL;
 	snprintf(path, sizeof(path), "%s/events", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/events/sched", dir);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/events/sched/sched_switch", dir);
 	mkdir(path, 0700);
+	return dir;
+}
+
+static void journal(void)
+{
+	char dir[] = "/tmp/ftc-unit-XXXXXX", path[600];
+	struct ftc_state *st;
+	char *v;
+
+	if (!mock_tracefs(dir)) {
+		SKIP("journal", "cannot make a temporary directory");
+		return;
+	}
 	check_put_file(dir, "trace_clock", "[local] global counter\n");
 	check_put_file(dir, "tracing_on", "1\n");
 	check_put_file(dir, "max_graph_depth", "0\n");
@@ -152,6 +163,98 @@ static void journal(void)
 		printf("# could not remove %s\n", dir);
 }
 
+static const char switch_format[] =
+	"name: sched_switch\nID: 316\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:32;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"prev_pid=%d next_pid=%d\", REC->prev_pid, REC->next_pid\n";
+
+/* ftc_hist_compose's result for keys/values/sort, or NULL; fault filled. */
+static char *compose(const char *const *keys, size_t nk, const char *const *vals, size_t nv,
+		     const char *const *sort, size_t ns, struct ftc_hist_fault *f)
+{
+	struct ftc_hist_opts o = FTC_OPTS_INIT(ftc_hist_opts, .keys = keys, .nkeys = nk,
+					       .values = vals, .nvalues = nv, .sort = sort,
+					       .nsort = ns, .entries = 2048,
+					       .filter = "prev_pid > 1");
+	char *start, *pause;
+
+	if (ftc_hist_compose("sched", "sched_switch", &o, &start, &pause, f) < 0)
+		return NULL;
+	free(pause);
+	return start;
+}
+
+/* A mistake in the request: NULL, the fault pointing at it and the message. */
+static void check_mistake(const char *name, const char *const *keys, size_t nk,
+			  const char *const *vals, size_t nv, const char *const *sort, size_t ns,
+			  int list, size_t index, const char *msg)
+{
+	struct ftc_hist_fault f = { .list = -1 };
+	char *start = compose(keys, nk, vals, nv, sort, ns, &f);
+
+	CHECK(name, !start && errno == EINVAL && f.list == list && f.index == index &&
+	      strstr(ftc_strerror(), msg));
+	if (f.list != list || !strstr(ftc_strerror(), msg))
+		printf("# list %d index %zu: %s\n", f.list, f.index, ftc_strerror());
+	free(start);
+}
+
+static void hist(void)
+{
+	char dir[] = "/tmp/ftc-unit-XXXXXX", path[600];
+	const char *keys[] = { "prev_pid.execname", "next_pid" }, *vals[] = { "prev_prio" };
+	const char *sort[] = { "hitcount.descending", "prev_pid" }, *bad[] = { "prev_pid.bogus" };
+	const char *three[] = { "hitcount", "prev_pid", "next_pid" }, *nokey[] = { "nope" };
+	struct ftc_hist_opts o = FTC_OPTS_INIT(ftc_hist_opts, .keys = keys, .nkeys = 1);
+	struct ftc_hist_fault f = { .list = -1 };
+	char *start = NULL, *pause = NULL;
+
+	if (!mock_tracefs(dir)) {
+		SKIP("hist", "cannot make a temporary directory");
+		return;
+	}
+	check_put_file(dir, "events/sched/sched_switch/format", switch_format);
+	if (tracefs_set_tracing_dir(dir) < 0) {
+		SKIP("hist", "libtracefs cannot use a mock directory");
+		return;
+	}
+	CHECK("hist: NULL options are refused, not a mistake of the request",
+	      ftc_hist_compose("sched", "sched_switch", NULL, &start, &pause, &f) < 0 &&
+	      errno == EINVAL && f.list == FTC_HIST_NONE && !start && !pause);
+	start = compose(keys, 2, vals, 1, sort, 2, &f);
+	CHECK_STR("hist: keys, values, sort, size and filter composed", start,
+		  "hist:keys=prev_pid.execname,next_pid:vals=prev_prio:"
+		  "sort=hitcount.descending,prev_pid:size=2048 if prev_pid > 1");
+	free(start);
+	CHECK("hist: its pause", ftc_hist_compose("sched", "sched_switch", &o, &start, &pause,
+						  NULL) == 0 && strstr(pause, ":pause"));
+	free(start);
+	free(pause);
+	check_mistake("hist: an unknown key type names the types", bad, 1, NULL, 0, NULL, 0,
+		      FTC_HIST_KEYS, 0, "unknown key type '.bogus' (sym, sym-offset, hex, "
+		      "execname, syscall, log2, usecs or buckets=N)");
+	check_mistake("hist: a field the event lacks", keys, 1, nokey, 1, NULL, 0,
+		      FTC_HIST_VALUES, 0, "sched:sched_switch has no field 'nope'");
+	check_mistake("hist: a sort key that is no key", keys, 1, NULL, 0, nokey, 1,
+		      FTC_HIST_SORT, 0, "not hitcount, nor one of the keys or values");
+	check_mistake("hist: a third sort key", keys, 2, NULL, 0, three, 3, FTC_HIST_SORT, 2,
+		      "two keys at most");
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", dir);
+	unlink(path);
+	check_mistake("hist: an unreadable format is a failure, not a mistake", keys, 1, NULL, 0,
+		      NULL, 0, FTC_HIST_NONE, 0, "events/sched/sched_switch/format: cannot read");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
 /* Journals are looked for where the program says, and only there. */
 static void journal_dirs(void)
 {
@@ -191,6 +294,7 @@ int main(void)
 {
 	triggers();
 	journal();
+	hist();
 	journal_dirs();
 	return CHECK_DONE();
 }
