@@ -181,4 +181,13 @@ build_hot() { cc -g -O1 -fno-omit-frame-pointer -o "$1" "$TOP/tests/fixtures/hot
 # A private instance name for this test run.
 test_instance() { echo "ftc-test-$$-$1"; }
 
+# instances_remove NAME...: tracing off, then the instance gone (a test's cleanup).
+instances_remove() {
+	local i
+	for i in "$@"; do
+		{ echo 0 > "$TRACEFS/instances/$i/tracing_on"; } 2>/dev/null
+		rmdir "$TRACEFS/instances/$i" 2>/dev/null
+	done
+}
+
 finish() { exit $T_FAILED; }

@@ -13,10 +13,8 @@ SEND="python3 $TOP/tests/host/listen-send.py"
 INSTS="" LPID=""
 cleanup() {
 	[ -n "$LPID" ] && kill "$LPID" 2>/dev/null && wait "$LPID" 2>/dev/null
-	for i in $INSTS; do
-		{ echo 0 > "$TRACEFS/instances/$i/tracing_on"; } 2>/dev/null
-		rmdir "$TRACEFS/instances/$i" 2>/dev/null
-	done
+	# shellcheck disable=SC2086
+	instances_remove $INSTS
 	[ -n "$KEEP" ] || rm -rf "$D"
 }
 trap cleanup EXIT

@@ -13,10 +13,8 @@ cleanup() {
 	for m in $MNT; do
 		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
 	done
-	for i in $INSTS; do
-		{ echo 0 > "$TRACEFS/instances/$i/tracing_on"; } 2>/dev/null
-		rmdir "$TRACEFS/instances/$i" 2>/dev/null
-	done
+	# shellcheck disable=SC2086
+	instances_remove $INSTS
 	rm -rf "$D"
 }
 trap cleanup EXIT
