@@ -81,6 +81,7 @@ fi
 # its helpers belong in a file below. "file symbol" lines, as for folders.
 for o in "$OBJ"/*/*.o; do
 	f=${o#"$OBJ"/}; f=${f%.o}.c
+	[ -f "$TOP/libftc/$f" ] || continue	# a stale object of a moved file
 	nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >>"$D/fdefs"
 	nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >>"$D/fuses"
 done
