@@ -4,7 +4,7 @@
  * storage runs `ftc record -N HOST:PORT` (or --send to a device that
  * reaches this port); each connection's stream becomes an ordinary
  * trace.dat here, the very bytes a local capture would have written
- * (libftc/tracedat/stream.h). One capture at a time: a second connection
+ * (libftc/writer/stream.h). One capture at a time: a second connection
  * meanwhile is closed at once with a message here, as the stream carries
  * nothing back to say why.
  */

@@ -2,7 +2,7 @@
 /*
  * Capture off the machine: a trace.dat writer whose file lives on another
  * host (ftc record -N), and the receiving end that turns the stream back
- * into the file (ftc listen). The protocol is in tracedat/stream.h.
+ * into the file (ftc listen). The protocol is in writer/stream.h.
  */
 #ifndef FTC_STREAM_H
 #define FTC_STREAM_H

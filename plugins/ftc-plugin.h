@@ -27,7 +27,7 @@
  * FTC_PLUGIN_PURE(name)(handler): true when handler is one of the plugin's
  * and prints from the record's payload (and the file) alone, registering
  * nothing: ftc report then keeps its text in its memo and skips it for
- * records it leaves out (libftc/tracedat/reader-tep.c finds the function).
+ * records it leaves out (libftc/reader/reader-tep.c finds the function).
  */
 bool ftc_plugin_pure(void *handler);
 

@@ -29,9 +29,6 @@
 #include "ftc-control.h"
 #include "state.h"
 
-/* The parent's end, for children forked later to close (ftc_journal_guard_forget). */
-static int parent_end = -1;
-
 /*
  * Ctrl-C and kill(0, ...) reach the whole process group: the parent
  * handles them and restores, and the guardian must outlive it to cover a
@@ -142,7 +139,7 @@ int ftc_state_guard(struct ftc_state *st, const char *command)
 	if (st->jf.guardian == 0)
 		guardian_main(sv[1], owner, start, command);
 	close(sv[1]);
-	st->jf.guard_fd = parent_end = sv[0];
+	ftc_journal_guard_link(st, sv[0]);
 	/* The journal after the guardian: a kill in between leaves no file behind. */
 	if (wait_armed(st) < 0)
 		return -1;
@@ -159,38 +156,6 @@ int ftc_state_guard(struct ftc_state *st, const char *command)
 pid_t ftc_state_guardian(const struct ftc_state *st)
 {
 	return st ? st->jf.guardian : 0;
-}
-
-static void guard_end(struct ftc_state *st, bool done)
-{
-	int status;
-
-	if (st->jf.guard_fd < 0)
-		return;
-	if (done && send(st->jf.guard_fd, "d", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE)
-		ftc_error(errno, "telling the guardian: %s", strerror(errno));
-	close(st->jf.guard_fd);
-	st->jf.guard_fd = parent_end = -1;
-	while (waitpid(st->jf.guardian, &status, 0) < 0 && errno == EINTR)
-		;
-	st->jf.guardian = 0;
-}
-
-void ftc_journal_guard_done(struct ftc_state *st)
-{
-	guard_end(st, true);
-}
-
-void ftc_journal_guard_release(struct ftc_state *st)
-{
-	guard_end(st, false);
-}
-
-void ftc_journal_guard_forget(void)
-{
-	if (parent_end >= 0)
-		close(parent_end);
-	parent_end = -1;
 }
 
 int ftc_state_keep(struct ftc_state *st)

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "ftc-control.h"
+
 enum knob_kind {
 	KNOB_PLAIN,		/* write the old text back */
 	KNOB_LIST,		/* rewrite the saved lines with truncation */
@@ -55,6 +57,15 @@ void ftc_journal_entry_free(struct journal_entry *e);
 /* Appends a loaded entry (its strings are taken over). */
 int ftc_journal_push(struct ftc_state *st, struct journal_entry *e);
 
+/* The journal file's first words, and the version of its format. */
+#define JOURNAL_MAGIC "ftc-journal 1"
+
+/* Where journals live, most preferred first; ftc_journal_dirs_free frees them. */
+int ftc_journal_dirs(char *dirs[FTC_JOURNAL_DIRS_MAX]);
+void ftc_journal_dirs_free(char *dirs[FTC_JOURNAL_DIRS_MAX], int n);
+/* A kind's name in the file back to the kind; -1: none. */
+int ftc_journal_kind_parse(const char *s);
+
 /* The journal file (state-file.c). Appending writes one line per entry with
  * one write(); cut drops an entry (and any after it) from the file, for a
  * write that was given up or an entry that was restored. Done removes the
@@ -63,7 +74,7 @@ int ftc_journal_file_append(struct ftc_state *st, struct journal_entry *e);
 void ftc_journal_file_cut(struct ftc_state *st, const struct journal_entry *e);
 void ftc_journal_file_done(struct ftc_state *st);
 /* The guardian's restore when its owner (pid, start time) died: its
- * journal wherever it was made; *path: which, to free. */
+ * journal wherever it was made; *path: which, to free (state-load.c). */
 int ftc_journal_restore_owner(pid_t owner, unsigned long long start, char **path,
 			      struct ftc_journal_info *info);
 /* Creates the file and writes what the journal holds so far. */
@@ -72,10 +83,13 @@ int ftc_journal_file_open(struct ftc_state *st, const char *command);
  * (or a zombie). With the pid it names one process for good. */
 unsigned long long ftc_pid_start_time(pid_t pid);
 
-/* The guardian (state-guard.c). done: we finished, it exits without
- * restoring; release: we leave the rest to it (it restores from the file).
- * Both wait for it to exit. ftc_journal_guard_forget closes our end in a
- * forked child, which must not keep the guardian waiting. */
+/* Our end of the guardian's socket (state-guard-link.c; the guardian
+ * itself: state-guard.c). link: fd is our end. done: we finished, it
+ * exits without restoring; release: we leave the rest to it (it restores
+ * from the file). Both wait for it to exit. ftc_journal_guard_forget
+ * closes our end in a forked child, which must not keep the guardian
+ * waiting. */
+void ftc_journal_guard_link(struct ftc_state *st, int fd);
 void ftc_journal_guard_done(struct ftc_state *st);
 void ftc_journal_guard_release(struct ftc_state *st);
 void ftc_journal_guard_forget(void);

@@ -15,6 +15,7 @@
 #include "ftc-convert.h"
 #include "convert.h"
 #include "opts.h"
+#include "merge-cpu.h"
 #include "reader.h"
 #include "writer.h"
 

@@ -27,6 +27,7 @@
 #include "writer.h"
 #include "convert.h"
 #include "opts.h"
+#include "merge-cpu.h"
 #include "reader.h"
 
 /* One CPU of one buffer: its records, and the page being cut for this part. */

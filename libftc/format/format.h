@@ -48,7 +48,7 @@ void ftc_format_destroy(struct ftc_format *f);
 void ftc_format_safe_record(struct ftc_format *f, const struct tep_record *rec,
 			    struct tep_record *copy);
 void ftc_format_time(struct ftc_format *f, unsigned long long ts);
-/* The record's pid, its comm and its latency columns, memoized (format.c). */
+/* The record's pid, its comm and its latency columns, memoized (format-prefix.c). */
 int ftc_format_pid(struct ftc_format *f, struct tep_record *rec, struct tep_event *ev);
 const char *ftc_format_comm(struct ftc_format *f, int pid);
 const char *ftc_format_latency(struct ftc_format *f, struct tep_record *rec,
@@ -56,6 +56,10 @@ const char *ftc_format_latency(struct ftc_format *f, struct tep_record *rec,
 /* Appends "[inst: ]COMM-PID [CPU] flags TIMESTAMP" to f->seq. */
 void ftc_format_prefix(struct ftc_format *f, const struct ftc_merge_record *mr,
 		       struct tep_record *rec, struct tep_event *ev);
+/* The same into dst, which has ftc_format_prefix_room bytes; its length. */
+size_t ftc_format_prefix_put(struct ftc_format *f, const struct ftc_merge_record *mr,
+			     struct tep_record *rec, struct tep_event *ev, char *dst);
+size_t ftc_format_prefix_room(struct ftc_format *f, const struct ftc_merge_record *mr);
 void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev);
 int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,

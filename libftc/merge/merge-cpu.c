@@ -14,7 +14,7 @@
 #include <traceevent/kbuffer.h>
 
 #include "ftc.h"
-#include "reader.h"
+#include "merge-cpu.h"
 
 #define WINDOW_PAGES	16
 

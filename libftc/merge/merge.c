@@ -13,6 +13,7 @@
 
 #include "ftc.h"
 #include "merge.h"
+#include "merge-cpu.h"
 #include "reader.h"
 
 struct ftc_merge {

@@ -46,31 +46,6 @@ struct rec_lost {
 	uint64_t id, lost;
 };
 
-static struct ftc_perf_proc *find_proc(struct ftc_perf_profile *p, uint32_t pid, bool create)
-{
-	struct ftc_perf_proc *np;
-
-	for (size_t i = 0; i < p->nprocs; i++)
-		if (p->procs[i].pid == pid)
-			return &p->procs[i];
-	if (!create)
-		return NULL;
-	np = realloc(p->procs, (p->nprocs + 1) * sizeof(*np));
-	if (!np)
-		return NULL;
-	p->procs = np;
-	np = &p->procs[p->nprocs++];
-	memset(np, 0, sizeof(*np));
-	np->pid = pid;
-	snprintf(np->comm, sizeof(np->comm), "%u", pid);
-	return np;
-}
-
-struct ftc_perf_proc *ftc_perf_proc_find(struct ftc_perf_profile *p, uint32_t pid)
-{
-	return find_proc(p, pid, false);
-}
-
 static void clear_maps(struct ftc_perf_proc *pr)
 {
 	for (size_t i = 0; i < pr->nmaps; i++)
@@ -112,10 +87,10 @@ static int on_fork(struct ftc_perf_profile *p, const struct rec_fork *f)
 
 	if (f->pid == f->ppid)	/* a new thread shares its process's maps */
 		return 0;
-	if (!find_proc(p, f->pid, true))
+	if (!ftc_perf_proc_add(p, f->pid))
 		return ftc_error(ENOMEM, "out of memory");
-	parent = find_proc(p, f->ppid, false);	/* after the realloc above */
-	child = find_proc(p, f->pid, false);
+	parent = ftc_perf_proc_find(p, f->ppid);	/* after the realloc above */
+	child = ftc_perf_proc_find(p, f->pid);
 	if (!parent)
 		return 0;
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
@@ -195,7 +170,7 @@ int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx)
 	case PERF_RECORD_COMM: {
 		const struct rec_comm *c = (const void *)(h + 1);
 
-		pr = find_proc(p, c->pid, true);
+		pr = ftc_perf_proc_add(p, c->pid);
 		if (!pr)
 			return ftc_error(ENOMEM, "out of memory");
 		if (c->pid != c->tid && !(h->misc & PERF_RECORD_MISC_COMM_EXEC))
@@ -211,7 +186,7 @@ int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx)
 		/* Only code is sampled; data maps would only slow the lookups. */
 		if (!(m->prot & PROT_EXEC))
 			return 0;
-		pr = find_proc(p, m->pid, true);
+		pr = ftc_perf_proc_add(p, m->pid);
 		if (!pr)
 			return ftc_error(ENOMEM, "out of memory");
 		return add_map(pr, m->addr, m->len, m->pgoff, m->filename);
@@ -219,7 +194,7 @@ int ftc_perf_profile_add(const struct perf_event_header *h, void *ctx)
 	case PERF_RECORD_MMAP: {
 		const struct rec_mmap *m = (const void *)(h + 1);
 
-		pr = find_proc(p, m->pid, true);
+		pr = ftc_perf_proc_add(p, m->pid);
 		if (!pr)
 			return ftc_error(ENOMEM, "out of memory");
 		return add_map(pr, m->addr, m->len, m->pgoff, m->filename);
@@ -275,7 +250,7 @@ uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p)
 
 const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t pid)
 {
-	struct ftc_perf_proc *pr = find_proc(p, pid, false);
+	struct ftc_perf_proc *pr = ftc_perf_proc_find(p, pid);
 
 	return pr ? pr->comm : "[unknown]";
 }
@@ -334,7 +309,7 @@ int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms
 			    struct ftc_perf_frame *frames, int max)
 {
 	const struct ftc_perf_profile_sample *s = &p->samples[i];
-	const struct ftc_perf_proc *pr = find_proc(p, s->pid, false);
+	const struct ftc_perf_proc *pr = ftc_perf_proc_find(p, s->pid);
 	unsigned int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL;
 	bool first = true;
@@ -367,7 +342,7 @@ static int synthesize_pid(struct ftc_perf_profile *p, uint32_t pid)
 	struct ftc_perf_proc *pr;
 	FILE *f;
 
-	pr = find_proc(p, pid, true);
+	pr = ftc_perf_proc_add(p, pid);
 	if (!pr)
 		return ftc_error(ENOMEM, "out of memory");
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
@@ -425,7 +400,7 @@ int ftc_perf_profile_synthesize(struct ftc_perf_profile *p)
 		}
 	}
 	closedir(d);
-	idle = find_proc(p, 0, true);
+	idle = ftc_perf_proc_add(p, 0);
 	if (!idle)
 		return ftc_error(ENOMEM, "out of memory");
 	snprintf(idle->comm, sizeof(idle->comm), "swapper");

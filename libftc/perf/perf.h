@@ -140,6 +140,8 @@ int ftc_perf_profile_unwind(struct ftc_perf_profile *p, const struct perf_event_
 			    struct ftc_perf_sample *s);
 /* A process p was told of, or NULL. */
 struct ftc_perf_proc *ftc_perf_proc_find(struct ftc_perf_profile *p, uint32_t pid);
+/* The process, added (named by its pid) if p was not told of it; NULL without memory. */
+struct ftc_perf_proc *ftc_perf_proc_add(struct ftc_perf_profile *p, uint32_t pid);
 /* Forgets the event's cgroup (perf-cgroup.c), closing its directory. */
 void ftc_perf_event_cgroup_clear(struct ftc_perf_event *e);
 /* Whether perf_event_open's errno means "this PMU lacks the event". */

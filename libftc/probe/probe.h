@@ -33,6 +33,9 @@ struct ftc_probe {
 	/* Results so far: some probes build on others. */
 	bool done[FTC_CAP_COUNT];
 	struct ftc_cap cache[FTC_CAP_COUNT];
+	/* Probes one capability (ftc_probe_cap, set by ftc_probe_open): how
+	 * ftc_probe_dep reaches the dispatch above the families. */
+	int (*run)(struct ftc_probe *p, enum ftc_cap_id id, struct ftc_cap *cap);
 };
 
 /* Sets a result; returns 0 so probes can `return ftc_cap_set(...)`. */
@@ -47,8 +50,10 @@ bool ftc_errno_is_absent(int err);
 /* The same capability's result, probing it first if needed. */
 const struct ftc_cap *ftc_probe_dep(struct ftc_probe *p, enum ftc_cap_id id);
 
-/* The private instance's name, made on first use; NULL if it cannot be. */
+/* The private instance's name, made on first use; NULL if it cannot be
+ * (probe-scratch.c). Removed by ftc_probe_scratch_remove, if made. */
 const char *ftc_probe_scratch(struct ftc_probe *p);
+void ftc_probe_scratch_remove(struct ftc_probe *p);
 const char *ftc_probe_event(struct ftc_probe *p);
 const char *ftc_probe_func(struct ftc_probe *p);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The text of ftc_perf:sample and ftc_perf:mmap records with symbols: what
- * ftc report prints (tracedat/reader-perf.c) and what plugin_ftc_perf.so
+ * ftc report prints (reader/reader-perf.c) and what plugin_ftc_perf.so
  * makes trace-cmd report print, from one source. Needs only a tep with
  * the file's kallsyms (need_kallsyms loads them on first use, if set).
  */

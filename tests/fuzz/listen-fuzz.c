@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target over ftc listen's stream parser
- * (libftc/tracedat/stream-recv.c): the bytes come from the network, so
+ * (libftc/writer/stream-recv.c): the bytes come from the network, so
  * any bytes, cut into pieces of any size (the first byte picks the piece
  * length) as reads would hand them out. The file is a memfd. Checked: a
  * refused stream stays refused, END ends it, and the file never grows

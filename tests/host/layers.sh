@@ -3,7 +3,8 @@
 # a folder may use the folders below it, never one above, so the folders
 # form no cycle. Two kinds of use are checked: a function one folder's
 # objects call and another's define (nm of the built objects), and an
-# internal header one folder includes from another. libftc/ itself holds
+# internal header one folder includes from another. Files form no cycle
+# either, inside a folder or across. libftc/ itself holds
 # only the public headers. Reads the build and the sources: no tracefs.
 . "$(dirname "$0")/../lib.sh"
 
@@ -72,6 +73,53 @@ else
 		done
 	done
 	fail "no cycle between libftc's folders" "loop through: $why(user, used, by what$ex)"
+fi
+
+# Files: inside libftc no file calls a function of another that, directly
+# or through a chain, calls back into the first. A hub file holding both
+# the shared helpers and the code that calls the others makes such a loop;
+# its helpers belong in a file below. "file symbol" lines, as for folders.
+for o in "$OBJ"/*/*.o; do
+	f=${o#"$OBJ"/}; f=${f%.o}.c
+	[ -f "$TOP/libftc/$f" ] || continue	# a stale object of a moved file
+	nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >>"$D/fdefs"
+	nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >>"$D/fuses"
+done
+sort -u -o "$D/fdefs" "$D/fdefs"; sort -u -o "$D/fuses" "$D/fuses"
+# "user definer symbol", between files.
+join "$D/fuses" "$D/fdefs" | awk '$2 != $3 { print $2, $3, $1 }' | sort -u >"$D/fcalls"
+# Strongly connected components (Tarjan): one line per loop of two or
+# more files, its files then each call inside it.
+awk '
+function visit(v,   i, w, c, s) {
+	idx[v] = low[v] = ++n; stk[++sp] = v; on[v] = 1
+	for (i = 1; i <= deg[v]; i++) {
+		w = adj[v, i]
+		if (!(w in idx)) { visit(w); if (low[w] < low[v]) low[v] = low[w] }
+		else if (on[w] && idx[w] < low[v]) low[v] = idx[w]
+	}
+	if (low[v] != idx[v]) return
+	c = 0; s = ""
+	do { w = stk[sp--]; on[w] = 0; comp[w] = v; c++; s = s " " w } while (w != v)
+	if (c > 1) { size[v] = c; files[v] = s }
+}
+{ if (!seen[$1, $2]++) adj[$1, ++deg[$1]] = $2; node[$1]; node[$2]; call[NR] = $0 }
+END {
+	for (v in node) if (!(v in idx)) visit(v)
+	for (r in size) {
+		line = "loop of " size[r] " files:" files[r] " ("
+		for (k = 1; k <= NR; k++) {
+			split(call[k], e, " ")
+			if (comp[e[1]] == r && comp[e[2]] == r) line = line " " e[1] "->" e[2] " " e[3] ";"
+		}
+		print line " )"
+	}
+}' "$D/fcalls" | sort >"$D/floops"
+[ -s "$D/fcalls" ] || fail "libftc's files call each other" "no call between files found"
+if [ -s "$D/floops" ]; then
+	fail "no cycle between libftc's files" "$(wc -l <"$D/floops") loops: $(cat "$D/floops")"
+else
+	pass "no cycle between libftc's files ($(wc -l <"$D/fcalls") calls between files)"
 fi
 
 # Each folder is a step the design document names.

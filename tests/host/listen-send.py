@@ -4,7 +4,7 @@
 streams, a second connection, a proxy that cuts a capture, a FIFO relay.
    listen-send.py KIND PORT [ARGS]
 Prints "closed" when the listener closed the connection within 5 s, else
-"open". The stream format is libftc/tracedat/stream.h."""
+"open". The stream format is libftc/writer/stream.h."""
 import select
 import socket
 import struct

@@ -74,54 +74,10 @@
 #include <linux/falloc.h>
 
 #include "ftc.h"
+#include "ftc-stream.h"
 #include "meta.h"
 #include "tracedat-format.h"
 #include "writer.h"
-
-int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off)
-{
-	const char *c = p;
-
-	if (w->remote)
-		return ftc_wsend_write(w, p, len, off);
-	while (len) {
-		ssize_t r = pwrite(w->fd, c, len, (off_t)off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			int err = r < 0 ? errno : EIO;
-
-			return ftc_error(err, "%s: writing %zu bytes at offset %llu: %s%s",
-					 w->path, len, (unsigned long long)off, strerror(err),
-					 err == ENOSPC ? " (free some space or write elsewhere)" : "");
-		}
-		c += r;
-		len -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
-}
-
-int ftc_wstring(struct ftc_writer *w, const char *s)
-{
-	size_t at = w->strings.len;
-
-	for (size_t i = 0; i < w->strings.len; i += strlen(w->strings.p + i) + 1)
-		if (!strcmp(w->strings.p + i, s))
-			return (int)i;
-	ftc_dbuf_str(&w->strings, s);
-	return (int)at;
-}
-
-int ftc_wtruncate(struct ftc_writer *w, uint64_t size)
-{
-	if (w->remote)
-		return ftc_wsend_trunc(w, size);
-	if (ftruncate(w->fd, (off_t)size) < 0)
-		return ftc_error(errno, "%s: truncate: %s", w->path, strerror(errno));
-	return 0;
-}
 
 /* A writer without its file yet: ftc_writer_create() or ftc_writer_create_stream(). */
 struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compression comp)
@@ -183,38 +139,21 @@ struct ftc_writer *ftc_writer_create(const char *path, int version,
 	return w;
 }
 
-int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
-		 int ncpus, const int *cpus)
+struct ftc_writer *ftc_writer_create_stream(int fd, const char *name, int version,
+					    enum ftc_compression comp)
 {
-	struct wbuf *nb, *b;
+	struct ftc_writer *w;
 
-	if (!clock)
-		return -1;	/* reading the clock failed and said why */
-	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
-	if (!nb) {
-		free(clock);
-		return ftc_error(ENOMEM, "out of memory");
+	w = ftc_writer_new(name, version, comp);
+	if (!w)
+		return NULL;
+	w->fd = fd;
+	w->remote = true;
+	if (ftc_wsend_hello(w) < 0) {
+		ftc_writer_free(w);
+		return NULL;
 	}
-	w->bufs = nb;
-	b = &nb[w->nbufs];
-	memset(b, 0, sizeof(*b));
-	b->name = strdup(name);
-	b->clock = clock;
-	b->cpus = calloc((size_t)ncpus, sizeof(*b->cpus));
-	if (!b->name || !b->cpus) {
-		free(b->name);
-		free(b->clock);
-		free(b->cpus);
-		return ftc_error(ENOMEM, "out of memory");
-	}
-	b->ncpus = ncpus;
-	b->slot0 = w->nbufs ? nb[w->nbufs - 1].slot0 + nb[w->nbufs - 1].ncpus : 0;
-	for (int i = 0; i < ncpus; i++) {
-		b->cpus[i].cpu = cpus[i];
-		if (cpus[i] + 1 > w->cpucount)
-			w->cpucount = cpus[i] + 1;
-	}
-	return w->nbufs++;
+	return w;
 }
 
 int ftc_wbuf_check(struct ftc_writer *w, const char *instance, int ncpus)

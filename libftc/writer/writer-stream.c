@@ -156,23 +156,12 @@ int ftc_wsend_end(struct ftc_writer *w, bool ok, const char *text)
 			 "%d s: check its messages", w->path, BYE_WAIT_MS / 1000);
 }
 
-struct ftc_writer *ftc_writer_create_stream(int fd, const char *name, int version,
-					    enum ftc_compression comp)
+int ftc_wsend_hello(struct ftc_writer *w)
 {
 	uint32_t hello[2] = { htole32(FTC_STREAM_VERSION), 0 };
 	char head[FTC_STREAM_HEAD];
-	struct ftc_writer *w;
 
-	w = ftc_writer_new(name, version, comp);
-	if (!w)
-		return NULL;
-	w->fd = fd;
-	w->remote = true;
 	memcpy(head, FTC_STREAM_MAGIC, 8);
 	memcpy(head + 8, hello, 8);
-	if (send_raw(w, head, sizeof(head), NULL, 0) < 0) {
-		ftc_writer_free(w);
-		return NULL;
-	}
-	return w;
+	return send_raw(w, head, sizeof(head), NULL, 0);
 }

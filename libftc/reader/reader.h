@@ -130,7 +130,8 @@ struct ftc_reader {
 	size_t cache_len;
 };
 
-/* Byte order helpers, file order to host. */
+/* reader-core.c, below every other reader file: byte order helpers (file
+ * order to host), cursors over a block and bounded reads of the file. */
 uint16_t ftc_rd16(struct ftc_reader *r, const void *p);
 uint32_t ftc_rd32(struct ftc_reader *r, const void *p);
 uint64_t ftc_rd64(struct ftc_reader *r, const void *p);
@@ -165,10 +166,22 @@ void ftc_decompress_free(struct ftc_reader *r);
 int ftc_decompress_alloc(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
 			 const char *what, uint64_t off, char **out);
 
+/* reader-section.c: a v7 section's 16-byte header, checked against the file. */
+#define SEC_HDR 16
+
+struct sec_hdr {
+	uint16_t id, flags;
+	int32_t desc;
+	uint64_t size;
+};
+int ftc_v7_section_head(struct ftc_reader *r, uint64_t off, struct sec_hdr *h);
+/* Loads a v7 section's payload, decompressed when flagged; NUL appended. */
+int ftc_v7_section_load(struct ftc_reader *r, uint64_t off, uint16_t want_id,
+			char **out, size_t *len);
+
 /* v7 (reader-v7.c) and v6 (reader-v6.c) metadata. */
 int ftc_read_v7(struct ftc_reader *r, uint64_t pos);
 int ftc_read_v6(struct ftc_reader *r, uint64_t pos);
-/* Loads a v7 section's payload, decompressed when flagged; NUL appended. */
 /*
  * reader-rescue.c: a v7 BUFFER section no option indexes (a cut file, a
  * damaged tail) made a buffer from the runs of whole chunks it holds.
@@ -176,13 +189,12 @@ int ftc_read_v6(struct ftc_reader *r, uint64_t pos);
 int ftc_v7_rescue(struct ftc_reader *r, const struct ftc_dat_section *s);
 /* One warning for a cut file, unless the rescue said it already. */
 void ftc_reader_say_cut(struct ftc_reader *r);
-int ftc_v7_section_load(struct ftc_reader *r, uint64_t off, uint16_t want_id,
-			char **out, size_t *len);
 
-/* Options shared by both versions (reader-options.c). */
+/* Options shared by both versions (reader-options.c); the lists they are
+ * read into (reader-lists.c). */
+int ftc_apply_options(struct ftc_reader *r);
 int ftc_add_option(struct ftc_reader *r, uint16_t id, uint32_t size, uint64_t off,
 		   const void *data);
-int ftc_apply_options(struct ftc_reader *r);
 int ftc_add_section(struct ftc_reader *r, uint16_t id, uint16_t flags, const char *desc,
 		    uint64_t off, uint64_t size, uint64_t usize);
 struct ftc_dat_buffer *ftc_add_buffer(struct ftc_reader *r, const char *name);
@@ -241,44 +253,6 @@ const char *ftc_syms_module(const struct ftc_syms *s, uint64_t addr);
 
 void ftc_reader_warn(struct ftc_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* One CPU of one buffer: a window of pages (or one decompressed chunk). */
-struct kbuffer;
-struct ftc_stream {
-	struct ftc_reader *r;
-	int buffer, cpu, cpu_index;
-	const char *bname;
-	bool compressed;
-	uint32_t psize;
-	struct ftc_subbuf_layout subbuf;	/* the sub-buffer header */
-	uint64_t pos, end;		/* next page, or next chunk header, in the file */
-	uint32_t chunks_left;
-	char *win;			/* pages, followed by one zeroed page */
-	size_t win_cap, win_len, win_off;
-	uint64_t win_file_off;		/* file offset of win (of the chunk if compressed) */
-	char *cbuf;
-	size_t cbuf_cap;
-	struct kbuffer *kbuf;
-	bool page_loaded, first_in_page;
-	size_t page_valid;		/* bytes of the current page really in the file */
-	uint64_t page_seq;		/* counts the pages loaded: tells a record's page apart */
-	long long missed;
-	struct tep_record *rec;
-	bool done;
-};
-
-int ftc_stream_init(struct ftc_stream *s, struct ftc_reader *r, int buffer, int cpu_index);
-/* 1 with s->rec set, 0 at the end of this CPU, -1 when damage stops it. */
-int ftc_stream_advance(struct ftc_stream *s);
-void ftc_stream_release(struct ftc_stream *s);
-int ftc_stream_peek(struct ftc_stream *s, struct tep_record *next);
-/*
- * The next sound page, without walking its events (convert copies pages
- * whole): 1 with it at s->win + s->win_off (s->psize bytes, zeros past
- * s->page_valid), 0 at the end of this CPU, -1 when damage stops it.
- */
-int ftc_stream_next_page(struct ftc_stream *s);
-void ftc_stream_skip(struct ftc_stream *s);
 
 /* True when the file's numbers can be read in place (its byte order is ours). */
 static inline bool ftc_reader_host_order(const struct ftc_reader *r)

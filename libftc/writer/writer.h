@@ -159,14 +159,17 @@ static inline uint64_t cur_off(const struct ftc_writer *w, const struct wcpu *wc
 	return wc->start + (uint64_t)wc->cur * w->hstride;
 }
 
-/* Shared by writer.c, writer-index.c and writer-compact.c. */
 struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compression comp);
+/* writer-core.c, below the rest: ftc_wpwrite and ftc_wtruncate on the file,
+ * or as messages to ftc listen (w->remote); ftc_wbuf_add (below). */
 int ftc_wtruncate(struct ftc_writer *w, uint64_t size);
 /* writer-stream.c: the file's operations as messages to ftc listen. */
 int ftc_wsend_write(struct ftc_writer *w, const void *p, size_t len, uint64_t off);
 int ftc_wsend_trunc(struct ftc_writer *w, uint64_t size);
 int ftc_wsend_move(struct ftc_writer *w, uint64_t from, uint64_t to, uint64_t len);
 int ftc_wsend_end(struct ftc_writer *w, bool ok, const char *text);
+/* The stream's first message (its magic and version), on w->fd. */
+int ftc_wsend_hello(struct ftc_writer *w);
 int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off);
 int ftc_wstring(struct ftc_writer *w, const char *s);
 int ftc_whead_v7(struct ftc_writer *w, struct ftc_dbuf *h);
