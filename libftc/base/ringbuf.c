@@ -9,12 +9,7 @@
 
 #include "ringbuf.h"
 
-/*
- * The kernel's flags in commit (ring_buffer.c, RB_MISSED_*): the same bits
- * of the long whatever its size. The length keeps 27 bits, as readers do.
- */
-#define MISSED_EVENTS	(1ULL << 31)
-#define MISSED_STORED	(1ULL << 30)
+/* The length in commit keeps 27 bits, as readers do. */
 #define COMMIT_MASK	((1ULL << 27) - 1)
 #define MAX_HDR		64	/* a header larger than this is not one */
 
@@ -25,6 +20,11 @@ void ftc_subbuf_layout_long(struct ftc_subbuf_layout *l, unsigned int long_size,
 	l->commit_size = long_size == 4 ? 4 : 8;
 	l->data_off = 8 + l->commit_size;
 	l->big_endian = big_endian;
+}
+
+void ftc_subbuf_layout_ours(struct ftc_subbuf_layout *l)
+{
+	ftc_subbuf_layout_long(l, sizeof(long), __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 }
 
 /* "offset:" or "size:" in a line; -1 when absent. */
@@ -123,8 +123,8 @@ int ftc_subbuf_decode(const struct ftc_subbuf_layout *l, const void *page, size_
 	sb->ts = rd_uint(p, 8, l->big_endian);
 	commit = rd_uint(p + l->commit_off, l->commit_size, l->big_endian);
 	sb->len = commit & COMMIT_MASK;
-	sb->lost = commit & MISSED_EVENTS;
-	sb->lost_stored = commit & MISSED_STORED;
+	sb->lost = commit & FTC_RB_MISSED_EVENTS;
+	sb->lost_stored = commit & FTC_RB_MISSED_STORED;
 	/* The kernel stores the count (an unsigned long) only where it fits. */
 	need = l->data_off + sb->len + (sb->lost_stored ? l->commit_size : 0);
 	if (need > size)
@@ -132,6 +132,25 @@ int ftc_subbuf_decode(const struct ftc_subbuf_layout *l, const void *page, size_
 	if (sb->lost_stored)
 		sb->missed = rd_uint(p + l->data_off + sb->len, l->commit_size, l->big_endian);
 	return 1;
+}
+
+static void wr_uint(unsigned char *p, uint64_t v, unsigned int size, bool big_endian)
+{
+	for (unsigned int i = 0; i < size; i++)
+		p[big_endian ? size - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+void ftc_subbuf_encode(const struct ftc_subbuf_layout *l, void *page,
+		       const struct ftc_subbuf *sb)
+{
+	unsigned char *p = page;
+	uint64_t commit = sb->len | (sb->lost ? FTC_RB_MISSED_EVENTS : 0) |
+			  (sb->lost_stored ? FTC_RB_MISSED_STORED : 0);
+
+	wr_uint(p, sb->ts, 8, l->big_endian);
+	wr_uint(p + l->commit_off, commit, l->commit_size, l->big_endian);
+	if (sb->lost_stored)
+		wr_uint(p + l->data_off + sb->len, sb->missed, l->commit_size, l->big_endian);
 }
 
 static uint64_t stat_field(const char *text, const char *name)

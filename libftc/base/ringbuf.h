@@ -14,6 +14,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The kernel's event header (events/header_event): a 32-bit word of a
+ * 5-bit type_len and a 27-bit time delta. type_len 1..DATA_MAX is the
+ * payload's length in 4-byte words; 0 puts the length in the next word;
+ * the larger values are the special entries. Shift the delta by TYPE_BITS.
+ * The flags in a sub-buffer's commit (RB_MISSED_*) are the same bits of
+ * the long whatever its size. Plain numbers: import-write.c spells them
+ * into a header_event text.
+ */
+#define FTC_RB_TYPE_BITS	5
+#define FTC_RB_DELTA_BITS	27
+#define FTC_RB_TYPE_DATA_MAX	28
+#define FTC_RB_TYPE_PADDING	29
+#define FTC_RB_TYPE_TIME_EXTEND	30
+#define FTC_RB_TYPE_TIME_STAMP	31
+#define FTC_RB_MISSED_EVENTS	(1ULL << 31)	/* events were lost before this page */
+#define FTC_RB_MISSED_STORED	(1ULL << 30)	/* ... and their count follows the data */
+
 struct ftc_subbuf_layout {
 	unsigned int commit_off;	/* local_t commit: data length and lost-event flags */
 	unsigned int commit_size;	/* the kernel's long: 8, or 4 */
@@ -33,6 +51,8 @@ struct ftc_subbuf {
 /* The layout a kernel whose long is long_size bytes has by default. */
 void ftc_subbuf_layout_long(struct ftc_subbuf_layout *l, unsigned int long_size,
 			    bool big_endian);
+/* ... and of a kernel whose long and byte order are this program's. */
+void ftc_subbuf_layout_ours(struct ftc_subbuf_layout *l);
 /*
  * Parses header_page text (need not be NUL-terminated). On success l gets
  * the layout, in l->big_endian's byte order; on failure l is unchanged and
@@ -46,6 +66,15 @@ int ftc_subbuf_layout_parse(struct ftc_subbuf_layout *l, const char *text, size_
  */
 int ftc_subbuf_decode(const struct ftc_subbuf_layout *l, const void *page, size_t size,
 		      struct ftc_subbuf *sb);
+
+/*
+ * Writes sb's header into the sub-buffer at page, in l's layout: ts, and a
+ * commit of sb->len with sb's lost flags; with lost_stored, sb->missed
+ * after the data too (the caller made room for it). The inverse of
+ * ftc_subbuf_decode().
+ */
+void ftc_subbuf_encode(const struct ftc_subbuf_layout *l, void *page,
+		       const struct ftc_subbuf *sb);
 
 /* The layout of the kernel the writer took its metadata from (writer.c). */
 struct ftc_writer;

@@ -25,6 +25,7 @@
 #include "ftc-perf.h"
 #include "opts.h"
 #include "perf.h"
+#include "tracefs-layer.h"
 
 struct ring_ctx {
 	struct ftc_capture_perf *cp;
@@ -303,6 +304,7 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 					      const int *cpus)
 {
 	struct ftc_capture_perf_opts opts, *o = &opts;
+	struct ftc_subbuf_layout layout;
 	struct ftc_capture_perf *cp;
 	int base;
 
@@ -363,10 +365,12 @@ struct ftc_capture_perf *ftc_capture_perf_new(struct ftc_writer *w,
 		ftc_error(ENOMEM, "out of memory");
 		goto fail;
 	}
+	/* Our pages go beside the kernel's: a 32-bit kernel's header is 12 bytes, not 16. */
+	ftc_tracefs_subbuf_layout(&layout);
 	for (int i = 0; i < ncpus; i++) {
 		cp->ctx[i] = (struct ring_ctx){ cp, i };
-		cp->pagers[i] = ftc_perf_pager_new(ftc_writer_page_size(w), base, page_out,
-						   &cp->ctx[i]);
+		cp->pagers[i] = ftc_perf_pager_new_layout(ftc_writer_page_size(w), &layout, base,
+							  page_out, &cp->ctx[i]);
 		if (!cp->pagers[i])
 			goto fail;
 	}

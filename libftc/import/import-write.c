@@ -40,15 +40,17 @@ static const char header_page[] =
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
 
+#define NUM(x)		#x
+#define SAY(x)		NUM(x)	/* a macro's value as a string */
 static const char header_event[] =
 	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
+	"\ttype_len    :    " SAY(FTC_RB_TYPE_BITS) " bits\n"
+	"\ttime_delta  :   " SAY(FTC_RB_DELTA_BITS) " bits\n"
 	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
+	"\tpadding     : type == " SAY(FTC_RB_TYPE_PADDING) "\n"
+	"\ttime_extend : type == " SAY(FTC_RB_TYPE_TIME_EXTEND) "\n"
+	"\ttime_stamp : type == " SAY(FTC_RB_TYPE_TIME_STAMP) "\n"
+	"\tdata max type_len  == " SAY(FTC_RB_TYPE_DATA_MAX) "\n";
 
 #define COMMON \
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
@@ -352,13 +354,17 @@ static int put_rec(struct wctx *c, struct ftc_perf_pager *p, const struct imp_re
 static int write_records(struct wctx *c)
 {
 	unsigned int page = ftc_writer_page_size(c->w);
+	struct ftc_subbuf_layout l;
 	int ret = 0;
 
+	/* The pages have the header the file's header_page says, whatever kernel runs this. */
+	ftc_subbuf_layout_ours(&l);
+	ftc_subbuf_layout_parse(&l, header_page, sizeof(header_page) - 1);
 	c->pagers = calloc((size_t)c->ncpus, sizeof(*c->pagers));
 	if (!c->pagers)
 		return ftc_error(ENOMEM, "out of memory");
 	for (int i = 0; i < c->ncpus; i++)
-		if (!(c->pagers[i] = ftc_perf_pager_new(page, TEXT_ID, to_writer, c)))
+		if (!(c->pagers[i] = ftc_perf_pager_new_layout(page, &l, TEXT_ID, to_writer, c)))
 			return -1;
 	for (size_t i = 0; i < c->d->nrecs && ret == 0; i++) {
 		const struct imp_rec *r = &c->d->recs[i];

@@ -2,8 +2,9 @@
 /*
  * Perf records as ftrace events: formats in tracefs's own syntax (system
  * "ftc_perf") and a packer that writes the events into ring-buffer
- * sub-buffers laid out as the kernel lays them out (page header, 4-byte
- * event headers with 27-bit time deltas, time extends). Pages made here
+ * sub-buffers laid out as the kernel lays them out (its header_page's
+ * header, 4-byte event headers with 27-bit time deltas, time extends:
+ * ringbuf.h holds those facts). Pages made here
  * can go into trace.dat as one more buffer, per CPU, and libtraceevent,
  * trace-cmd and KernelShark read them like any other.
  */
@@ -20,10 +21,8 @@
 #include "perf.h"
 #include "tracefs-layer.h"
 
-#define PAGE_HDR	16	/* u64 timestamp, u64 commit (64-bit kernels) */
-#define TYPE_TIME_EXTEND 30
-#define MAX_SMALL	112	/* 28 * 4: longer events carry their length */
-#define DELTA_BITS	27
+#define MAX_SMALL	(FTC_RB_TYPE_DATA_MAX * 4)	/* longer events carry their length */
+#define DELTA_MASK	((1u << FTC_RB_DELTA_BITS) - 1)
 
 static const char common_fields[] =
 	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
@@ -120,6 +119,17 @@ char *ftc_perf_ftrace_format(enum ftc_perf_fevent e, int id)
 struct ftc_perf_pager *ftc_perf_pager_new(size_t page_size, int base_id,
 					  ftc_perf_page_fn flush, void *ctx)
 {
+	struct ftc_subbuf_layout l;
+
+	ftc_tracefs_subbuf_layout(&l);
+	return ftc_perf_pager_new_layout(page_size, &l, base_id, flush, ctx);
+}
+
+struct ftc_perf_pager *ftc_perf_pager_new_layout(size_t page_size,
+						 const struct ftc_subbuf_layout *l,
+						 int base_id, ftc_perf_page_fn flush,
+						 void *ctx)
+{
 	struct ftc_perf_pager *p;
 
 	if (page_size < 256 || page_size > (1u << 20)) {
@@ -134,6 +144,7 @@ struct ftc_perf_pager *ftc_perf_pager_new(size_t page_size, int base_id,
 		ftc_error(ENOMEM, "out of memory");
 		return NULL;
 	}
+	p->layout = *l;
 	p->page_size = page_size;
 	p->base_id = base_id;
 	p->flush = flush;
@@ -164,16 +175,22 @@ static void put32(unsigned char *at, uint32_t v)
 	memcpy(at, &v, 4);
 }
 
+/* Room for events after the header. */
+static size_t room(const struct ftc_perf_pager *p)
+{
+	return p->page_size - p->layout.data_off;
+}
+
 int ftc_perf_pager_flush(struct ftc_perf_pager *p)
 {
-	uint64_t commit = p->used;
+	struct ftc_subbuf sb = { .ts = p->page_ts, .len = p->used };
 	int ret;
 
 	if (!p->used)
 		return 0;
-	memcpy(p->page, &p->page_ts, 8);
-	memcpy(p->page + 8, &commit, 8);
-	memset(p->page + PAGE_HDR + p->used, 0, p->page_size - PAGE_HDR - p->used);
+	memset(p->page, 0, p->layout.data_off);
+	memset(p->page + p->layout.data_off + p->used, 0, room(p) - p->used);
+	ftc_subbuf_encode(&p->layout, p->page, &sb);
 	ret = p->flush(p->page, p->page_size, p->ctx);
 	p->used = 0;
 	p->pages++;
@@ -188,10 +205,10 @@ static int put_event(struct ftc_perf_pager *p, uint64_t ts, const void *payload,
 	uint64_t delta;
 	unsigned char *at;
 
-	if (need + 8 > p->page_size - PAGE_HDR)
+	if (need + 8 > room(p))
 		return ftc_error(E2BIG, "perf event of %zu bytes does not fit a %zu-byte page",
 				 len, p->page_size);
-	if (p->used && p->used + need + 8 > p->page_size - PAGE_HDR &&
+	if (p->used && p->used + need + 8 > room(p) &&
 	    ftc_perf_pager_flush(p) < 0)
 		return -1;
 	if (!p->used) {
@@ -200,20 +217,21 @@ static int put_event(struct ftc_perf_pager *p, uint64_t ts, const void *payload,
 	}
 	/* Records of different rings may step back a little: never a negative delta. */
 	delta = ts > p->last_ts ? ts - p->last_ts : 0;
-	at = p->page + PAGE_HDR + p->used;
-	if (delta >> DELTA_BITS) {
-		put32(at, TYPE_TIME_EXTEND | (uint32_t)(delta & ((1u << DELTA_BITS) - 1)) << 5);
-		put32(at + 4, (uint32_t)(delta >> DELTA_BITS));
+	at = p->page + p->layout.data_off + p->used;
+	if (delta >> FTC_RB_DELTA_BITS) {
+		put32(at, FTC_RB_TYPE_TIME_EXTEND |
+		      (uint32_t)(delta & DELTA_MASK) << FTC_RB_TYPE_BITS);
+		put32(at + 4, (uint32_t)(delta >> FTC_RB_DELTA_BITS));
 		at += 8;
 		p->used += 8;
 		delta = 0;
 	}
 	if (body > MAX_SMALL) {
-		put32(at, (uint32_t)delta << 5);
+		put32(at, (uint32_t)delta << FTC_RB_TYPE_BITS);
 		put32(at + 4, (uint32_t)(body + 4));
 		at += 8;
 	} else {
-		put32(at, (uint32_t)(body / 4) | (uint32_t)delta << 5);
+		put32(at, (uint32_t)(body / 4) | (uint32_t)delta << FTC_RB_TYPE_BITS);
 		at += 4;
 	}
 	memcpy(at, payload, len);

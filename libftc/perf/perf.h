@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "ftc-perf.h"
+#include "ringbuf.h"
 
 /*
  * The handles of ftc-perf.h. Their layout is not part of the ABI: programs
@@ -77,6 +78,7 @@ struct ftc_perf_agg {
 };
 
 struct ftc_perf_pager {
+	struct ftc_subbuf_layout layout;	/* the kernel's, whose pages ours go beside */
 	unsigned char *page;
 	size_t page_size, used;		/* used: bytes of events after the header */
 	uint64_t page_ts, last_ts;
@@ -85,6 +87,16 @@ struct ftc_perf_pager {
 	void *ctx;
 	uint64_t events, pages;
 };
+
+/*
+ * A pager whose pages have the sub-buffer header l describes: the layout
+ * of the kernel whose pages they go beside, as the file's header_page
+ * says it (ftc_perf_pager_new() reads the running kernel's).
+ */
+struct ftc_perf_pager *ftc_perf_pager_new_layout(size_t page_size,
+						 const struct ftc_subbuf_layout *l,
+						 int base_id, ftc_perf_page_fn flush,
+						 void *ctx);
 
 /*
  * Packs an event whose payload (8-byte common header and fields) the

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 struct tracefs_instance;
+struct ftc_subbuf_layout;
 
 /*
  * libtracefs's handle of an instance in *ti, NULL for the top level
@@ -66,6 +67,13 @@ int ftc_path_put(const char *path, const char *val);
 
 /* A whole file outside tracefs (/proc/kallsyms): ftc_error() naming it. */
 int ftc_path_read(const char *path, char **buf, size_t *len);
+
+/*
+ * The running kernel's sub-buffer layout, from events/header_page
+ * (tracefs-meta.c); where that cannot be read, the layout of a kernel
+ * whose long is ours. Sets no error.
+ */
+void ftc_tracefs_subbuf_layout(struct ftc_subbuf_layout *l);
 
 /* The bracketed word of a list ("local" of "[local] global"), or NULL. */
 char *ftc_tracefs_selected(const char *list);

@@ -15,6 +15,7 @@
 
 #include "ftc.h"
 #include "meta.h"
+#include "ringbuf.h"
 #include "tracefs-layer.h"
 
 static int read_blob(const char *file, struct ftc_blob *b)
@@ -106,6 +107,16 @@ int ftc_meta_collect(struct ftc_meta *m, const char *first_instance)
 		return -1;
 	}
 	return 0;
+}
+
+void ftc_tracefs_subbuf_layout(struct ftc_subbuf_layout *l)
+{
+	char *text = NULL;
+
+	ftc_subbuf_layout_ours(l);
+	if (ftc_tracefs_read_max(NULL, "events/header_page", 4096, &text) == 0)
+		ftc_subbuf_layout_parse(l, text, strlen(text));
+	free(text);
 }
 
 int ftc_meta_cmdlines(struct ftc_blob *out)

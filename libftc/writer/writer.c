@@ -98,7 +98,7 @@ struct ftc_writer *ftc_writer_new(const char *path, int version, enum ftc_compre
 	w->comp = version == 6 ? FTC_COMPRESS_NONE : comp;
 	w->page = (unsigned int)sysconf(_SC_PAGESIZE);
 	/* Until the kernel's header_page is read: what ftc assumed before. */
-	ftc_subbuf_layout_long(&w->subbuf, sizeof(long), __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	ftc_subbuf_layout_ours(&w->subbuf);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->send_lock, NULL);
 	w->fd = -1;
