@@ -91,3 +91,26 @@ int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
 	}
 	return w->nbufs++;
 }
+
+/* Copies len bytes at from in src to to in w's file (restore's copy, or in place). */
+int ftc_wcopy_range(struct ftc_writer *w, int src, uint64_t from, uint64_t to, uint64_t len,
+		    char *buf, size_t cap)
+{
+	while (len) {
+		size_t n = len < cap ? (size_t)len : cap;
+		ssize_t r = pread(src, buf, n, (off_t)from);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return ftc_error(r < 0 ? errno : EIO, "%s: reading %zu bytes at %llu: %s",
+					 w->path, n, (unsigned long long)from,
+					 r < 0 ? strerror(errno) : "the file ends there");
+		if (ftc_wpwrite(w, buf, (size_t)r, to) < 0)
+			return -1;
+		from += (uint64_t)r;
+		to += (uint64_t)r;
+		len -= (uint64_t)r;
+	}
+	return 0;
+}

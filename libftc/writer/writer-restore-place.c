@@ -17,8 +17,9 @@
  *   linked from the head; then the buffer sections are resized for the
  *   new layout;
  * - the final index goes after the last block, inside the last buffer's
- *   section, with a pad section behind it that spans the rest; linked,
- *   the last section is resized to end at it and the file is cut there.
+ *   section, with a pad section behind it that spans the rest; then the
+ *   last section is resized to end at it, it is linked, and the file is
+ *   cut at the pad (a restore that finds the pad only cuts).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,6 @@
 #include "ftc.h"
 #include "tracedat-format.h"
 #include "writer.h"
-
 
 /* The indexes appended at the end while the blocks move. */
 struct slots {
@@ -63,25 +63,6 @@ static void plan_in_place(struct ftc_wmove *m, int n, uint64_t first, uint64_t *
 		pos = m[i].to + m[i].len;
 	}
 	*new_tail = pos;
-}
-
-static int copy_block(struct ftc_writer *w, const struct ftc_wmove *m, char *buf, size_t cap)
-{
-	for (uint64_t done = 0; done < m->len;) {
-		size_t chunk = m->len - done < cap ? (size_t)(m->len - done) : cap;
-		ssize_t r = pread(w->fd, buf, chunk, (off_t)(m->from + done));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return ftc_error(r < 0 ? errno : EIO, "%s: reading %zu bytes at %llu: %s",
-					 w->path, chunk, (unsigned long long)(m->from + done),
-					 r < 0 ? strerror(errno) : "the file ends there");
-		if (ftc_wpwrite(w, buf, (size_t)r, m->to + done) < 0)
-			return -1;
-		done += (uint64_t)r;
-	}
-	return 0;
 }
 
 /*
@@ -176,8 +157,9 @@ static int move_all(struct ftc_writer *w, struct ftc_wmove *m, int n, struct slo
 
 		if (m[i].from == m[i].to)
 			continue;
-		if (copy_block(w, &m[i], buf, cap) < 0 || sync_data(w) < 0 ||
-		    relink(w, m, i + 1, s, cmd) < 0 || seal_block(w, &m[i], next) < 0)
+		if (ftc_wcopy_range(w, w->fd, m[i].from, m[i].to, m[i].len, buf, cap) < 0 ||
+		    sync_data(w) < 0 || relink(w, m, i + 1, s, cmd) < 0 ||
+		    seal_block(w, &m[i], next) < 0)
 			goto out;
 		free_source(w, &m[i]);
 	}

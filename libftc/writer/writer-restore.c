@@ -357,29 +357,6 @@ static int has_gaps(struct ftc_writer *w)
 	return gaps;
 }
 
-/* Copies len bytes at from in the original to to in the new file. */
-static int copy_range(struct ftc_writer *w, int src, uint64_t from, uint64_t to, uint64_t len,
-		      char *buf, size_t cap)
-{
-	while (len) {
-		size_t n = len < cap ? (size_t)len : cap;
-		ssize_t r = pread(src, buf, n, (off_t)from);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return ftc_error(r < 0 ? errno : EIO, "%s: reading %zu bytes at %llu: %s",
-					 w->path, n, (unsigned long long)from,
-					 r < 0 ? strerror(errno) : "the file ends there");
-		if (ftc_wpwrite(w, buf, (size_t)r, to) < 0)
-			return -1;
-		from += (uint64_t)r;
-		to += (uint64_t)r;
-		len -= (uint64_t)r;
-	}
-	return 0;
-}
-
 /*
  * The finished file, written into w->fd (a new file): the head as it
  * was, each block and region where compaction would put it, the data
@@ -399,18 +376,18 @@ static int write_compact(struct ftc_writer *w, int src)
 		ftc_error(ENOMEM, "out of memory");
 		goto out;
 	}
-	if (copy_range(w, src, 0, 0, w->groups, buf, cap) < 0)
+	if (ftc_wcopy_range(w, src, 0, 0, w->groups, buf, cap) < 0)
 		goto out;
 	for (int b = 0; b < w->nbufs; b++) {
 		struct wbuf *wb = &w->bufs[b];
 
-		if (copy_range(w, src, m[k].from, m[k].to, m[k].len, buf, cap) < 0)
+		if (ftc_wcopy_range(w, src, m[k].from, m[k].to, m[k].len, buf, cap) < 0)
 			goto out;
 		k++;
 		for (int c = 0; c < wb->ncpus; c++, k++) {
 			uint64_t len = (compressed(w) ? 4 : 0) + wb->cpus[c].size;
 
-			if (copy_range(w, src, m[k].from, m[k].to, len, buf, cap) < 0)
+			if (ftc_wcopy_range(w, src, m[k].from, m[k].to, len, buf, cap) < 0)
 				goto out;
 		}
 	}
