@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "control-opts.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-dynprobe.h"
@@ -404,7 +405,7 @@ static int step(void)
 
 		nanosleep(&ts, NULL);
 	}
-	if (ftc_state_interrupted())
+	if (cmd_signal_caught())
 		return ftc_error(EINTR, "interrupted: tracefs is being restored");
 	return 0;
 }
@@ -550,6 +551,8 @@ static int name_section(const struct section *s)
 
 int control_spec_configure(struct control_spec *spec, struct ftc_state *st)
 {
+	/* a glob of events stops between its events on Ctrl-C */
+	ftc_state_set_stop(st, cmd_signal_flag());
 	if (spec->cmdlines_size && (step() || ftc_set_cmdlines_size(st, spec->cmdlines_size)))
 		return -1;
 	if (make_probes(spec, st) < 0)

@@ -63,6 +63,13 @@ static int set_journal_dirs(void)
 	return ftc_journal_set_dirs(dirs, n);
 }
 
+/* A guardian that restored tracefs after its ftc died says so on stderr. */
+static void guardian_report(const char *text, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "ftc-guardian: %s\n", text);
+}
+
 static int run(int argc, char **argv, const struct command **cmdp)
 {
 	const struct command *cmd;
@@ -109,6 +116,7 @@ static int run(int argc, char **argv, const struct command **cmdp)
 		fprintf(stderr, "ftc: %s\n", ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
+	ftc_journal_set_report(guardian_report, NULL);
 	*cmdp = cmd;
 	return cmd->run(argc - 1, argv + 1);
 }

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "opt-values.h"
 #include "rec-select.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-workload.h"
@@ -394,7 +395,7 @@ static int wait_end(const struct hist_args *a, struct ftc_workload *w, int *chil
 		struct timespec ts, *tp = NULL;
 		double left = 0.1;
 
-		if (ftc_state_interrupted()) {
+		if (cmd_signal_caught()) {
 			ret = 1;
 			break;
 		}
@@ -542,7 +543,7 @@ static int do_hist(struct hist_args *a)
 	if (ftc_state_guard(st, "hist") < 0)
 		cmd_error(&cmd_hist, "warning: tracefs stays changed if ftc is killed: %s",
 			  ftc_strerror());
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	ret = count(a, st, start, pause);
 	if (ftc_state_restore(st) < 0) {
 		cmd_error(&cmd_hist, "%s", ftc_strerror());

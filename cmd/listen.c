@@ -25,6 +25,7 @@
 
 #include "options.h"
 #include "output.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-stream.h"
@@ -348,7 +349,7 @@ static int serve(struct listener *l)
 				       { .fd = l->cfd, .events = POLLIN } };
 		int r;
 
-		if (ftc_state_interrupted()) {
+		if (cmd_signal_caught()) {
 			if (l->cfd >= 0)
 				end_client(l, 0, "interrupted");
 			return FTC_EXIT_INTERRUPTED;
@@ -402,7 +403,7 @@ static int listen_run(int argc, char **argv)
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	ret = serve(&l);
 	close(l.lfd);
 out:

@@ -16,6 +16,7 @@
 #include "call-graph.h"
 #include "options.h"
 #include "output.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-perf.h"
 
@@ -108,31 +109,6 @@ static int profile_opt(int id, const char *arg, void *ctx)
 
 /* ---- stopping: the command's end, or Ctrl-C without a command ---- */
 
-static int sig_pipe[2] = { -1, -1 };
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-
-	got_signal = sig;
-	if (write(sig_pipe[1], "s", 1) < 0)
-		errno = saved;
-	errno = saved;
-}
-
-static int setup_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		return ftc_error(errno, "pipe: %s", strerror(errno));
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	return 0;
-}
-
 /* Until the command ends, the -p process ends (target_fd), or a signal. */
 static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int target_fd)
 {
@@ -141,18 +117,18 @@ static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int t
 	int pidfd = ftc_workload_pidfd(w);
 
 	for (;;) {
-		int fd = pid && pidfd >= 0 ? pidfd : target_fd >= 0 ? target_fd : sig_pipe[0];
+		int fd = pid && pidfd >= 0 ? pidfd : target_fd >= 0 ? target_fd : cmd_signal_fd();
 		int r = ftc_perf_sampler_poll(s, fd, 100);
 
 		if (r < 0)
 			return -1;
-		if (got_signal && pid && !forwarded) {
-			kill(pid, got_signal);	/* once: the command decides */
+		if (cmd_signal_caught() && pid && !forwarded) {
+			kill(pid, cmd_signal_caught());	/* once: the command decides */
 			forwarded = true;
 		}
 		if (pid && (r > 0 || (pidfd < 0 && ftc_workload_exited(w))))
 			return 0;
-		if (!pid && (got_signal || (target_fd >= 0 && r > 0)))
+		if (!pid && (cmd_signal_caught() || (target_fd >= 0 && r > 0)))
 			return 0;
 	}
 }
@@ -262,7 +238,7 @@ static int profile_run(int argc, char **argv)
 		cmd_error(&cmd_profile, "%s (see 'ftc profile --help')", why);
 		return FTC_EXIT_USAGE;
 	}
-	if (setup_signals() < 0)
+	if (cmd_signals_catch() < 0)
 		goto fail;
 	if (cmd[0] && !(w = ftc_workload_spawn(cmd)))
 		goto fail;

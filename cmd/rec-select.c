@@ -10,6 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "format-env.h"
 #include "ftc-filter.h"
 #include "ftc.h"
 #include "options.h"
@@ -346,7 +347,7 @@ bool rec_select_match(struct rec_select *s, struct ftc_reader *r,
 
 unsigned int rec_output_flags(const struct rec_output *o, bool graph)
 {
-	unsigned int fl = 0;
+	unsigned int fl = format_env_flags();
 
 	if (o->ns)
 		fl |= FTC_FMT_NS;

@@ -27,6 +27,7 @@
 #include "options.h"
 #include "output.h"
 #include "opt-values.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-capture.h"
 #include "ftc-control.h"
@@ -349,7 +350,7 @@ static int wait_loop(struct record *r, int *child_status)
 		struct pollfd p = { .fd = pidfd, .events = POLLIN };
 		double now;
 
-		if (ftc_state_interrupted()) {
+		if (cmd_signal_caught()) {
 			ret = 1;
 			break;
 		}
@@ -549,7 +550,7 @@ static int capture(struct record *r)
 		goto fail;
 	/* Configure with tracing off; it is turned on once the readers run. */
 	if (control_spec_configure(r->spec, r->st) < 0) {
-		int err = ftc_state_interrupted() ? EINTR : errno;
+		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ftc_workload_reap(r->cmd);	/* it reads EOF instead of "go" and exits */
@@ -590,7 +591,7 @@ fail_started:
 	ftc_capture_stop(r->cap);
 	record_sample_stop(&r->sample);
 	ftc_writer_finish(r->w);
-	if (ftc_state_interrupted())
+	if (cmd_signal_caught())
 		return FTC_EXIT_INTERRUPTED;
 	return exec_failed ? 127 : FTC_EXIT_FAIL;	/* as a shell, and ftc stat */
 fail:
@@ -664,7 +665,7 @@ static int record_run(int argc, char **argv)
 	if (ftc_state_guard(r.st, "record") < 0)
 		cmd_error(&cmd_record, "warning: tracefs stays changed if ftc is killed: %s",
 			  ftc_strerror());
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	ret = capture(&r);
 	ftc_capture_free(r.cap);
 	record_sample_free(&r.sample);

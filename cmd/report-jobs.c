@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "format-env.h"
 #include "ftc.h"
 #include "ftc-merge.h"
 #include "options.h"
@@ -62,7 +63,7 @@ int report_jobs_count(struct ftc_reader *r, unsigned int fl, int asked)
 	int n;
 
 	/* That layout's state is what it printed; the compile figures are one process's. */
-	if ((fl & FTC_FMT_GRAPH_KERNEL) || getenv("FTC_FORMAT_STATS"))
+	if ((fl & FTC_FMT_GRAPH_KERNEL) || format_env_stats())
 		return 1;
 	if (asked > 0)
 		return asked < REPORT_JOBS_MAX ? asked : REPORT_JOBS_MAX;

@@ -14,6 +14,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "format-env.h"
 #include "input.h"
 #include "output.h"
 #include "options.h"
@@ -398,7 +399,7 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 		rg.lines = calloc(rg.n, sizeof(*rg.lines));
 		if (!rg.lines || !(mem = open_memstream(&buf, &blen)))
 			goto nomem;
-		ftc_format_free(f);
+		ftc_format_free(f);	/* its figures go on to the next */
 		f = ftc_format_new(rp->r, mem, format_flags(rp));
 		if (!f)
 			goto nomem;
@@ -441,14 +442,14 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 	if (mem)
 		ring_print(&rg, stdout);
 done:
-	ftc_format_free(f);
+	format_env_free(f);
 	if (mem)
 		fclose(mem);
 	free(buf);
 	free(rg.lines);
 	return 0;
 nomem:
-	ftc_format_free(f);
+	format_env_free(f);
 	if (mem)
 		fclose(mem);
 	free(buf);
@@ -457,7 +458,7 @@ nomem:
 	return -1;
 fail:
 	ftc_format_sync(f);	/* what came before the failure */
-	ftc_format_free(f);
+	format_env_free(f);
 	return -1;
 }
 

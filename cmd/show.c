@@ -14,6 +14,7 @@
 #include "control-opts.h"
 #include "options.h"
 #include "output.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 
@@ -70,7 +71,7 @@ static int copy_out(int fd)
 		ssize_t n;
 
 		/* a signal that arrives between reads interrupts nothing */
-		if (ftc_state_interrupted()) {
+		if (cmd_signal_caught()) {
 			errno = EINTR;
 			return -1;
 		}
@@ -79,7 +80,7 @@ static int copy_out(int fd)
 		if (n == 0)
 			return 0;
 		if (n < 0) {
-			if (errno == EINTR && !ftc_state_interrupted())
+			if (errno == EINTR && !cmd_signal_caught())
 				continue;
 			return -1;
 		}
@@ -117,7 +118,7 @@ static int show_file(const struct show_ctx *c, const char *file)
 	ret = copy_out(fd);
 	err = errno;
 	close(fd);
-	if (ret < 0 && ftc_state_interrupted()) {
+	if (ret < 0 && cmd_signal_caught()) {
 		free(path);
 		/* Ctrl-C is how a pipe is meant to end (ftc(1), EXIT STATUS) */
 		return c->pipe ? FTC_EXIT_OK : FTC_EXIT_INTERRUPTED;
@@ -170,7 +171,7 @@ static int show_run(int argc, char **argv)
 			  c.instance);
 		return FTC_EXIT_REFUSED;
 	}
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	if (first < argc)
 		return show_file(&c, argv[first]);
 	name = c.snapshot ? "snapshot" : c.pipe ? "trace_pipe" : "trace";

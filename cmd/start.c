@@ -10,6 +10,7 @@
 
 #include "control-opts.h"
 #include "options.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 
@@ -60,9 +61,9 @@ static int start_apply(struct start_ctx *c)
 	if (ftc_state_guard(st, "start") < 0)
 		cmd_error(&cmd_start, "warning: a killed ftc start leaves tracefs half "
 			  "configured: %s", ftc_strerror());
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	if (control_spec_apply(c->spec, st) < 0) {
-		int err = ftc_state_interrupted() ? EINTR : errno;
+		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_start, "%s", ftc_strerror());
 		if (ftc_state_restore(st) < 0)

@@ -22,6 +22,7 @@
 #include "options.h"
 #include "output.h"
 #include "ftc.h"
+#include "signals.h"
 #include "stat.h"
 
 #define DEFAULT_EVENTS "context-switches,cpu-migrations,page-faults," \
@@ -169,33 +170,6 @@ static int stat_opt(int id, const char *arg, void *ctx)
 	case 'o': o->output = arg; break;
 	case OPT_LIST: o->list = true; break;
 	}
-	return 0;
-}
-
-/* ---- signals: Ctrl-C ends a count that has no command ---- */
-
-static volatile sig_atomic_t stop_signal;
-static int sig_pipe[2] = { -1, -1 };
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-
-	stop_signal = sig;
-	if (write(sig_pipe[1], "s", 1) < 0)
-		errno = saved;
-	errno = saved;
-}
-
-static int signals_setup(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		return ftc_error(errno, "pipe: %s", strerror(errno));
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	return 0;
 }
 
@@ -400,7 +374,7 @@ static int wait_loop(struct stat_state *s)
 
 	for (;;) {
 		struct pollfd pfd[2] = {
-			{ .fd = sig_pipe[0], .events = POLLIN },
+			{ .fd = cmd_signal_fd(), .events = POLLIN },
 			{ .fd = pidfd, .events = POLLIN },
 		};
 		int r = wait_fds(pfd, 2, wait_ns(s, next, watch));
@@ -416,20 +390,16 @@ static int wait_loop(struct stat_state *s)
 				next = now_ns() + (double)s->o->interval_ms * 1e6;
 		}
 		/* Pass a signal on once: the command decides how it ends. */
-		if (stop_signal && pid && !forwarded) {
-			kill(pid, stop_signal);
+		if (cmd_signal_caught() && pid && !forwarded) {
+			kill(pid, cmd_signal_caught());
 			forwarded = true;
 		}
 		if (pid && (pfd[1].revents & POLLIN || (pidfd < 0 && ftc_workload_exited(s->w))))
 			break;
-		if (!pid && (stop_signal || (watch && !targets_alive(s->o))))
+		if (!pid && (cmd_signal_caught() || (watch && !targets_alive(s->o))))
 			break;
 		if (pfd[0].revents & POLLIN) {
-			char buf[16];
-
-			while (read(sig_pipe[0], buf, sizeof(buf)) > 0)
-				;
-			stop_signal = stop_signal ? stop_signal : SIGINT;
+			cmd_signal_drain();
 			if (!pid)
 				break;
 		}
@@ -711,12 +681,12 @@ static int stat_count(struct stat_state *s)
 	}
 	raise_fd_limit();
 	setup_locale(s);
-	if (signals_setup() < 0 || count_slots(s) < 0 || alloc_results(s) < 0 ||
+	if (cmd_signals_catch() < 0 || count_slots(s) < 0 || alloc_results(s) < 0 ||
 	    check_targets(s->o) < 0)
 		goto fail;
 	if (s->o->interval_ms)
 		stat_print_interval_header(s);
-	for (unsigned long long r = 0; r < s->o->repeat && !stop_signal; r++) {
+	for (unsigned long long r = 0; r < s->o->repeat && !cmd_signal_caught(); r++) {
 		opened = one_run(s);
 		if (opened < 0)
 			goto fail;

@@ -22,9 +22,11 @@
 #include <traceevent/event-parse.h>
 
 #include "control-opts.h"
+#include "format-env.h"
 #include "options.h"
 #include "output.h"
 #include "opt-values.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-live.h"
@@ -307,7 +309,7 @@ static int stream_loop(struct stream *s, int *child_status)
 	for (;;) {
 		int n;
 
-		if (ftc_state_interrupted())
+		if (cmd_signal_caught())
 			return 1;
 		if (s->cmd && ftc_workload_exited(s->cmd)) {
 			ftc_workload_reap(s->cmd);
@@ -390,7 +392,7 @@ static int run_traced(struct stream *s)
 			goto fail;
 	}
 	if (control_spec_configure(s->spec, s->st) < 0) {
-		int err = ftc_state_interrupted() ? EINTR : errno;
+		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
 		ftc_workload_reap(s->cmd);
@@ -432,7 +434,7 @@ static int run_traced(struct stream *s)
 fail:
 	cmd_error(&cmd_stream, "%s", ftc_strerror());
 	ftc_workload_reap(s->cmd);
-	return ftc_state_interrupted() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
+	return cmd_signal_caught() ? FTC_EXIT_INTERRUPTED : FTC_EXIT_FAIL;
 }
 
 /*
@@ -545,10 +547,10 @@ static int stream_run(int argc, char **argv)
 	if (ftc_state_guard(s.st, "stream") < 0)
 		cmd_error(&cmd_stream, "warning: tracefs stays changed if ftc is killed: %s",
 			  ftc_strerror());
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	ret = run_traced(&s);
 	if (s.fmt)
-		ftc_format_free(s.fmt);
+		format_env_free(s.fmt);
 	if (ftc_live_close(s.live) < 0) {
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
 		if (ret == FTC_EXIT_OK)

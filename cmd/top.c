@@ -22,6 +22,7 @@
 #include "control-opts.h"
 #include "options.h"
 #include "opt-values.h"
+#include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-live.h"
@@ -414,7 +415,7 @@ static int loop(struct top *t)
 	t->cpu_last = cpu_secs();
 	if (!t->batch)
 		show(t);
-	while (!quit && !ftc_state_interrupted()) {
+	while (!quit && !cmd_signal_caught()) {
 		double now = now_secs(&t->t0);
 		int key;
 
@@ -505,7 +506,7 @@ static void start_hist(struct top *t)
 static int configure(struct top *t)
 {
 	if (control_spec_configure(t->spec, t->st) < 0) {
-		int err = ftc_state_interrupted() ? EINTR : errno;
+		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_top, "%s", ftc_strerror());
 		return control_exit_status(err);
@@ -571,7 +572,7 @@ static int run(struct top *t)
 	if (ftc_state_guard(t->st, "top") < 0)
 		cmd_error(&cmd_top, "warning: tracefs stays changed if ftc is killed: %s",
 			  ftc_strerror());
-	ftc_state_catch_signals();
+	cmd_signals_catch();
 	t->perf = top_perf_new(t->ui.why[TOP_VIEW_PERF], sizeof(t->ui.why[0]));
 	ret = configure(t);
 	t->stats.instance = t->inst;

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -65,6 +66,17 @@ FTC_API void ftc_state_print(const struct ftc_state *st, FILE *f);
  * lets the guardian restore it.
  */
 FTC_API int ftc_state_guard(struct ftc_state *st, const char *command);
+/*
+ * What a guardian did when its owner died: one line of text without a
+ * newline ("pid 123 (ftc record) died before restoring tracefs: 9 changes
+ * restored from /run/ftc/journal.123", or why restoring failed), handed to
+ * report in the guardian process, a fork of the program whose stdout and
+ * stdin are /dev/null and whose stderr is the program's. libftc prints
+ * nothing: without a report function (the default) the guardian restores
+ * silently. Call it before ftc_state_guard; NULL turns it off.
+ */
+typedef void ftc_journal_report_fn(const char *text, void *arg);
+FTC_API void ftc_journal_set_report(ftc_journal_report_fn *report, void *arg);
 FTC_API int ftc_state_keep(struct ftc_state *st);
 /* The guardian's pid (0: none), to keep it out of traces. */
 FTC_API pid_t ftc_state_guardian(const struct ftc_state *st);
@@ -103,10 +115,14 @@ FTC_API int ftc_journal_describe(const char *path, struct ftc_journal_info *info
 FTC_API int ftc_journal_restore(const char *path, bool wait, pid_t owner,
 				struct ftc_journal_info *info);
 
-/* Restore on SIGINT/SIGTERM: the handlers only set a flag (and interrupt
- * blocking reads); commands call ftc_state_restore() on their way out. */
-FTC_API void ftc_state_catch_signals(void);
-FTC_API int ftc_state_interrupted(void);
+/*
+ * Stopping on a signal. libftc installs no signal handler: the program's
+ * own handler sets a flag and the program restores (ftc_state_restore) on
+ * its way out. Given that flag, the operations that write many knobs in
+ * one call (ftc_event_setup over a glob) stop between two of them once it
+ * is not 0. NULL: never stop. The flag must outlive the journal.
+ */
+FTC_API void ftc_state_set_stop(struct ftc_state *st, const volatile sig_atomic_t *stop);
 
 /* Events. spec: "sys", "sys:event", "event", "all", with globs in either
  * part ("sched:*", "*:sched_switch", "sched:sched_w*"). ftc_events_resolve

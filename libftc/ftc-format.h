@@ -32,6 +32,9 @@ enum ftc_format_flags {
 	FTC_FMT_GRAPH_KERNEL	= 1 << 5,
 	FTC_FMT_GRAPH_PROC	= 1 << 6,	/* with it: the TASK/PID column */
 	FTC_FMT_GRAPH_ABSTIME	= 1 << 7,	/* with it: the TIME column */
+	/* Every event's text by libtraceevent, none through the print formats
+	 * libftc compiles (to check that both print the same bytes; slower). */
+	FTC_FMT_NO_COMPILE	= 1 << 8,
 };
 
 FTC_API struct ftc_format *ftc_format_new(struct ftc_reader *r, FILE *out, unsigned int flags);
@@ -70,6 +73,27 @@ FTC_API void ftc_format_skip_record(struct ftc_format *f, const struct ftc_merge
 FTC_API void ftc_format_sync(struct ftc_format *f);
 /* Prints what is still held back (function_graph entries waiting for an exit). */
 FTC_API void ftc_format_flush(struct ftc_format *f);
+/*
+ * How the records formatted so far were printed: through the print formats
+ * libftc compiles, or left to libtraceevent. The figures are the reader's
+ * (its formats pass their caches on to the next): ask before the last
+ * ftc_format_free(). A sized value type: set size (see ftc-api.h).
+ */
+struct ftc_format_stats {
+	size_t size;
+	unsigned int events_compiled;		/* events whose print format compiled */
+	unsigned int events_left;		/* events left to libtraceevent */
+	unsigned long long records_compiled;
+	unsigned long long records_left;	/* printed by libtraceevent */
+};
+/* One event with records left to libtraceevent: their count, and why. */
+typedef void ftc_format_left_fn(const char *event, unsigned long long records,
+				const char *why, void *arg);
+/* Fills st and calls each (when not NULL) for every event with records
+ * left to libtraceevent. Returns 1, 0 when no record was printed yet (st
+ * all 0), or -1 with EINVAL for a size never set. */
+FTC_API int ftc_format_stats(const struct ftc_format *f, struct ftc_format_stats *st,
+			     ftc_format_left_fn *each, void *arg);
 /* "function_graph", "function" or "nop", from the events at the head of m. */
 FTC_API const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r);
 /* The event name of a record ("unknown" if its format is missing). */

@@ -202,7 +202,7 @@ int ftc_event_setup(struct ftc_state *st, const char *instance, const char *spec
 	for (int i = 0; i < n; i++) {
 		if (setup_one(st, instance, list[i], filter, triggers, ntrig) < 0) {
 			/* a glob takes the events that have the filter's fields */
-			if (n == 1 || ftc_state_interrupted())
+			if (n == 1 || ftc_state_stopped(st))
 				goto out;
 			if (!first_err) {
 				first_err = errno;

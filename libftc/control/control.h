@@ -31,4 +31,9 @@ bool ftc_is_regex(const char *pattern);
 char *ftc_trigger_readd(const char *line, bool func);
 char *ftc_trigger_removal(const char *line, bool func);
 
+/* The caller's stop flag (ftc_state_set_stop) is set: a walk over many
+ * knobs gives up between two of them. */
+struct ftc_state;
+bool ftc_state_stopped(const struct ftc_state *st);
+
 #endif

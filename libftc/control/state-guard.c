@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,10 @@
  * Ctrl-C and kill(0, ...) reach the whole process group: the parent
  * handles them and restores, and the guardian must outlive it to cover a
  * parent that dies on the way. Its stdout and stdin go, and every other
- * file, so that it holds nothing of tracefs or of the capture open.
+ * file, so that it holds nothing of tracefs or of the capture open; stderr
+ * stays for the program's report callback (ftc_journal_set_report). The
+ * dispositions set here are the forked guardian's own, never the
+ * program's: libftc installs no handler in its caller.
  */
 static void guardian_setup(int sock)
 {
@@ -74,11 +78,39 @@ static bool parent_finished(void)
 	}
 }
 
+static ftc_journal_report_fn *guard_report;
+static void *guard_report_arg;
+
+void ftc_journal_set_report(ftc_journal_report_fn *report, void *arg)
+{
+	guard_report = report;
+	guard_report_arg = arg;
+}
+
+/* What the guardian did, for the program to show (the library prints nothing). */
+static void guardian_say(const char *fmt, ...)
+{
+	char *text;
+	va_list ap;
+	int n;
+
+	if (!guard_report)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	guard_report(text, guard_report_arg);
+	free(text);
+}
+
 static _Noreturn void guardian_main(int sock, pid_t owner, unsigned long long start,
 				    const char *command)
 {
 	struct ftc_journal_info info = { 0 };
 	char *path = NULL;
+	bool failed;
 	int ret;
 
 	guardian_setup(sock);
@@ -87,16 +119,17 @@ static _Noreturn void guardian_main(int sock, pid_t owner, unsigned long long st
 	if (parent_finished())
 		_exit(0);
 	ret = ftc_journal_restore_owner(owner, start, &path, &info);
-	if (ret < 0 && errno != ENOENT)
-		fprintf(stderr, "ftc-guardian: pid %d (ftc %s) died before restoring tracefs; "
-			"restoring it from %s failed: %s\n", (int)owner, command, path,
-			ftc_strerror());
+	failed = ret < 0 && errno != ENOENT;
+	if (failed)
+		guardian_say("pid %d (ftc %s) died before restoring tracefs; "
+			     "restoring it from %s failed: %s", (int)owner, command, path,
+			     ftc_strerror());
 	else if (ret == 0 && info.changes)
-		fprintf(stderr, "ftc-guardian: pid %d (ftc %s) died before restoring tracefs: "
-			"%zu changes restored from %s\n", (int)owner, command, info.changes, path);
+		guardian_say("pid %d (ftc %s) died before restoring tracefs: "
+			     "%zu changes restored from %s", (int)owner, command, info.changes, path);
 	ftc_journal_info_free(&info);
 	free(path);
-	_exit(ret < 0 && errno != ENOENT ? 1 : 0);
+	_exit(failed ? 1 : 0);
 }
 
 /* The guardian's word that it is out of our process group and listening. */

@@ -5,7 +5,6 @@
  * twice ends at the value it had before the first write.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -640,28 +639,13 @@ void ftc_state_print(const struct ftc_state *st, FILE *f)
 	}
 }
 
-static volatile sig_atomic_t caught_signal;
-
-static void on_signal(int sig)
+void ftc_state_set_stop(struct ftc_state *st, const volatile sig_atomic_t *stop)
 {
-	caught_signal = sig;
+	if (st)
+		st->stop = stop;
 }
 
-void ftc_state_catch_signals(void)
+bool ftc_state_stopped(const struct ftc_state *st)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a blocking read returns EINTR so the command can
-	 * notice the flag and restore */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-int ftc_state_interrupted(void)
-{
-	return caught_signal;
+	return st && st->stop && *st->stop;
 }

@@ -7,6 +7,7 @@
 #define FTC_STATE_INTERNAL_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -51,6 +52,7 @@ struct ftc_state {
 	struct journal_entry *e;
 	size_t n, cap;
 	struct journal_file jf;
+	const volatile sig_atomic_t *stop;	/* the caller's: see ftc_state_set_stop */
 };
 
 void ftc_journal_entry_free(struct journal_entry *e);

@@ -55,6 +55,9 @@ static int spawn(struct ftc_workload *w, char **argv)
 		char c;
 		int e;
 
+		/* The child's own set-up before exec, not a handler in the
+		 * program: a SIG_IGN the program inherited (a background job's
+		 * SIGINT) would outlive exec; the command gets the default. */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		/* only ftc may tell its guardian that it finished */

@@ -12,6 +12,8 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
+#include "ftc-format.h"
+#include "opts.h"
 #include "format.h"
 #include "format-compile.h"
 
@@ -484,13 +486,6 @@ static int with_handler(struct ftc_compiler *c, const struct ftc_cprog *p,
 	return (int)s->len;
 }
 
-static bool env_on(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0");
-}
-
 const char *ftc_compile_print(struct ftc_format *f, struct tep_record *rec,
 			      struct tep_event *ev, int *len)
 {
@@ -503,10 +498,8 @@ const char *ftc_compile_print(struct ftc_format *f, struct tep_record *rec,
 			return NULL;
 		f->compiler->tep = f->r->tep;
 		trace_seq_init(&f->compiler->hseq);
-		f->compiler->off = env_on("FTC_FORMAT_TEP");
-		f->compiler->stats = env_on("FTC_FORMAT_STATS");
 	}
-	if (f->compiler->off)
+	if (f->flags & FTC_FMT_NO_COMPILE)
 		return NULL;
 	p = prog_of(f, ev);
 	if (!p)
@@ -526,29 +519,30 @@ const char *ftc_compile_print(struct ftc_format *f, struct tep_record *rec,
 	return f->compiler->buf;
 }
 
-static void print_stats(struct ftc_compiler *c)
+int ftc_format_stats(const struct ftc_format *f, struct ftc_format_stats *out,
+		     ftc_format_left_fn *each, void *arg)
 {
-	unsigned long long comp = 0, fb = 0;
-	int ncomp = 0, nfb = 0;
+	const struct ftc_compiler *c = f ? f->compiler : NULL;
+	struct ftc_format_stats st = { .size = sizeof(st) };
 
-	for (int i = 0; i < c->nids; i++) {
-		struct ftc_cprog *p = c->by_id[i];
+	for (int i = 0; c && i < c->nids; i++) {
+		const struct ftc_cprog *p = c->by_id[i];
 
 		if (!p)
 			continue;
-		comp += p->compiled;
-		fb += p->fallback;
+		st.records_compiled += p->compiled;
+		st.records_left += p->fallback;
 		if (p->steps)
-			ncomp++;
+			st.events_compiled++;
 		else
-			nfb++;
-		if (p->fallback)
-			fprintf(stderr, "ftc format: %s: %llu records by libtraceevent: %s\n",
-				p->name ? p->name : "?", p->fallback,
-				p->why ? p->why : "record shorter than its fields or odd string");
+			st.events_left++;
+		if (p->fallback && each)
+			each(p->name ? p->name : "?", p->fallback,
+			     p->why ? p->why : "record shorter than its fields or odd string", arg);
 	}
-	fprintf(stderr, "ftc format: %d events compiled, %d left to libtraceevent; "
-		"%llu records compiled, %llu by libtraceevent\n", ncomp, nfb, comp, fb);
+	if (FTC_SIZED_FILL(out, &st, ftc_format_stats) < 0)
+		return -1;
+	return c ? 1 : 0;
 }
 
 void ftc_compile_free(struct ftc_format *f)
@@ -557,8 +551,6 @@ void ftc_compile_free(struct ftc_format *f)
 
 	if (!c)
 		return;
-	if (c->stats)
-		print_stats(c);
 	for (int i = 0; i < c->nids; i++)
 		ftc_cprog_free(c->by_id[i]);
 	free(c->by_id);

@@ -13,8 +13,8 @@
  * "%", variable indexes, __get_*() helpers, other handlers, bprint)
  * leaves the event to libtraceevent: ftc_compile_print() says NULL and
  * the caller prints as before.
- * FTC_FORMAT_TEP=1 turns compiling off; FTC_FORMAT_STATS=1 counts both
- * ways per event on stderr when the format is freed.
+ * FTC_FMT_NO_COMPILE turns compiling off; ftc_format_stats() counts both
+ * ways per event (ftc reads FTC_FORMAT_TEP and FTC_FORMAT_STATS for them).
  */
 #include <ctype.h>
 #include <dlfcn.h>

@@ -95,7 +95,6 @@ struct ftc_compiler {
 	struct func_slot *funcs;
 	struct ftc_cprog **by_id;
 	int nids;
-	bool off, stats;
 	char *buf;
 	size_t cap;
 };

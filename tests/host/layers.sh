@@ -122,6 +122,25 @@ else
 	pass "no cycle between libftc's files ($(wc -l <"$D/fcalls") calls between files)"
 fi
 
+# The library stays quiet: no signal handler, no environment, no printing
+# of its own (Documentation/libftc.md); the program owns all three. What
+# its objects call is checked; fprintf/fputs/fwrite stay allowed, for they
+# write to a FILE the caller gives. Two forked children set their own
+# dispositions before they run: workload.c's child before exec (SIG_DFL),
+# the guardian in state-guard.c (SIG_IGN and an empty mask, for it must
+# outlive Ctrl-C to its owner's group); nothing else may.
+quiet_allowed="control/state-guard.c signal
+control/state-guard.c sigprocmask
+control/workload.c signal"
+for o in "$OBJ"/*/*.o; do
+	f=${o#"$OBJ"/}; f=${f%.o}.c
+	[ -f "$TOP/libftc/$f" ] || continue	# a stale object of a moved file
+	nm -u "$o" | awk -v f="$f" '$NF ~ /^(getenv|secure_getenv|sigaction|signal|sigset|bsd_signal|sysv_signal|sigprocmask|stdout|stderr|stdin|printf|__printf_chk|vprintf|__vprintf_chk|puts|putchar|perror|psignal|psiginfo|warn|warnx|err|errx|error|error_at_line)$/ { print f, $NF }'
+done | sort >"$D/loud"
+loud=$(printf '%s\n' "$quiet_allowed" | sort | comm -23 "$D/loud" -)
+[ -z "$loud" ] && pass "libftc installs no signal handler, reads no environment and prints nothing of its own ($(wc -l <"$D/loud") allowed uses in forked children)" ||
+	fail "libftc installs no signal handler, reads no environment and prints nothing of its own" "$(echo $loud)"
+
 # Each folder is a step the design document names.
 for f in $folders; do
 	grep -q "libftc/$f/" "$TOP/Documentation/design.md" &&
