@@ -40,8 +40,15 @@ int cmd_signals_catch(void)
 	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		ret = ftc_error(errno, "pipe: %s", strerror(errno));
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* nohup's SIG_IGN stays: ftc and its command outlive the terminal */
+		if (sigs[i] == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 	return ret;
 }
 

@@ -52,6 +52,7 @@ static int spawn(struct ftc_workload *w, char **argv)
 		return ftc_error(e, "cannot start '%s': fork: %s", argv[0], strerror(e));
 	}
 	if (w->pid == 0) {
+		struct sigaction hup;
 		char c;
 		int e;
 
@@ -60,6 +61,10 @@ static int spawn(struct ftc_workload *w, char **argv)
 		 * SIGINT) would outlive exec; the command gets the default. */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* A program's SIGHUP handler would turn a hangup before exec into
+		 * a failed exec; nohup's SIG_IGN stays for the command. */
+		if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+			signal(SIGHUP, SIG_DFL);
 		/* only ftc may tell its guardian that it finished */
 		ftc_journal_guard_forget();
 		close(go[1]);

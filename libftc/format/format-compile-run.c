@@ -525,6 +525,9 @@ int ftc_format_stats(const struct ftc_format *f, struct ftc_format_stats *out,
 	const struct ftc_compiler *c = f ? f->compiler : NULL;
 	struct ftc_format_stats st = { .size = sizeof(st) };
 
+	/* A size never set is refused before any callback runs. */
+	if (FTC_SIZED_FILL(out, &st, ftc_format_stats) < 0)
+		return -1;
 	for (int i = 0; c && i < c->nids; i++) {
 		const struct ftc_cprog *p = c->by_id[i];
 

@@ -147,9 +147,10 @@ char **ftc_info_instances(void)
 	return ftc_strvec_done(&sv);
 }
 
+/* "" is the top level, as libtracefs takes it: it always exists. */
 bool ftc_info_instance_exists(const char *name)
 {
-	return name && *name && ftc_tracefs_dir() && tracefs_instance_exists(name);
+	return name && ftc_tracefs_dir() && (!*name || tracefs_instance_exists(name));
 }
 
 static bool func_matches(const char *line, const char *glob)

@@ -126,11 +126,13 @@ fi
 # of its own (Documentation/libftc.md); the program owns all three. What
 # its objects call is checked; fprintf/fputs/fwrite stay allowed, for they
 # write to a FILE the caller gives. Two forked children set their own
-# dispositions before they run: workload.c's child before exec (SIG_DFL),
+# dispositions before they run: workload.c's child before exec (SIG_DFL;
+# sigaction to read SIGHUP's, for nohup's SIG_IGN stays),
 # the guardian in state-guard.c (SIG_IGN and an empty mask, for it must
 # outlive Ctrl-C to its owner's group); nothing else may.
 quiet_allowed="control/state-guard.c signal
 control/state-guard.c sigprocmask
+control/workload.c sigaction
 control/workload.c signal"
 for o in "$OBJ"/*/*.o; do
 	f=${o#"$OBJ"/}; f=${f%.o}.c
