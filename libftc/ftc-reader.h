@@ -67,6 +67,13 @@ enum ftc_dat_option {
 	 * the file there (ftc restore).
 	 */
 	FTC_SEC_PAD		= 0x4656,
+	/*
+	 * An option of the indexes a restore in place links while it moves
+	 * the data: the sizes are final, and what follows a CPU's data may
+	 * be another block's copy, so a restore taken up later recovers
+	 * nothing past them. Never in a finished file.
+	 */
+	FTC_OPT_FTC_RESTORING	= 0x4657,
 };
 
 struct tep_handle;

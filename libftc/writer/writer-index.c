@@ -412,6 +412,8 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 	for (int b = 0; final && !w->tail_kept && b < w->nbufs; b++)
 		cpustat_options(&o, &w->bufs[b]);
 	ftc_wlost_options(w, &o);
+	if (w->restoring && !final)
+		option(&o, FTC_OPT_FTC_RESTORING, &zero, 4);
 	ftc_dbuf_add(&o, w->tail_options.p, w->tail_options.len);
 	ftc_dbuf_u16(&o, FTC_OPT_DONE);
 	ftc_dbuf_u32(&o, 8);

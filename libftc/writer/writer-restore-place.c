@@ -12,6 +12,8 @@
  *   buffer's section, which spans every region): one whose destination
  *   overlaps its own source stays where it is, and the blocks after it
  *   close up behind it instead;
+ * - first an index of the recovered sizes is linked, with an option that
+ *   says a restore is under way (a later one recovers nothing more);
  * - after each move the data is synced, a new index is appended after
  *   the last one (the chain goes on through the old ones), synced, then
  *   linked from the head; then the buffer sections are resized for the
@@ -264,7 +266,14 @@ int ftc_wrestore_in_place(struct ftc_writer *w)
 	/* The blocks record kept past the end for its last index: the moves' room now. */
 	fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size, TAIL_RESERVE);
 	w->sync_index = true;
-	if (move_all(w, m, n, &s, cmd) < 0 || finish(w, m, n, new_tail, &s, cmd) < 0) {
+	/*
+	 * First an index of the recovered sizes, saying a restore is under
+	 * way: from here on, what follows a CPU's data may be a moved block's
+	 * copy, which a restore taken up later must not take for new chunks.
+	 */
+	w->restoring = true;
+	if (relink(w, m, 0, &s, cmd) < 0 || move_all(w, m, n, &s, cmd) < 0 ||
+	    finish(w, m, n, new_tail, &s, cmd) < 0) {
 		if (errno == ENOSPC || errno == EDQUOT)
 			no_room(w, m, n);
 		goto out;

@@ -259,6 +259,10 @@ static int take_tail(struct ftc_writer *w, struct ftc_reader *r)
 
 		if (o->offset <= w->tail || o->id == FTC_OPT_BUFFER)
 			continue;
+		if (o->id == FTC_OPT_FTC_RESTORING) {
+			w->resumed = true;
+			continue;
+		}
 		if (o->id == FTC_OPT_CMDLINES || o->id == FTC_OPT_KALLSYMS) {
 			to = o->id == FTC_OPT_CMDLINES ? &w->end_cmdlines : &w->end_kallsyms;
 			if (o->size < 8 || ftc_v7_section_load(r, ftc_rd64(r, o->data), o->id,
@@ -329,7 +333,8 @@ static int take_file(struct ftc_writer *w, struct ftc_reader *r, uint64_t blksiz
 						 "region (%llu bytes at %llu): damaged index", w->path,
 						 wc->cpu, (unsigned long long)wc->size,
 						 (unsigned long long)wc->start);
-			*changed += recover(w, r, wc, end);
+			if (!w->resumed)
+				*changed += recover(w, r, wc, end);
 		}
 	return 0;
 }

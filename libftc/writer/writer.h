@@ -137,7 +137,9 @@ struct ftc_writer {
 	struct ftc_dbuf extra_options;	/* ftc_writer_copy_from(): (u16 id, u32 size, data)... */
 	struct ftc_dbuf tail_options;	/* restore: the old tail's options, BUFFER's aside */
 	bool sync_index;		/* restore in place: data on disk before the link to its index */
-	bool hold_link;			/* ... and the index written, not linked (held_link) */
+	bool hold_link;
+	bool restoring;			/* ... and its indexes say so until the last */
+	bool resumed;			/* restore: the file says one was cut short */			/* ... and the index written, not linked (held_link) */
 	uint64_t held_link;
 	uint64_t drop_from;		/* restore: an index appended, cut short, never linked */
 	bool tail_kept;			/* ... which replace the writer's CPU stats */
