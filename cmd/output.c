@@ -74,9 +74,19 @@ int cmd_output_flush(void)
 		errno = saved;
 		return 0;
 	}
-	if (!out_errno)
+	if (!out_errno && errno)
 		out_errno = errno;
 	return -1;
+}
+
+/*
+ * glibc drops a buffer it could not write and keeps only the error flag,
+ * and errno has moved on since: one byte more says why (the output is
+ * lost already; a device that took it now only gains a newline).
+ */
+static int write_error_now(void)
+{
+	return write(1, "\n", 1) < 0 ? errno : 0;
 }
 
 int cmd_output_finish(const struct command *cmd, int status)
@@ -90,6 +100,8 @@ int cmd_output_finish(const struct command *cmd, int status)
 	err = errno ? errno : out_errno;
 	if (err == EPIPE || (!err && cmd_output_closed()))
 		closed_pipe();
+	if (!err)
+		err = write_error_now();
 	fprintf(stderr, "ftc%s%s: standard output: %s\n", cmd ? " " : "", cmd ? cmd->name : "",
 		err ? strerror(err) : "a write failed");
 	/* nothing more goes out, not even at exit */
