@@ -101,11 +101,21 @@ static void cut_metadata(struct ftc_reader *r)
 		  (unsigned long long)r->file_size, why);
 }
 
+/* A reader that failed, closed: NULL, with the failure's errno kept. */
+static struct ftc_reader *reader_fail(struct ftc_reader *r)
+{
+	int err = errno;
+
+	cut_metadata(r);
+	ftc_reader_close(r);
+	errno = err;
+	return NULL;
+}
+
 /* Everything after the bytes became readable; closes r on failure. */
 static struct ftc_reader *reader_parse(struct ftc_reader *r)
 {
 	uint64_t pos = 0;
-	int err;
 
 	if (read_start(r, &pos) < 0)
 		goto fail;
@@ -122,11 +132,7 @@ static struct ftc_reader *reader_parse(struct ftc_reader *r)
 		goto fail;
 	return r;
 fail:
-	err = errno;
-	cut_metadata(r);
-	ftc_reader_close(r);
-	errno = err;
-	return NULL;
+	return reader_fail(r);
 }
 
 struct ftc_reader *ftc_reader_open(const char *path, unsigned int flags)
@@ -140,7 +146,6 @@ struct ftc_reader *ftc_reader_open_opts(const char *path, const struct ftc_reade
 {
 	struct ftc_reader *r = reader_new(path, opts);
 	struct stat st;
-	int err;
 
 	if (!r)
 		return NULL;
@@ -156,11 +161,7 @@ struct ftc_reader *ftc_reader_open_opts(const char *path, const struct ftc_reade
 	r->file_size = (uint64_t)st.st_size;
 	return reader_parse(r);
 fail:
-	err = errno;
-	cut_metadata(r);
-	ftc_reader_close(r);
-	errno = err;
-	return NULL;
+	return reader_fail(r);
 }
 
 struct ftc_reader *ftc_reader_open_mem(const void *data, size_t size, const char *name,
