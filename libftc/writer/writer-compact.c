@@ -249,8 +249,8 @@ int ftc_wpatch_sections(struct ftc_writer *w)
 		if (ftc_wpwrite(w, &size, 8, w->bufs[b].sec + 8) < 0)
 			return -1;
 		/* Each on disk before the next leads the chain to it. */
-		if (w->sync_index && fdatasync(w->fd) < 0)
-			return ftc_error(errno, "%s: fdatasync: %s", w->path, strerror(errno));
+		if (w->sync_index && ftc_wsync(w, true) < 0)
+			return -1;
 	}
 	return 0;
 }

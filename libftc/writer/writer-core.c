@@ -114,3 +114,12 @@ int ftc_wcopy_range(struct ftc_writer *w, int src, uint64_t from, uint64_t to, u
 	}
 	return 0;
 }
+
+/* w's file on disk: its data only (fdatasync), or its size and times too. */
+int ftc_wsync(struct ftc_writer *w, bool data_only)
+{
+	if ((data_only ? fdatasync(w->fd) : fsync(w->fd)) < 0)
+		return ftc_error(errno, "%s: %s: %s", w->path, data_only ? "fdatasync" : "fsync",
+				 strerror(errno));
+	return 0;
+}

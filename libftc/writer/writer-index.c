@@ -430,9 +430,7 @@ static int tail_v7(struct ftc_writer *w, struct ftc_dbuf *t, const struct snap *
 /* Where a crash must find either the old index or the new one, whole. */
 static int index_sync(struct ftc_writer *w)
 {
-	if (w->sync_index && fsync(w->fd) < 0)
-		return ftc_error(errno, "%s: fsync: %s", w->path, strerror(errno));
-	return 0;
+	return w->sync_index ? ftc_wsync(w, false) : 0;
 }
 
 int ftc_windex_len(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,

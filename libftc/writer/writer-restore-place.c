@@ -82,20 +82,6 @@ static int seal_block(struct ftc_writer *w, const struct ftc_wmove *m, uint64_t 
 	return ftc_wpwrite(w, zero, sizeof(zero), m->to + m->len);
 }
 
-static int sync_data(struct ftc_writer *w)
-{
-	if (fdatasync(w->fd) < 0)
-		return ftc_error(errno, "%s: fdatasync: %s", w->path, strerror(errno));
-	return 0;
-}
-
-static int sync_all(struct ftc_writer *w)
-{
-	if (fsync(w->fd) < 0)
-		return ftc_error(errno, "%s: fsync: %s", w->path, strerror(errno));
-	return 0;
-}
-
 /*
  * An index of the layout in w, after the last one, linked. One that does
  * not fit is cut off again: a section cut short at the end would make
@@ -132,7 +118,7 @@ static int relink(struct ftc_writer *w, const struct ftc_wmove *m, int moved, st
 	ftc_wlayout(w, m, moved, s->first);
 	if (append_index(w, s, cmd, false) < 0)
 		return -1;
-	return ftc_wpatch_sections(w) < 0 ? -1 : sync_all(w);
+	return ftc_wpatch_sections(w) < 0 ? -1 : ftc_wsync(w, false);
 }
 
 /* The source the index no longer points at: its blocks back to the disk where it can. */
@@ -160,7 +146,7 @@ static int move_all(struct ftc_writer *w, struct ftc_wmove *m, int n, struct slo
 		if (m[i].from == m[i].to)
 			continue;
 		if (ftc_wcopy_range(w, w->fd, m[i].from, m[i].to, m[i].len, buf, cap) < 0 ||
-		    sync_data(w) < 0 || relink(w, m, i + 1, s, cmd) < 0 ||
+		    ftc_wsync(w, true) < 0 || relink(w, m, i + 1, s, cmd) < 0 ||
 		    seal_block(w, &m[i], next) < 0)
 			goto out;
 		free_source(w, &m[i]);
@@ -180,7 +166,7 @@ static int pad_to(struct ftc_writer *w, uint64_t at, uint64_t to)
 
 	memcpy(h, &id, 2);
 	memcpy(h + 8, &size, 8);
-	return ftc_wpwrite(w, h, sizeof(h), at) < 0 ? -1 : sync_all(w);
+	return ftc_wpwrite(w, h, sizeof(h), at) < 0 ? -1 : ftc_wsync(w, false);
 }
 
 /*
@@ -208,8 +194,8 @@ static int finish(struct ftc_writer *w, const struct ftc_wmove *m, int n, uint64
 	w->hold_link = true;
 	if (ftc_wpwrite(w, zero, sizeof(zero), new_tail) < 0 ||
 	    ftc_windex(w, cmd, true, false) < 0 || pad_to(w, at + len, s->first) < 0 ||
-	    ftc_wpatch_sections(w) < 0 || sync_all(w) < 0 ||
-	    ftc_wpwrite(w, &w->held_link, 8, w->opt1_done) < 0 || sync_all(w) < 0)
+	    ftc_wpatch_sections(w) < 0 || ftc_wsync(w, false) < 0 ||
+	    ftc_wpwrite(w, &w->held_link, 8, w->opt1_done) < 0 || ftc_wsync(w, false) < 0)
 		return -1;
 	return ftc_wtruncate(w, at + len);
 }
