@@ -123,3 +123,10 @@ int ftc_wsync(struct ftc_writer *w, bool data_only)
 				 strerror(errno));
 	return 0;
 }
+
+/* The context for the compressed metadata sections, at the level every file gets. */
+int ftc_wmeta_z_open(struct ftc_writer *w)
+{
+	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
+	return w->meta_z ? 0 : -1;
+}

@@ -230,8 +230,7 @@ int ftc_wrestore_in_place(struct ftc_writer *w)
 	int n, ret = -1;
 	struct ftc_wmove *m = ftc_wplan_moves(w, &n, &new_tail);
 
-	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
-	if (!m || !w->meta_z) {
+	if (!m) {
 		ftc_error(ENOMEM, "out of memory");
 		goto out;
 	}

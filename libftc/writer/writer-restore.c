@@ -376,8 +376,7 @@ static int write_compact(struct ftc_writer *w, int src)
 	int n, k = 0, ret = -1;
 	struct ftc_wmove *m = ftc_wplan_moves(w, &n, &new_tail);
 
-	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
-	if (!buf || !m || !w->meta_z) {
+	if (!buf || !m) {
 		ftc_error(ENOMEM, "out of memory");
 		goto out;
 	}
@@ -660,6 +659,8 @@ static int repair(const char *path, int *changed, bool in_place)
 		ret = ret < 0 ? -1 : 0;
 		goto out;
 	}
+	if (ftc_wmeta_z_open(w) < 0)
+		goto out;
 	ret = in_place ? rewrite_in_place(w) : rewrite(w, r, &st);
 	*changed += ret == 0;
 out:

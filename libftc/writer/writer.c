@@ -373,8 +373,7 @@ int ftc_wstart(struct ftc_writer *w)
 	if (!w->trace_id)
 		w->trace_id = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^
 			      (uint64_t)getpid();
-	w->meta_z = ftc_zctx_new(w->comp, w->comp == FTC_COMPRESS_ZSTD ? 3 : 6);
-	if (!w->meta_z || ftc_wsynthetic_formats(w) < 0)
+	if (ftc_wmeta_z_open(w) < 0 || ftc_wsynthetic_formats(w) < 0)
 		goto out;
 	ftc_wmeta_subbuf(&w->subbuf, w->meta.header_info.p, w->meta.header_info.len);
 	ftc_wstring(w, "strings");

@@ -193,6 +193,7 @@ void ftc_wlayout(struct ftc_writer *w, const struct ftc_wmove *m, int moved, uin
 int ftc_windex_len(struct ftc_writer *w, const struct ftc_dbuf *cmdlines, bool final,
 		   uint64_t *len);
 int ftc_wsync(struct ftc_writer *w, bool data_only);
+int ftc_wmeta_z_open(struct ftc_writer *w);
 int ftc_wcopy_range(struct ftc_writer *w, int src, uint64_t from, uint64_t to, uint64_t len,
 		    char *buf, size_t cap);
 /* writer-restore-place.c: restore where the disk has no room for a copy. */
