@@ -181,6 +181,17 @@ build_hot() { cc -g -O1 -fno-omit-frame-pointer -o "$1" "$TOP/tests/fixtures/hot
 # A private instance name for this test run.
 test_instance() { echo "ftc-test-$$-$1"; }
 
+# recording_started INST FILE: waits (up to 10 s) until ftc record has
+# written FILE's head and turned INST's tracing on; a new instance starts
+# with tracing on, which ftc turns off until the head is written.
+recording_started() {
+	local _
+	for _ in $(seq 1 100); do
+		[ -s "$2" ] && [ "$(cat "$TRACEFS/instances/$1/tracing_on" 2>/dev/null)" = 1 ] && return
+		sleep 0.1
+	done
+}
+
 # instances_remove NAME...: tracing off, then the instance gone (a test's cleanup).
 instances_remove() {
 	local i

@@ -32,13 +32,6 @@ ticker() {
 	done
 }
 
-# wait_on INST FILE: until ftc has written the head and turned tracing on.
-wait_on() {
-	for _ in $(seq 1 100); do
-		[ -s "$2" ] && [ "$(cat "$TRACEFS/instances/$1/tracing_on" 2>/dev/null)" = 1 ] && return
-		sleep 0.1
-	done
-}
 
 # mount_fs FS DIR: a fresh, empty file system of that type at DIR.
 mount_fs() {
@@ -83,7 +76,7 @@ on_fs() {
 	inst=$(test_instance "fs-$fs"); INSTS="$INSTS $inst"
 	"$FTC" record -q -B "$inst" -e sched:sched_process_exec -a -o "$dir/a.dat" 2>"$D/$fs.err" &
 	pid=$!
-	wait_on "$inst" "$dir/a.dat"
+	recording_started "$inst" "$dir/a.dat"
 	big=0
 	ticker "$inst" 100 &
 	tk=$!
@@ -109,7 +102,7 @@ on_fs() {
 	inst=$(test_instance "fs-$fs-kill"); INSTS="$INSTS $inst"
 	"$FTC" record -q -B "$inst" -e sched:sched_process_exec -a -o "$dir/k.dat" 2>"$D/$fs.err" &
 	pid=$!
-	wait_on "$inst" "$dir/k.dat"
+	recording_started "$inst" "$dir/k.dat"
 	ticker "$inst" 100
 	sleep 2.5
 	size=$(stat -c %s "$dir/k.dat")

@@ -42,11 +42,7 @@ killed() {
 		2>"$D/$kind.err" & pid=$!
 	# A new instance starts with tracing on; ftc turns it off, writes the
 	# file's head, then turns it on: wait for that.
-	for _ in $(seq 1 100); do
-		[ -s "$D/$kind.dat" ] &&
-			[ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break
-		sleep 0.1
-	done
+	recording_started "$inst" "$D/$kind.dat"
 	: > "$D/$kind.log"
 	ticker "$inst" "$D/$kind.log" & tk=$!
 	# The window ends when the ticker has written its marks, however slow

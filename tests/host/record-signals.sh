@@ -53,11 +53,7 @@ inst=$(test_instance sigkill)
 # on, and ftc turns it off while it configures, then writes the file's head,
 # then turns it on: only a non-empty file and tracing_on 1 say the capture
 # runs (on a busy machine the instance's first 1 came long before).
-for i in $(seq 1 100); do
-	[ -s "$D/kill.dat" ] &&
-		[ "$(cat "$TRACEFS/instances/$inst/tracing_on" 2>/dev/null)" = 1 ] && break
-	sleep 0.1
-done
+recording_started "$inst" "$D/kill.dat"
 # The marks, then enough filler on the same CPU to complete their chunks,
 # then time for a checkpoint.
 taskset -c 0 sh -c "for i in \$(seq 1 300); do echo killmark-\$i > $TRACEFS/instances/$inst/trace_marker; done

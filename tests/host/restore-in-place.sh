@@ -38,11 +38,7 @@ killed_capture() {
 	INSTS="$INSTS $*"
 	"$FTC" record -q "${args[@]}" -a $REC_OPTS -o "$M/k.dat" 2>"$D/rec.err" &
 	pid=$!
-	for _ in $(seq 1 100); do
-		[ -s "$M/k.dat" ] && [ "$(cat "$TRACEFS/instances/$1/tracing_on" 2>/dev/null)" = 1 ] &&
-			break
-		sleep 0.1
-	done
+	recording_started "$1" "$M/k.dat"
 	for i in "$@"; do
 		seq -f "inplace-$i-%g" 1 3000 > "$TRACEFS/instances/$i/trace_marker"
 	done
