@@ -99,7 +99,7 @@ PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-ta
 PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
 	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
-.PHONY: all shared-check plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards
+.PHONY: all shared-check plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards example-static
 all: ftc $(B)/libftc.a $(B)/libftc.so shared-check unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
@@ -215,12 +215,25 @@ asan:
 check-deps:
 	@scripts/install-deps
 
+# The session example (Documentation/examples/ftc-graph.c), static, for
+# the lab guest (tests/lab/session-example.sh): built from the public
+# headers alone (-Ilibftc, not its folders), as a client program is.
+EXAMPLE_STATIC := $(B)/examples/ftc-graph-static
+example-static: $(EXAMPLE_STATIC)
+$(EXAMPLE_STATIC): Documentation/examples/ftc-graph.c $(B)/libftc.a
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(CC) -std=c11 -Wall -Wextra -Werror $(CFLAGS) -static -Ilibftc $(PKG_CFLAGS) -o $@ $< \
+		$(B)/libftc.a $(PKG_STATIC_LIBS) -lzstd -lm -lpthread 2>&1 | \
+		grep -v -e 'dlopen' -e 'getpw' -e 'getgr' -e 'in function' || true
+	@test -x $@
+
 # The Arm lab guests' binaries (tests/lab/arm64*.sh, armhf.sh).
 static-boards:
 	$(MAKE) static CROSS_COMPILE=aarch64-linux-gnu-
 	$(MAKE) static CROSS_COMPILE=arm-linux-gnueabihf-
 
-test: all static static-boards asan
+test: all static static-boards asan example-static
 	tests/run
 
 test-asan: asan

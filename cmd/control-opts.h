@@ -28,37 +28,23 @@ enum {
 extern const struct cmd_option control_options[];
 
 /*
- * A spec holds one section per -B NAME (one for the top level when no -B
- * is given): the per-buffer options that follow a -B apply to its
- * instance until the next -B; options before the first -B belong to the
- * first section. --cmdlines-size is global.
+ * The options collect into a session (ftc-session.h): each -B NAME opens
+ * a section, the per-buffer options that follow apply to its instance;
+ * options before the first -B belong to the first section.
+ * --cmdlines-size is global.
  */
-struct control_spec;
-struct control_spec *control_spec_new(void);
+struct ftc_session;
+/* A session with the test hook FTC_CONTROL_STEP_DELAY_MS passed on. */
+struct ftc_session *control_session_new(void);
 /* 1: the option was a control option and is stored; 0: not a control
  * option; -1: bad value, or a -B NAME given twice (error already printed).
  * Call it first from the command's handler. */
-int control_spec_opt(struct control_spec *spec, int id, const char *arg);
-/* Creates the instances if asked, writes every knob of every section
- * (journaled in st, so that one ftc_state_restore() undoes them all), and
- * enables tracing_on last, in each section, once all are configured; -1
- * with ftc_strerror() naming the file, value and kernel reason. */
-int control_spec_apply(struct control_spec *spec, struct ftc_state *st);
-/* The two halves of apply: every knob with tracing_on left 0, then
- * tracing_on 1 in each section that did not ask for --no-tracing-on. */
-int control_spec_configure(struct control_spec *spec, struct ftc_state *st);
-int control_spec_tracing_on(struct control_spec *spec, struct ftc_state *st);
-/* Sections: at least one; their instance names (NULL = top level). */
-size_t control_spec_count(const struct control_spec *spec);
-const char *control_spec_instance_at(const struct control_spec *spec, size_t i);
-const char *control_spec_instance(const struct control_spec *spec); /* the first */
-/* Traces only PID (and, after a -c, its children) in every section that
- * has events or a tracer, or in all of them when none has. */
-int control_spec_follow(struct control_spec *spec, const char *pid);
-void control_spec_free(struct control_spec *spec);
+int control_session_opt(struct ftc_session *s, int id, const char *arg);
+/* ftc_session_configure() and _apply(), stopping between two writes on
+ * Ctrl-C (EINTR); -1 with ftc_strerror() naming the file, value and reason. */
+int control_session_configure(struct ftc_session *s, struct ftc_state *st);
+int control_session_apply(struct ftc_session *s, struct ftc_state *st);
 
-/* True when the spec asks for nothing at all. */
-int control_spec_empty(const struct control_spec *spec);
 /* The exit status for a failed apply, from errno: 3 when the kernel refused
  * or lacks what was asked for, 130 when interrupted, else 1. */
 int control_exit_status(int err);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ftc record --sample / --count: the perf side of a capture. The events
- * are opened before the trace file's head is written (their event system
- * and buffer must be in it), on the clock the trace uses, and drained by
- * their own thread while the trace readers run.
+ * ftc record --sample / --count: the options of the perf side of a capture,
+ * which the session opens on the trace's clock (ftc_session_record_start)
+ * and drains with its own thread while the trace readers run.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -83,54 +82,17 @@ int record_sample_check(struct record_sample *rs)
 }
 
 
-int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const char *instance,
-			int ncpus, const int *cpus, pid_t child)
+const struct ftc_capture_perf_opts *record_sample_opts(struct record_sample *rs)
 {
-	char *clock;
-
-	if (!rs->o.sample && !rs->o.count)
-		return 0;
-	clock = ftc_tracefs_clock(instance);	/* perf must stamp with it too */
-	if (!clock)
-		return -1;
 	rs->o.size = sizeof(rs->o);
-	rs->o.pid = child;
-	rs->o.instance = instance;
-	rs->cp = ftc_capture_perf_new(w, &rs->o, clock, ncpus, cpus);
-	free(clock);
-	return rs->cp ? 0 : -1;
+	return rs->o.sample || rs->o.count ? &rs->o : NULL;
 }
 
-int record_sample_start(struct record_sample *rs)
-{
-	return rs->cp ? ftc_capture_perf_start(rs->cp) : 0;
-}
-
-int record_sample_tids(struct record_sample *rs, pid_t *tids, int max)
-{
-	pid_t tid = ftc_capture_perf_tid(rs->cp);
-
-	if (!tid || max < 1)
-		return 0;
-	tids[0] = tid;
-	return 1;
-}
-
-void record_sample_command_started(struct record_sample *rs)
-{
-	ftc_capture_perf_command_started(rs->cp);
-}
-
-int record_sample_stop(struct record_sample *rs)
-{
-	return rs->cp ? ftc_capture_perf_stop(rs->cp) : 0;
-}
-
-void record_sample_summary(struct record_sample *rs)
+void record_sample_summary(struct record_sample *rs, struct ftc_capture_perf *cp)
 {
 	struct ftc_capture_perf_stats s = FTC_OPTS_INIT(ftc_capture_perf_stats);
 
-	if (!rs->cp || ftc_capture_perf_stats(rs->cp, &s) < 0)
+	if (!cp || ftc_capture_perf_stats(cp, &s) < 0)
 		return;
 	if (*s.note)
 		fprintf(stderr, "ftc record: %s\n", s.note);
@@ -148,10 +110,4 @@ void record_sample_summary(struct record_sample *rs)
 		fprintf(stderr, " in instance %s, on trace clock 'local' (perf's local_clock "
 			"moved by %+.6f s onto it)\n", FTC_CAPTURE_PERF_INSTANCE,
 			(double)-s.perf_shift / 1e9);
-}
-
-void record_sample_free(struct record_sample *rs)
-{
-	ftc_capture_perf_free(rs->cp);
-	rs->cp = NULL;
 }

@@ -39,23 +39,14 @@ enum {
 struct record_sample {
 	struct ftc_capture_perf_opts o;
 	bool freq_set;
-	struct ftc_capture_perf *cp;
 };
 
 /* 1 when id is one of ours (handled), 0 when not, -1 on a bad value. */
 int record_sample_opt(struct record_sample *rs, int id, const char *arg);
 /* Checks the combination; 0 or -1 with a message printed. */
 int record_sample_check(struct record_sample *rs);
-/* Before ftc_writer_start: child > 0 samples only the command. */
-int record_sample_setup(struct record_sample *rs, struct ftc_writer *w, const char *instance,
-			int ncpus, const int *cpus, pid_t child);
-int record_sample_start(struct record_sample *rs);
-int record_sample_stop(struct record_sample *rs);
-/* The command has exec'd: its counter intervals start now. */
-void record_sample_command_started(struct record_sample *rs);
-/* Stores the perf drain thread's id in tids[0] if there is room: returns 0 or 1. */
-int record_sample_tids(struct record_sample *rs, pid_t *tids, int max);
-void record_sample_summary(struct record_sample *rs);
-void record_sample_free(struct record_sample *rs);
+/* The options for ftc_session_record_opts.perf; NULL when none was given. */
+const struct ftc_capture_perf_opts *record_sample_opts(struct record_sample *rs);
+void record_sample_summary(struct record_sample *rs, struct ftc_capture_perf *cp);
 
 #endif

@@ -35,7 +35,6 @@
 #include "ftc-stream.h"
 #include "record-send.h"
 #include "record-sample.h"
-#include "record-self.h"
 
 enum {
 	OPT_DURATION = 2000,
@@ -65,21 +64,13 @@ static const struct cmd_option record_options[] = {
 	{ 0 }
 };
 
-/* One buffer of the file: a -B section's instance (or the top level). */
-struct rec_buf {
-	const char *instance;	/* NULL: the top level */
-	int *cpus, ncpus;
-	int first_slot, nslots;	/* its capture slots (ftc_capture_cpu_stats) */
-};
-
 struct record {
-	struct control_spec *spec;
+	struct ftc_session *session;
 	const char *output;
 	const char *send;		/* -N HOST:PORT or --send DEST: no file here */
 	bool send_tcp, output_set, rt_priority_set;
 	int rt_priority;
 	bool follow, quiet;
-	bool refused;		/* the setup failed on a feature this machine lacks */
 	unsigned long long max_kb, sleep_us;
 	double duration;
 	int compression, version;
@@ -87,10 +78,6 @@ struct record {
 	char **argv;			/* the command, NULL for none */
 	struct ftc_workload *cmd;	/* held before exec, so -F can trace its pid */
 	struct ftc_state *st;
-	struct ftc_writer *w;
-	struct ftc_capture *cap;
-	struct rec_buf *bufs;		/* one per -B section, in the order given */
-	size_t nbufs;
 	struct timespec t0;
 	struct record_sample sample;	/* --sample, --count (record-sample.c) */
 };
@@ -98,7 +85,7 @@ struct record {
 static int record_opt(int id, const char *arg, void *ctx)
 {
 	struct record *r = ctx;
-	int ret = control_spec_opt(r->spec, id, arg);
+	int ret = control_session_opt(r->session, id, arg);
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -161,139 +148,31 @@ static double elapsed(const struct record *r)
 	return (double)(t.tv_sec - r->t0.tv_sec) + (double)(t.tv_nsec - r->t0.tv_nsec) / 1e9;
 }
 
-static int add_follow(struct record *r)
-{
-	char pid[32];
-
-	snprintf(pid, sizeof(pid), "%d", (int)ftc_workload_pid(r->cmd));
-	return control_spec_follow(r->spec, pid);
-}
-
-static int bufs_init(struct record *r)
-{
-	r->nbufs = control_spec_count(r->spec);
-	r->bufs = calloc(r->nbufs, sizeof(*r->bufs));
-	if (!r->bufs)
-		return ftc_error(ENOMEM, "out of memory");
-	for (size_t i = 0; i < r->nbufs; i++)
-		r->bufs[i].instance = control_spec_instance_at(r->spec, i);
-	return 0;
-}
-
-static void bufs_free(struct record *r)
-{
-	for (size_t i = 0; r->bufs && i < r->nbufs; i++) {
-		free(r->bufs[i].cpus);
-	}
-	free(r->bufs);
-}
-
-/* The CPUs of every buffer, before the file is laid out. */
-static int bufs_cpus(struct record *r)
-{
-	for (size_t i = 0; i < r->nbufs; i++) {
-		struct rec_buf *b = &r->bufs[i];
-
-		b->ncpus = ftc_capture_cpus(b->instance, &b->cpus);
-		if (b->ncpus < 0)
-			return -1;
-		if (b->ncpus == 0)
-			return ftc_error(EINVAL, "tracing_cpumask%s%s selects no CPU: nothing to record",
-					 b->instance ? " of instance " : "",
-					 b->instance ? b->instance : "");
-	}
-	return 0;
-}
-
-/* Buffer i of the file is section i: the names are the instances'. */
-static int add_buffers(struct record *r)
-{
-	for (size_t i = 0; i < r->nbufs; i++)
-		if (ftc_writer_add_buffer(r->w, r->bufs[i].instance, r->bufs[i].ncpus,
-					  r->bufs[i].cpus) != (int)i)
-			return -1;
-	return 0;
-}
-
-static int add_captures(struct record *r)
-{
-	for (size_t i = 0; i < r->nbufs; i++) {
-		struct rec_buf *b = &r->bufs[i];
-
-		b->first_slot = ftc_capture_nslots(r->cap);
-		if (ftc_capture_add(r->cap, (int)i, b->instance, b->ncpus, b->cpus) < 0)
-			return -1;
-		b->nslots = ftc_capture_nslots(r->cap) - b->first_slot;
-	}
-	return 0;
-}
-
-static int setup_capture(struct record *r)
-{
-	struct rec_buf *first = &r->bufs[0];
-
-	if (bufs_cpus(r) < 0)
-		return -1;
-	if (r->send) {
-		int fd = record_send_open(r->send, r->send_tcp);
-
-		if (fd < 0)
-			return -1;
-		r->output = r->send;
-		r->w = ftc_writer_create_stream(fd, r->send, r->version,
-						(enum ftc_compression)r->compression);
-	} else {
-		if (cmd_output_keep_old(&cmd_record, r->output) < 0)
-			return -1;
-		r->w = ftc_writer_create(r->output, r->version,
-					 (enum ftc_compression)r->compression);
-	}
-	if (!r->w)
-		return -1;
-	if (r->max_kb)
-		ftc_writer_set_max(r->w, r->max_kb << 10);
-	/* perf samples take the first buffer's clock and CPUs */
-	if (add_buffers(r) < 0)
-		return -1;
-	if (record_sample_setup(&r->sample, r->w, first->instance, first->ncpus, first->cpus,
-				ftc_workload_pid(r->cmd)) < 0) {
-		/* a counter this machine lacks (no PMU) is a missing feature */
-		r->refused = ftc_errno_refused(errno);
-		return -1;
-	}
-	if (ftc_writer_start(r->w) < 0)
-		return -1;
-	r->cap = ftc_capture_new(r->w, (unsigned int)r->sleep_us);
-	if (r->cap && r->rt_priority_set)
-		ftc_capture_set_rt_priority(r->cap, r->rt_priority);
-	if (!r->cap || add_captures(r) < 0 || ftc_capture_start(r->cap) < 0 ||
-	    record_sample_start(&r->sample) < 0)
-		return -1;
-	return 0;
-}
-
 struct totals {
 	uint64_t events, lost;
 };
 
-/* The figures of capture slots [first, first + n), the lost events of
- * each CPU appended to percpu as "0/12". */
-static struct totals slot_totals(struct record *r, int first, int n, char *percpu,
-				 size_t len)
+/* The figures of section i's capture slots, the lost events of each CPU
+ * appended to percpu as "0/12". */
+static struct totals section_totals(struct record *r, size_t i, char *percpu, size_t len)
 {
+	struct ftc_capture *cap = ftc_session_capture(r->session);
 	struct totals t = { 0, 0 };
 	size_t used = strlen(percpu);
+	int first, n;
 
-	for (int i = first; i < first + n; i++) {
+	if (ftc_session_slots(r->session, i, &first, &n) < 0)
+		return t;
+	for (int k = first; k < first + n; k++) {
 		struct ftc_capture_cpu_stats s = FTC_OPTS_INIT(ftc_capture_cpu_stats);
 
-		if (ftc_capture_cpu_stats(r->cap, i, &s) < 0)
+		if (ftc_capture_cpu_stats(cap, k, &s) < 0)
 			continue;
 		t.events += s.events;
 		t.lost += s.lost;
 		if (used < len)
 			used += (size_t)snprintf(percpu + used, len - used, "%s%llu",
-						 i > first ? "/" : "", (unsigned long long)s.lost);
+						 k > first ? "/" : "", (unsigned long long)s.lost);
 	}
 	return t;
 }
@@ -301,17 +180,18 @@ static struct totals slot_totals(struct record *r, int first, int n, char *percp
 /* All buffers; with several, percpu names each ("a 0/0, b 0/3"). */
 static struct totals totals(struct record *r, char *percpu, size_t len)
 {
+	size_t nbufs = ftc_session_count(r->session);
 	struct totals t = { 0, 0 };
 
 	percpu[0] = '\0';
-	for (size_t i = 0; i < r->nbufs; i++) {
-		struct rec_buf *b = &r->bufs[i];
+	for (size_t i = 0; i < nbufs; i++) {
 		size_t used = strlen(percpu);
 		struct totals bt;
 
-		if (r->nbufs > 1 && used < len)
-			snprintf(percpu + used, len - used, "%s%s ", i ? ", " : "", b->instance);
-		bt = slot_totals(r, b->first_slot, b->nslots, percpu, len);
+		if (nbufs > 1 && used < len)
+			snprintf(percpu + used, len - used, "%s%s ", i ? ", " : "",
+				 ftc_session_instance_at(r->session, i));
+		bt = section_totals(r, i, percpu, len);
 		t.events += bt.events;
 		t.lost += bt.lost;
 	}
@@ -330,7 +210,7 @@ static void status_line(struct record *r, struct totals *prev, double *prev_t)
 	if (now < 2 || (!tty && (long)now % 10))
 		goto out;
 	fprintf(stderr, "%s%6.0fs %10.0f events/s %9.1f MB written  lost per CPU: %s%s",
-		tty ? "\r" : "", now, rate, (double)ftc_writer_data_bytes(r->w) / 1e6, lost,
+		tty ? "\r" : "", now, rate, (double)ftc_writer_data_bytes(ftc_session_writer(r->session)) / 1e6, lost,
 		tty ? "   " : "\n");
 out:
 	*prev = t;
@@ -354,7 +234,7 @@ static int wait_loop(struct record *r, int *child_status)
 			ret = 1;
 			break;
 		}
-		if (ftc_capture_failed(r->cap)) {
+		if (ftc_session_failed(r->session)) {
 			ret = -1;
 			break;
 		}
@@ -368,7 +248,7 @@ static int wait_loop(struct record *r, int *child_status)
 			break;
 		if (now - last_cp >= 1) {
 			last_cp = now;
-			if (ftc_capture_checkpoint(r->cap) < 0) {
+			if (ftc_session_checkpoint(r->session) < 0) {
 				ret = -1;
 				break;
 			}
@@ -386,14 +266,15 @@ static int wait_loop(struct record *r, int *child_status)
 /* With several buffers, one line per instance before the total. */
 static void instance_summary(struct record *r)
 {
-	for (size_t i = 0; r->nbufs > 1 && i < r->nbufs; i++) {
-		struct rec_buf *b = &r->bufs[i];
+	size_t nbufs = ftc_session_count(r->session);
+
+	for (size_t i = 0; nbufs > 1 && i < nbufs; i++) {
 		char lost[256] = "";
-		struct totals t = slot_totals(r, b->first_slot, b->nslots, lost, sizeof(lost));
+		struct totals t = section_totals(r, i, lost, sizeof(lost));
 
 		fprintf(stderr, "ftc record: instance %s: %llu events, %llu lost (per CPU: %s)\n",
-			b->instance, (unsigned long long)t.events, (unsigned long long)t.lost,
-			lost);
+			ftc_session_instance_at(r->session, i), (unsigned long long)t.events,
+			(unsigned long long)t.lost, lost);
 	}
 }
 
@@ -405,98 +286,26 @@ static void summary(struct record *r)
 	instance_summary(r);
 	fprintf(stderr, "ftc record: %llu events, %llu lost (per CPU: %s), %.1f MB of trace "
 		"in %s, %.1f s\n", (unsigned long long)t.events, (unsigned long long)t.lost,
-		lost, (double)ftc_writer_data_bytes(r->w) / 1e6, r->output, elapsed(r));
+		lost, (double)ftc_writer_data_bytes(ftc_session_writer(r->session)) / 1e6, r->output, elapsed(r));
 	if (t.lost)
 		fprintf(stderr, "ftc record: events were lost: a bigger buffer (-b KB) or fewer "
 			"events (-e, -f) keeps them\n");
 }
 
 /* Stops tracing, drains the readers and completes the file. */
-static int finish(struct record *r, bool failed)
+static int finish(struct record *r)
 {
-	int ret = 0;
+	int ret = ftc_session_record_stop(r->session);
 
-	/* Quiet the buffers so the last drain ends (the journal restores them). */
-	for (size_t i = 0; i < r->nbufs; i++)
-		if (ftc_knob_write(r->st, r->bufs[i].instance, "tracing_on", "0") < 0)
-			cmd_error(&cmd_record, "%s", ftc_strerror());
-	if (ftc_capture_stop(r->cap) < 0) {
-		if (!failed)	/* a reader's failure was reported already */
-			cmd_error(&cmd_record, "%s", ftc_strerror());
-		ret = -1;
-	}
-	if (record_sample_stop(&r->sample) < 0) {
+	if (ret < 0)
 		cmd_error(&cmd_record, "%s", ftc_strerror());
-		ret = -1;
-	}
-	if (ftc_writer_finish(r->w) < 0) {
-		cmd_error(&cmd_record, "%s", ftc_strerror());
-		ret = -1;
-	}
 	if (!r->quiet) {
 		summary(r);
-		record_sample_summary(&r->sample);
+		record_sample_summary(&r->sample, ftc_session_perf(r->session));
 	}
 	return ret;
 }
 
-/*
- * The recorder's own threads (their syscalls, their scheduling) would fill
- * the trace with ftc's activity: keep them out with set_event_notrace_pid
- * (journaled like every other knob), as trace-cmd keeps itself out with
- * filters. Best effort: an old kernel without the file records them.
- */
-static int main_tids(void *ctx, pid_t *tids, int max)
-{
-	struct record *r = ctx;
-	int n = 0;
-
-	tids[n++] = getpid();
-	/* the guardian wakes only to restore, after the capture */
-	if (max > 1 && ftc_state_guardian(r->st))
-		tids[n++] = ftc_state_guardian(r->st);
-	return n;
-}
-
-static int reader_tids(void *ctx, pid_t *tids, int max)
-{
-	return ftc_capture_tids(ctx, tids, max);
-}
-
-static int sampler_tids(void *ctx, pid_t *tids, int max)
-{
-	return record_sample_tids(ctx, tids, max);
-}
-
-static void exclude_self(struct record *r)
-{
-	const struct tid_source src[] = {
-		{ main_tids, r, 2 },
-		{ reader_tids, r->cap, ftc_capture_nslots(r->cap) },
-		{ sampler_tids, &r->sample, 1 },
-	};
-	size_t n = 0;
-	char **v = self_tids(src, sizeof(src) / sizeof(src[0]), &n);
-
-	if (!v) {
-		if (!r->quiet)
-			cmd_error(&cmd_record, "warning: ftc's own threads will be traced: out of memory");
-		return;
-	}
-	for (size_t i = 0; i < r->nbufs; i++) {
-		const char *inst = r->bufs[i].instance;
-
-		if (!ftc_knob_exists(inst, "set_event_notrace_pid"))
-			continue;
-		if (ftc_set_pids(r->st, inst, "set_event_notrace_pid", v, n) < 0 &&
-		    !r->quiet)
-			cmd_error(&cmd_record, "warning: ftc's own threads will be traced: %s",
-				  ftc_strerror());
-	}
-	self_tids_free(v, n);
-}
-
-/* Each buffer, before anything is written: the top level or the instance. */
 /*
  * The file's buffers are merged by timestamp when read: instances on
  * different trace clocks (-C in one section only, or an existing instance
@@ -504,16 +313,18 @@ static void exclude_self(struct record *r)
  */
 static void warn_mixed_clocks(struct record *r)
 {
-	char *first = r->nbufs > 1 ? ftc_tracefs_clock(r->bufs[0].instance) : NULL;
+	size_t n = ftc_session_count(r->session);
+	const char *name0 = ftc_session_instance_at(r->session, 0);
+	char *first = n > 1 ? ftc_tracefs_clock(name0) : NULL;
 
-	for (size_t i = 1; first && i < r->nbufs; i++) {
-		char *c = ftc_tracefs_clock(r->bufs[i].instance);
+	for (size_t i = 1; first && i < n; i++) {
+		const char *name = ftc_session_instance_at(r->session, i);
+		char *c = ftc_tracefs_clock(name);
 
 		if (c && strcmp(c, first))
 			fprintf(stderr, "ftc record: warning: instance %s uses trace clock '%s' but "
 				"%s uses '%s': a report merges their records by timestamp, so give "
-				"every section the same -C\n", r->bufs[i].instance, c,
-				r->bufs[0].instance, first);
+				"every section the same -C\n", name, c, name0, first);
 		free(c);
 	}
 	free(first);
@@ -523,8 +334,8 @@ static int check_readers(struct record *r)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < r->nbufs; i++) {
-		const char *inst = r->bufs[i].instance;
+	for (size_t i = 0; i < ftc_session_count(r->session); i++) {
+		const char *inst = ftc_session_instance_at(r->session, i);
 		char *who = NULL;
 
 		if (ftc_capture_find_readers(inst, &who) > 0) {
@@ -539,41 +350,75 @@ static int check_readers(struct record *r)
 	return ret;
 }
 
+/* The file, or the descriptor the trace is sent to (-N, --send). */
+static int open_output(struct record *r, struct ftc_session_record_opts *o)
+{
+	if (r->send) {
+		o->fd = record_send_open(r->send, r->send_tcp);
+		r->output = r->send;
+		o->output = r->send;
+		return o->fd < 0 ? -1 : 0;
+	}
+	o->output = r->output;
+	return cmd_output_keep_old(&cmd_record, r->output);
+}
+
+/* Why the start failed, as an exit status; the command, never run, is reaped. */
+static int start_failed(struct record *r)
+{
+	int err = cmd_signal_caught() ? EINTR : errno;
+	enum ftc_session_stage stage = ftc_session_stage(r->session);
+
+	cmd_error(&cmd_record, "%s", ftc_strerror());
+	ftc_workload_reap(r->cmd);	/* it reads EOF instead of "go" and exits */
+	if (err == EINTR)
+		return FTC_EXIT_INTERRUPTED;
+	switch (stage) {
+	case FTC_SESSION_STAGE_CONFIGURE: return control_exit_status(err);
+	/* a counter this machine lacks (no PMU) is a missing feature */
+	case FTC_SESSION_STAGE_PERF: return control_exit_status(err);
+	case FTC_SESSION_STAGE_EXEC: return 127;	/* as a shell, and ftc stat */
+	default: return FTC_EXIT_FAIL;
+	}
+}
+
+static int start(struct record *r)
+{
+	struct ftc_session_record_opts o = FTC_OPTS_INIT(ftc_session_record_opts,
+		.version = r->version,
+		.compression = (enum ftc_compression)r->compression,
+		.max_bytes = r->max_kb << 10,
+		.wake_usecs = (unsigned int)r->sleep_us,
+		.perf = record_sample_opts(&r->sample));
+
+	if (r->rt_priority_set)
+		o.rt_priority = r->rt_priority ? r->rt_priority : FTC_CAPTURE_NO_RT;
+	if (r->argv && !(r->cmd = ftc_workload_spawn(r->argv)))
+		return -1;
+	o.workload = r->cmd;
+	if (r->follow && ftc_session_follow(r->session, ftc_workload_pid(r->cmd)) < 0)
+		return -1;
+	if (open_output(r, &o) < 0)
+		return -1;
+	/* a glob of events stops between its events on Ctrl-C */
+	ftc_state_set_stop(r->st, cmd_signal_flag());
+	clock_gettime(CLOCK_MONOTONIC, &r->t0);
+	if (ftc_session_record_start(r->session, r->st, &o) < 0)
+		return -1;
+	warn_mixed_clocks(r);
+	return 0;
+}
+
 static int capture(struct record *r)
 {
 	int child_status = 0, stop, ret = FTC_EXIT_OK;
-	bool exec_failed = false;
 
-	if (r->argv && !(r->cmd = ftc_workload_spawn(r->argv)))
-		goto fail;
-	if (r->follow && add_follow(r) < 0)
-		goto fail;
-	/* Configure with tracing off; it is turned on once the readers run. */
-	if (control_spec_configure(r->spec, r->st) < 0) {
-		int err = cmd_signal_caught() ? EINTR : errno;
-
-		cmd_error(&cmd_record, "%s", ftc_strerror());
-		ftc_workload_reap(r->cmd);	/* it reads EOF instead of "go" and exits */
-		return control_exit_status(err);
-	}
-	warn_mixed_clocks(r);
-	if (setup_capture(r) < 0)
-		goto fail;
-	exclude_self(r);
-	clock_gettime(CLOCK_MONOTONIC, &r->t0);
-	if (control_spec_tracing_on(r->spec, r->st) < 0)
-		goto fail_started;
-	if (r->argv && ftc_workload_start(r->cmd) < 0) {
-		exec_failed = true;
-		goto fail_started;
-	}
-	if (r->argv)
-		record_sample_command_started(&r->sample);
+	if (start(r) < 0)
+		return start_failed(r);
 	stop = wait_loop(r, &child_status);
 	if (stop < 0)
-		cmd_error(&cmd_record, "%s", ftc_capture_failed(r->cap) ?
-			  ftc_capture_error(r->cap) : ftc_strerror());
-	if (finish(r, stop < 0) < 0 || stop < 0)
+		cmd_error(&cmd_record, "%s", ftc_session_error(r->session));
+	if (finish(r) < 0 || stop < 0)
 		ret = FTC_EXIT_FAIL;
 	else if (stop > 0 && r->argv)
 		ret = FTC_EXIT_INTERRUPTED;
@@ -584,20 +429,6 @@ static int capture(struct record *r)
 		r->cmd = NULL;
 	}
 	return ret;
-fail_started:
-	/* The command never ran: say why, then leave a finished (empty) file. */
-	cmd_error(&cmd_record, "%s", ftc_strerror());
-	ftc_workload_reap(r->cmd);
-	ftc_capture_stop(r->cap);
-	record_sample_stop(&r->sample);
-	ftc_writer_finish(r->w);
-	if (cmd_signal_caught())
-		return FTC_EXIT_INTERRUPTED;
-	return exec_failed ? 127 : FTC_EXIT_FAIL;	/* as a shell, and ftc stat */
-fail:
-	cmd_error(&cmd_record, "%s", ftc_strerror());
-	ftc_workload_reap(r->cmd);
-	return r->refused ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 }
 
 static int record_run(int argc, char **argv)
@@ -606,14 +437,14 @@ static int record_run(int argc, char **argv)
 			    .compression = FTC_COMPRESS_ZSTD };
 	int ret;
 
-	r.spec = control_spec_new();
-	if (!r.spec) {
+	r.session = control_session_new();
+	if (!r.session) {
 		cmd_error(&cmd_record, "out of memory");
 		return FTC_EXIT_FAIL;
 	}
 	ret = cmd_options_parse(&cmd_record, argc, argv, record_opt, &r);
 	if (ret < 0) {
-		control_spec_free(r.spec);
+		ftc_session_free(r.session);
 		return cmd_options_exit(ret);
 	}
 	if (ret < argc)
@@ -646,11 +477,6 @@ static int record_run(int argc, char **argv)
 		ret = FTC_EXIT_USAGE;
 		goto out;
 	}
-	if (bufs_init(&r) < 0) {
-		cmd_error(&cmd_record, "%s", ftc_strerror());
-		ret = FTC_EXIT_FAIL;
-		goto out;
-	}
 	if (check_readers(&r) < 0) {
 		ret = FTC_EXIT_FAIL;
 		goto out;
@@ -667,9 +493,9 @@ static int record_run(int argc, char **argv)
 			  ftc_strerror());
 	cmd_signals_catch();
 	ret = capture(&r);
-	ftc_capture_free(r.cap);
-	record_sample_free(&r.sample);
-	ftc_writer_free(r.w);
+	/* the readers and the file let go of tracefs before it is restored */
+	ftc_session_free(r.session);
+	r.session = NULL;
 	if (ftc_state_restore(r.st) < 0) {
 		cmd_error(&cmd_record, "%s", ftc_strerror());
 		if (ret == FTC_EXIT_OK)
@@ -680,7 +506,6 @@ static int record_run(int argc, char **argv)
 	ftc_workload_reap(r.cmd);
 	ftc_workload_free(r.cmd);
 out:
-	bufs_free(&r);
-	control_spec_free(r.spec);
+	ftc_session_free(r.session);
 	return ret;
 }

@@ -21,14 +21,14 @@ static const struct cmd_option start_options[] = {
 };
 
 struct start_ctx {
-	struct control_spec *spec;
+	struct ftc_session *spec;
 	bool quiet;
 };
 
 static int start_opt(int id, const char *arg, void *arg_ctx)
 {
 	struct start_ctx *c = arg_ctx;
-	int ret = control_spec_opt(c->spec, id, arg);
+	int ret = control_session_opt(c->spec, id, arg);
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -62,7 +62,7 @@ static int start_apply(struct start_ctx *c)
 		cmd_error(&cmd_start, "warning: a killed ftc start leaves tracefs half "
 			  "configured: %s", ftc_strerror());
 	cmd_signals_catch();
-	if (control_spec_apply(c->spec, st) < 0) {
+	if (control_session_apply(c->spec, st) < 0) {
 		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_start, "%s", ftc_strerror());
@@ -81,7 +81,7 @@ static int start_apply(struct start_ctx *c)
 
 static int start_run(int argc, char **argv)
 {
-	struct start_ctx c = { control_spec_new(), false };
+	struct start_ctx c = { control_session_new(), false };
 	int ret;
 
 	if (!c.spec) {
@@ -90,16 +90,16 @@ static int start_run(int argc, char **argv)
 	}
 	ret = cmd_options_parse(&cmd_start, argc, argv, start_opt, &c);
 	if (ret < 0) {
-		control_spec_free(c.spec);
+		ftc_session_free(c.spec);
 		return cmd_options_exit(ret);
 	}
 	if (ret < argc) {
 		cmd_error(&cmd_start, "unexpected argument '%s': ftc start runs no command (use ftc record)",
 			  argv[ret]);
-		control_spec_free(c.spec);
+		ftc_session_free(c.spec);
 		return FTC_EXIT_USAGE;
 	}
 	ret = start_apply(&c);
-	control_spec_free(c.spec);
+	ftc_session_free(c.spec);
 	return ret;
 }

@@ -33,7 +33,6 @@
 #include "ftc-reader.h"
 #include "ftc-writer.h"
 #include "rec-select.h"
-#include "record-self.h"
 
 enum {
 	OPT_DURATION = 2000, OPT_COMPRESSION, OPT_FILE_VERSION, OPT_RECORD, OPT_WINDOW,
@@ -69,7 +68,7 @@ static const struct cmd_option stream_options[] = {
 };
 
 struct stream {
-	struct control_spec *spec;
+	struct ftc_session *spec;
 	struct rec_select sel;
 	int sel_status;		/* rec_select_setup()'s exit status */
 	bool follow, quiet, no_plugins;
@@ -93,7 +92,7 @@ struct stream {
 static int stream_opt(int id, const char *arg, void *ctx)
 {
 	struct stream *s = ctx;
-	int ret = control_spec_opt(s->spec, id, arg);
+	int ret = control_session_opt(s->spec, id, arg);
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
@@ -235,48 +234,17 @@ static unsigned int format_flags(struct stream *s)
 	return rec_output_flags(&s->out, graph);
 }
 
-static int main_tids(void *ctx, pid_t *tids, int max)
-{
-	struct stream *s = ctx;
-	int n = 0;
-
-	tids[n++] = getpid();
-	if (max > 1 && ftc_state_guardian(s->st))
-		tids[n++] = ftc_state_guardian(s->st);
-	return n;
-}
-
-static int reader_tids(void *ctx, pid_t *tids, int max)
-{
-	return ftc_live_tids(ctx, tids, max);
-}
-
 /* ftc's own syscalls, wake-ups and function calls stay out of what it prints. */
 static void exclude_self(struct stream *s)
 {
-	const struct tid_source src[] = {
-		{ main_tids, s, 2 },
-		{ reader_tids, s->live, ftc_live_ncpus(s->live) },
-	};
-	size_t n = 0;
-	char **v = self_tids(src, 2, &n);
+	int most = ftc_live_ncpus(s->live);
+	pid_t *tids = calloc((size_t)most + 1, sizeof(*tids));
+	int n = tids ? ftc_live_tids(s->live, tids, most) : 0;
 
-	if (!v || !ftc_knob_exists(s->instance, "set_event_notrace_pid"))
-		goto out;
-	if (ftc_set_pids(s->st, s->instance, "set_event_notrace_pid", v, n) < 0 && !s->quiet)
+	if ((!tids || ftc_exclude_self(s->st, s->instance, tids, (size_t)n) < 0) && !s->quiet)
 		cmd_error(&cmd_stream, "warning: ftc's own threads will be traced: %s",
-			  ftc_strerror());
-	/*
-	 * And from the function tracers (best effort, as ftc top): with -g
-	 * do_sys_openat2, ftc's own reads of /proc/PID/comm came out as
-	 * graphs. Where the kernel has no function tracer the knob is
-	 * refused, and nothing is lost.
-	 */
-	if (ftc_knob_exists(s->instance, "set_ftrace_notrace_pid"))
-		ftc_set_pids(s->st, s->instance, "set_ftrace_notrace_pid", v, n);
-out:
-	if (v)
-		self_tids_free(v, n);
+			  tids ? ftc_strerror() : "out of memory");
+	free(tids);
 }
 
 static int open_live(struct stream *s)
@@ -384,14 +352,9 @@ static int run_traced(struct stream *s)
 
 	if (s->argv && !(s->cmd = ftc_workload_spawn(s->argv)))
 		goto fail;
-	if (s->follow) {
-		char pid[32];
-
-		snprintf(pid, sizeof(pid), "%d", (int)ftc_workload_pid(s->cmd));
-		if (control_spec_follow(s->spec, pid) < 0)
-			goto fail;
-	}
-	if (control_spec_configure(s->spec, s->st) < 0) {
+	if (s->follow && ftc_session_follow(s->spec, ftc_workload_pid(s->cmd)) < 0)
+		goto fail;
+	if (control_session_configure(s->spec, s->st) < 0) {
 		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
@@ -410,7 +373,7 @@ static int run_traced(struct stream *s)
 	if (o < 0)
 		goto fail;
 	exclude_self(s);
-	if (control_spec_tracing_on(s->spec, s->st) < 0)
+	if (ftc_session_tracing_on(s->spec, s->st) < 0)
 		goto fail;
 	if (s->argv && ftc_workload_start(s->cmd) < 0) {
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
@@ -483,7 +446,7 @@ out:
 
 static int check_args(struct stream *s)
 {
-	if (control_spec_count(s->spec) > 1) {
+	if (ftc_session_count(s->spec) > 1) {
 		cmd_error(&cmd_stream, "ftc stream reads one buffer: give one -B NAME at most "
 			  "(ftc record takes several)");
 		return -1;
@@ -514,7 +477,7 @@ static int stream_run(int argc, char **argv)
 	struct stream s = { .version = 7, .compression = FTC_COMPRESS_ZSTD };
 	int ret;
 
-	s.spec = control_spec_new();
+	s.spec = control_session_new();
 	if (!s.spec) {
 		cmd_error(&cmd_stream, "out of memory");
 		return FTC_EXIT_FAIL;
@@ -535,7 +498,7 @@ static int stream_run(int argc, char **argv)
 		ret = ret == -2 ? s.sel_status : FTC_EXIT_FAIL;
 		goto out;
 	}
-	s.instance = control_spec_instance(s.spec);
+	s.instance = ftc_session_instance_at(s.spec, 0);
 	/* A closed pipe is an answer (| head), not a death: see flush_out. */
 	signal(SIGPIPE, SIG_IGN);
 	s.st = ftc_state_new();
@@ -566,6 +529,6 @@ static int stream_run(int argc, char **argv)
 	ftc_workload_free(s.cmd);
 out:
 	rec_select_free(&s.sel);
-	control_spec_free(s.spec);
+	ftc_session_free(s.spec);
 	return ret;
 }

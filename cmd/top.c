@@ -77,7 +77,7 @@ struct saved_opt {
 };
 
 struct top {
-	struct control_spec *spec;	/* validated as typed */
+	struct ftc_session *spec;	/* validated as typed */
 	struct saved_opt *saved;	/* the control options, to replay */
 	size_t nsaved;
 	bool has_instance, has_events, has_tracer, batch, no_hist;
@@ -140,7 +140,7 @@ static int top_opt(int id, const char *arg, void *ctx)
 {
 	struct top *t = ctx;
 	unsigned long long n;
-	int ret = control_spec_opt(t->spec, id, arg);
+	int ret = control_session_opt(t->spec, id, arg);
 
 	if (ret)
 		return ret < 0 ? -1 : save_control(t, id, arg);
@@ -192,30 +192,30 @@ static int top_opt(int id, const char *arg, void *ctx)
  * given (the options typed before any -B then belong to it), and the
  * default events when no -e was given.
  */
-static struct control_spec *final_spec(struct top *t)
+static struct ftc_session *final_spec(struct top *t)
 {
-	struct control_spec *s;
+	struct ftc_session *s;
 	size_t i;
 
 	if (t->has_instance && t->has_events)
 		return t->spec;
-	s = control_spec_new();
+	s = control_session_new();
 	if (!s)
 		return NULL;
 	if (!t->has_instance) {
 		snprintf(t->instance, sizeof(t->instance), "ftc-top-%d", (int)getpid());
-		control_spec_opt(s, 'B', t->instance);
+		control_session_opt(s, 'B', t->instance);
 	}
 	for (i = 0; i < t->nsaved; i++)
-		if (control_spec_opt(s, t->saved[i].id, t->saved[i].arg) < 0)
+		if (control_session_opt(s, t->saved[i].id, t->saved[i].arg) < 0)
 			goto fail;
 	for (i = 0; !t->has_events && i < sizeof(default_events) / sizeof(*default_events); i++)
-		if (control_spec_opt(s, 'e', default_events[i]) < 0)
+		if (control_session_opt(s, 'e', default_events[i]) < 0)
 			goto fail;
-	control_spec_free(t->spec);
+	ftc_session_free(t->spec);
 	return t->spec = s;
 fail:
-	control_spec_free(s);
+	ftc_session_free(s);
 	return NULL;
 }
 
@@ -453,26 +453,12 @@ static int loop(struct top *t)
 /* ftc top's own threads would count themselves: keep them out. */
 static void exclude_self(struct top *t)
 {
-	pid_t tids[260];
-	char *v[260], num[260][16];
-	int n = 0, i;
+	pid_t tids[256];
+	int n = ftc_live_tids(t->live, tids, 256);
 
-	tids[n++] = getpid();
-	if (ftc_state_guardian(t->st))
-		tids[n++] = ftc_state_guardian(t->st);
-	n += ftc_live_tids(t->live, tids + n, 256);
-	for (i = 0; i < n; i++) {
-		snprintf(num[i], sizeof(num[i]), "%d", (int)tids[i]);
-		v[i] = num[i];
-	}
-	if (ftc_knob_exists(t->inst, "set_event_notrace_pid") &&
-	    ftc_set_pids(t->st, t->inst, "set_event_notrace_pid", v, (size_t)n) < 0)
+	if (ftc_exclude_self(t->st, t->inst, tids, (size_t)n) < 0)
 		cmd_error(&cmd_top, "warning: ftc's own threads will be counted: %s",
 			  ftc_strerror());
-	/* the function tracer's filter is another file; a kernel that refuses
-	 * function tracing may refuse it too, and then there is nothing to hide */
-	if (ftc_knob_exists(t->inst, "set_ftrace_notrace_pid"))
-		ftc_set_pids(t->st, t->inst, "set_ftrace_notrace_pid", v, (size_t)n);
 }
 
 /* Where the kernel has hist triggers, it counts the syscalls itself, and
@@ -505,13 +491,13 @@ static void start_hist(struct top *t)
 
 static int configure(struct top *t)
 {
-	if (control_spec_configure(t->spec, t->st) < 0) {
+	if (control_session_configure(t->spec, t->st) < 0) {
 		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_top, "%s", ftc_strerror());
 		return control_exit_status(err);
 	}
-	t->inst = control_spec_instance(t->spec);
+	t->inst = ftc_session_instance_at(t->spec, 0);
 	start_hist(t);
 	if (t->ui.view == TOP_VIEW_FUNC)
 		func_tracer(t, true);
@@ -523,7 +509,7 @@ static int configure(struct top *t)
 	}
 	top_model_set_reader(&t->model, ftc_live_reader(t->live));
 	exclude_self(t);
-	if (control_spec_tracing_on(t->spec, t->st) < 0) {
+	if (ftc_session_tracing_on(t->spec, t->st) < 0) {
 		cmd_error(&cmd_top, "%s", ftc_strerror());
 		return control_exit_status(errno);
 	}
@@ -606,7 +592,7 @@ static int top_run(int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	ui_init(&t.ui);
 	if (top_model_init(&t.model, (int)sysconf(_SC_NPROCESSORS_CONF)) < 0 ||
-	    !(t.spec = control_spec_new())) {
+	    !(t.spec = control_session_new())) {
 		cmd_error(&cmd_top, "out of memory");
 		return FTC_EXIT_FAIL;
 	}
@@ -631,7 +617,7 @@ static int top_run(int argc, char **argv)
 out:
 	if (ret == -1)
 		ret = FTC_EXIT_USAGE;
-	control_spec_free(t.spec);
+	ftc_session_free(t.spec);
 	top_model_free(&t.model);
 	free(t.saved);
 	return ret;

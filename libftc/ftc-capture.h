@@ -60,6 +60,8 @@ FTC_API void ftc_capture_set_live(struct ftc_capture *c, ftc_capture_page_fn fn,
  * (root); 0: not real-time, nice -10 only. Default 1. Before start.
  */
 FTC_API void ftc_capture_set_rt_priority(struct ftc_capture *c, int rt_priority);
+/* For the options structures that take a priority, where 0 is the default. */
+#define FTC_CAPTURE_NO_RT	(-1)
 FTC_API int ftc_capture_start(struct ftc_capture *c);
 
 /* The reader threads' ids (so that a recorder can keep its own

@@ -162,6 +162,14 @@ FTC_API int ftc_set_cpumask(struct ftc_state *st, const char *instance, const ch
 FTC_API int ftc_set_option(struct ftc_state *st, const char *instance, const char *option);
 FTC_API int ftc_set_pids(struct ftc_state *st, const char *instance, const char *file,
 			 char *const *pids, size_t n);
+/*
+ * Keeps a recorder out of what it records: the calling process, st's
+ * guardian and the n threads given (its readers) go into the instance's
+ * set_event_notrace_pid and, best effort, set_ftrace_notrace_pid. 0 when
+ * the kernel has neither file (an old kernel records them).
+ */
+FTC_API int ftc_exclude_self(struct ftc_state *st, const char *instance, const pid_t *threads,
+			     size_t n);
 
 /* Plain knob access, not journaled. ftc_knob_read trims the trailing
  * newline. ftc_knob_set writes (append or truncate); on failure the message

@@ -38,6 +38,7 @@
 #include <sys/types.h>
 
 #include "ftc-api.h"
+#include "ftc-capture.h"
 #include "ftc-writer.h"
 
 #ifdef __cplusplus
@@ -77,7 +78,7 @@ struct ftc_live_opts {
 	int rt_priority;
 };
 
-#define FTC_LIVE_NO_RT	(-1)
+#define FTC_LIVE_NO_RT	FTC_CAPTURE_NO_RT
 
 /*
  * What ftc_live_poll() and ftc_live_flush() hand over, in timestamp order:

@@ -69,5 +69,6 @@ FTC_API int ftc_sysctl_write(const char *name, const char *value);
 #include "ftc-capture-perf.h"
 #include "ftc-live.h"
 #include "ftc-filter.h"
+#include "ftc-session.h"
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ftc.h"
 #include "ftc-control.h"
@@ -110,6 +111,57 @@ int ftc_set_pids(struct ftc_state *st, const char *instance, const char *file,
 			return -1;
 	}
 	return 0;
+}
+
+static int notrace_pids(struct ftc_state *st, const char *instance, const char *file,
+			const pid_t *tids, size_t n)
+{
+	char **v = calloc(n, sizeof(*v));
+	int ret = 0;
+
+	for (size_t i = 0; v && i < n; i++)
+		if (asprintf(&v[i], "%d", (int)tids[i]) < 0)
+			v[i] = NULL;
+	for (size_t i = 0; v && i < n; i++)
+		if (!v[i])
+			ret = ftc_error(ENOMEM, "out of memory");
+	if (!v)
+		ret = ftc_error(ENOMEM, "out of memory");
+	if (!ret)
+		ret = ftc_set_pids(st, instance, file, v, n);
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+	return ret;
+}
+
+int ftc_exclude_self(struct ftc_state *st, const char *instance, const pid_t *threads,
+		     size_t n)
+{
+	pid_t *tids = calloc(n + 2, sizeof(*tids));
+	size_t k = 0;
+	int ret = 0;
+
+	if (!tids)
+		return ftc_error(ENOMEM, "out of memory");
+	tids[k++] = getpid();
+	/* the guardian wakes only to restore, after the capture */
+	if (ftc_state_guardian(st))
+		tids[k++] = ftc_state_guardian(st);
+	for (size_t i = 0; i < n; i++)
+		if (threads[i] > 0)
+			tids[k++] = threads[i];
+	if (ftc_knob_exists(instance, "set_event_notrace_pid"))
+		ret = notrace_pids(st, instance, "set_event_notrace_pid", tids, k);
+	/*
+	 * The function tracers' filter is another file: with -g do_sys_openat2,
+	 * ftc's own reads of /proc/PID/comm came out as graphs. A kernel that
+	 * refuses function tracing may refuse it too, and then nothing is lost.
+	 */
+	if (!ret && ftc_knob_exists(instance, "set_ftrace_notrace_pid"))
+		notrace_pids(st, instance, "set_ftrace_notrace_pid", tids, k);
+	free(tids);
+	return ret;
 }
 
 int ftc_buffer_clear(const char *instance)
