@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ftc.h"
 #include "options.h"
 
 /* The option being parsed, for cmd_bad_value(). */
@@ -251,30 +252,8 @@ static enum arg_kind arg_kind(const char *arg)
 /* A number, or a list of numbers and ranges "a-b" joined by ','. */
 static int check_list(const char *s, unsigned long max, bool ranges, bool list)
 {
-	for (;;) {
-		char *end;
-		unsigned long a, b;
-
-		if (*s < '0' || *s > '9')
-			return -1;
-		errno = 0;
-		a = strtoul(s, &end, 10);
-		if (errno || a > max)
-			return -1;
-		if (ranges && *end == '-') {
-			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -1;
-			b = strtoul(s, &end, 10);
-			if (errno || b > max || b < a)
-				return -1;
-		}
-		if (!*end)
-			return 0;
-		if (*end != ',' || !list)
-			return -1;
-		s = end + 1;
-	}
+	return ftc_list_parse(s, max, (ranges ? FTC_LIST_RANGES : 0) | (list ? FTC_LIST_MANY : 0),
+			      NULL, NULL);
 }
 
 static int check_secs(const char *s)

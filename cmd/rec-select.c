@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Record selection of ftc report and ftc stream (rec-select.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <regex.h>
@@ -11,6 +12,7 @@
 #include <traceevent/event-parse.h>
 
 #include "format-env.h"
+#include "ftc.h"
 #include "ftc-filter.h"
 #include "ftc.h"
 #include "options.h"
@@ -27,55 +29,39 @@ int rec_select_push(char ***list, int *n, const char *s)
 	return 0;
 }
 
+static int mask_cpus(unsigned long first, unsigned long last, void *ctx)
+{
+	struct rec_select *s = ctx;
+
+	for (unsigned long c = first; c <= last; c++)
+		s->cpu_mask[c / 64] |= 1ULL << (c % 64);
+	return 0;
+}
+
 int rec_select_cpus(struct rec_select *s, const char *arg)
 {
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a >= 1024)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= 1024)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++)
-			s->cpu_mask[c / 64] |= 1ULL << (c % 64);
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
+	if (ftc_list_parse(arg, 1023, FTC_LIST_MANY | FTC_LIST_RANGES, mask_cpus, s) < 0)
+		return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
 	s->have_cpus = true;
 	return 0;
-bad:
-	return cmd_bad_value("not a CPU list of CPUs 0 to 1023 (e.g. 0-1,3)");
+}
+
+static int push_pid(unsigned long pid, unsigned long last, void *ctx)
+{
+	struct rec_select *s = ctx;
+	int *n = realloc(s->pids, (size_t)(s->npids + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	s->pids = n;
+	s->pids[s->npids++] = (int)pid;
+	return 0;
 }
 
 int rec_select_pids(struct rec_select *s, const char *arg)
 {
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		int *n;
-
-		if (end == p || v < 0 || v > INT_MAX || (*end && *end != ','))
-			return cmd_bad_value("not a pid list (e.g. 1,42)");
-		n = realloc(s->pids, (size_t)(s->npids + 1) * sizeof(*n));
-		if (!n)
-			return -1;
-		s->pids = n;
-		s->pids[s->npids++] = (int)v;
-		p = *end ? end + 1 : end;
-	}
+	if (ftc_list_parse(arg, INT_MAX, FTC_LIST_MANY, push_pid, s) < 0)
+		return errno == EINVAL ? cmd_bad_value("not a pid list (e.g. 1,42)") : -1;
 	return 0;
 }
 

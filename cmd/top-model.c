@@ -11,6 +11,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
+#include "ftc.h"
 #include "ftc-reader.h"
 #include "ftc-symbols.h"
 #include "top.h"
@@ -97,21 +98,13 @@ static void set_comm(struct top_model *m, uint64_t pid, const char *comm, size_t
 
 static void read_proc_comm(struct top_model *m, uint64_t pid)
 {
-	char path[64], buf[64] = "";
-	FILE *f;
+	char buf[64] = "";
 
 	if (pid == 0) {
 		set_comm(m, pid, "<idle>", 6);
 		return;
 	}
-	/* a thread's /proc/TID is there too, though readdir does not list it */
-	snprintf(path, sizeof(path), "/proc/%llu/comm", (unsigned long long)pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			buf[strcspn(buf, "\n")] = 0;
-		fclose(f);
-	}
+	ftc_task_comm((pid_t)pid, buf, sizeof(buf));
 	set_comm(m, pid, buf[0] ? buf : "<...>", buf[0] ? strlen(buf) : 5);
 }
 

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "ftc-api.h"
 
@@ -47,6 +48,22 @@ FTC_API int ftc_tracefs_open(const char *instance, const char *file, int flags);
 FTC_API int ftc_kallsyms_read(char **buf, size_t *len);
 FTC_API int ftc_sysctl_read(const char *name, char **value);
 FTC_API int ftc_sysctl_write(const char *name, const char *value);
+/* The name of task pid (a thread's too) as /proc/PID/comm holds it, without
+ * its newline: 0, or -errno with comm "" (the task is gone, or no /proc). */
+FTC_API int ftc_task_comm(pid_t pid, char *comm, size_t len);
+
+/*
+ * The one parser of number lists: "3", "1,42" (FTC_LIST_MANY), "0-1,3"
+ * (FTC_LIST_RANGES too), every number decimal and at most max. Calls range
+ * for each item in order (first == last for a single number; NULL only
+ * checks). 0, or -1 with errno EINVAL and no message on a malformed list,
+ * or range's -1 as it left it.
+ */
+#define FTC_LIST_MANY	1u
+#define FTC_LIST_RANGES	2u
+typedef int ftc_list_range_fn(unsigned long first, unsigned long last, void *ctx);
+FTC_API int ftc_list_parse(const char *list, unsigned long max, unsigned int flags,
+			   ftc_list_range_fn *range, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -35,17 +35,8 @@ static int is_pipe_of(const char *link, const char *dir)
 
 static void comm_of(const char *pid, char *comm, size_t len)
 {
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%s/comm", pid);
-	snprintf(comm, len, "?");
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(comm, (int)len, f))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
+	if (ftc_task_comm((pid_t)atoi(pid), comm, len) < 0)
+		snprintf(comm, len, "?");
 }
 
 static void append_line(char **who, const char *line)

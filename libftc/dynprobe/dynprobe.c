@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,30 @@ static int user_definition(const struct ftc_probe_spec *ps, const char *event, c
 	return ret;
 }
 
+/* Whether kallsyms line [line, end) is a text symbol named func (of module). */
+static int ksym_match(const char *line, const char *end, const char *module, const char *func,
+		      bool *module_seen, struct near_names *near_names)
+{
+	struct ftc_ksym_line l;
+	char name[256];
+
+	if (!ftc_ksym_line_parse(line, end, &l))
+		return 0;
+	if (module && (!l.mod || l.mod_len != strlen(module) ||
+		       strncmp(l.mod, module, l.mod_len)))
+		return 0;
+	*module_seen = true;
+	if (l.type != 't' && l.type != 'T')
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)l.name_len, l.name);
+	if (!strcmp(name, func))
+		return 1;
+	/* edit distance >= the length difference: skip the far ones cheaply */
+	if (strlen(name) + 4 >= strlen(func) && strlen(func) + 4 >= strlen(name))
+		ftc_near_consider(near_names, func, name);
+	return 0;
+}
+
 /*
  * A kprobe's function must be a text symbol of the kernel or of MODULE
  * (/proc/kallsyms); when it is not, the nearest names are given. A
@@ -55,35 +80,21 @@ static int user_definition(const struct ftc_probe_spec *ps, const char *event, c
 static int ksym_check(const char *module, const char *func)
 {
 	struct near_names near_names = { 0 };
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512], near[800] = "";
+	char near[800] = "", *buf = NULL;
 	bool module_seen = false;
+	size_t len = 0;
+	int found = 0;
 
-	if (!f)
+	if (ftc_kallsyms_read(&buf, &len) < 0)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		struct ftc_ksym_line l;
-		char name[256];
-
-		if (!ftc_ksym_line_parse(line, line + strcspn(line, "\n"), &l))
-			continue;
-		if (module && (!l.mod || l.mod_len != strlen(module) ||
-			       strncmp(l.mod, module, l.mod_len)))
-			continue;
-		module_seen = true;
-		if (l.type != 't' && l.type != 'T')
-			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)l.name_len, l.name);
-		if (!strcmp(name, func)) {
-			fclose(f);
-			return 0;
-		}
-		/* edit distance >= the length difference: skip the far ones cheaply */
-		if (strlen(name) + 4 >= strlen(func) && strlen(func) + 4 >= strlen(name))
-			ftc_near_consider(&near_names, func, name);
+	for (const char *line = buf, *end; !found && line < buf + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!end)
+			end = buf + len;
+		found = ksym_match(line, end, module, func, &module_seen, &near_names);
 	}
-	fclose(f);
-	if (module && !module_seen)
+	free(buf);
+	if (found || (module && !module_seen))
 		return 0;
 	ftc_near_format(&near_names, near, sizeof(near));
 	return ftc_error(ENOENT, "kprobe: no function '%s' in %s%s%s%s (/proc/kallsyms)", func,

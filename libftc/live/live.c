@@ -453,10 +453,9 @@ static void put_comm(struct ftc_live *l, struct tep_handle *tep, const char *com
 static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 {
 	struct tep_handle *tep = ftc_reader_tep(l->r);
-	char path[64], comm[64];
+	char comm[64];
 	bool first;
 	int pid;
-	FILE *f;
 
 	if (!tep || !l->pid_seen || !l->pid_done || rec->size < 8)
 		return;
@@ -465,19 +464,12 @@ static void learn_comm(struct ftc_live *l, struct tep_record *rec)
 		return;
 	first = !BIT(l->pid_seen, pid);
 	SET(l->pid_seen, pid);
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "re");
-	if (!f) {
+	if (ftc_task_comm(pid, comm, sizeof(comm)) < 0) {
 		if (first && tep_is_pid_registered(tep, pid))
 			tep_override_comm(tep, "<...>", pid);
-		SET(l->pid_done, pid);
-		return;
-	}
-	if (fgets(comm, sizeof(comm), f)) {
-		comm[strcspn(comm, "\n")] = '\0';
+	} else {
 		put_comm(l, tep, comm, pid, first);
 	}
-	fclose(f);
 	SET(l->pid_done, pid);
 }
 

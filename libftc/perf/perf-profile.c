@@ -345,15 +345,7 @@ static int synthesize_pid(struct ftc_perf_profile *p, uint32_t pid)
 	pr = ftc_perf_proc_add(p, pid);
 	if (!pr)
 		return ftc_error(ENOMEM, "out of memory");
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(line, sizeof(line), f)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(pr->comm, sizeof(pr->comm), "%.15s", line);
-		}
-		fclose(f);
-	}
+	ftc_task_comm((pid_t)pid, pr->comm, sizeof(pr->comm));
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
 	f = fopen(path, "r");
 	if (!f)

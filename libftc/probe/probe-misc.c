@@ -282,7 +282,7 @@ int ftc_probe_kallsyms(struct ftc_probe *p, struct ftc_cap *cap)
 	char *buf = NULL, *restrict_val = NULL;
 	int ret;
 
-	ret = ftc_probe_path_read("/proc/kallsyms", 1 << 16, &buf);
+	ret = ftc_kallsyms_read_max(1 << 16, &buf);
 	if (ret < 0)
 		return ftc_cap_from_errno(cap, -ret, "/proc/kallsyms: reading");
 	/*

@@ -137,11 +137,25 @@ static void read_online(char *buf, size_t size)
 	snprintf(buf, size, "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
 }
 
+struct cpu_set {
+	int *cpus;
+	int n;
+};
+
+static int add_range(unsigned long first, unsigned long last, void *ctx)
+{
+	struct cpu_set *set = ctx;
+
+	for (unsigned long c = first; c <= last; c++)
+		if (push_cpu(&set->cpus, &set->n, (long)c) < 0)
+			return -1;
+	return 0;
+}
+
 int ftc_cpulist_parse(const char *list, int **cpus)
 {
 	char online[256];
-	const char *p;
-	int n = 0;
+	struct cpu_set set = { NULL, 0 };
 	long max = sysconf(_SC_NPROCESSORS_CONF);
 
 	*cpus = NULL;
@@ -149,38 +163,14 @@ int ftc_cpulist_parse(const char *list, int **cpus)
 		read_online(online, sizeof(online));
 		list = online;
 	}
-	for (p = list; *p;) {
-		char *end;
-		long a, b;
-
-		errno = 0;
-		a = strtol(p, &end, 10);
-		b = a;
-		if (end == p || errno)
-			goto bad;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				goto bad;
-		}
-		if (a < 0 || b >= max)
-			goto bad;
-		for (long c = a; c <= b; c++)
-			if (push_cpu(cpus, &n, c) < 0)
-				return -1;
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			goto bad;
+	if (ftc_list_parse(list, (unsigned long)max - 1, FTC_LIST_MANY | FTC_LIST_RANGES,
+			   add_range, &set) < 0) {
+		free(set.cpus);
+		if (errno == ENOMEM)
+			return -1;
+		return ftc_error(EINVAL, "bad CPU list '%s': use numbers and ranges below %ld, "
+				 "e.g. 0-1,3", list, max);
 	}
-	if (!n)
-		goto bad;
-	return n;
-bad:
-	free(*cpus);
-	*cpus = NULL;
-	return ftc_error(EINVAL, "bad CPU list '%s': use numbers and ranges below %ld, e.g. 0-1,3",
-			 list, max);
+	*cpus = set.cpus;
+	return set.n;
 }

@@ -55,6 +55,8 @@ int ftc_tracefs_rmdir(const char *name);
  */
 int ftc_tracefs_read_max(const char *instance, const char *file, size_t max, char **out);
 int ftc_path_read_max(const char *path, size_t max, char **out);
+/* /proc/kallsyms, its first max bytes (a check of its addresses). */
+int ftc_kallsyms_read_max(size_t max, char **out);
 
 /*
  * Writes len bytes in full, then closes; truncating unless append. A list

@@ -98,7 +98,7 @@ int ftc_meta_collect(struct ftc_meta *m, const char *first_instance)
 	    read_blob("events/header_event", &m->header_event) < 0 ||
 	    collect_formats(m) < 0 ||
 	    /* kptr_restrict may hide the addresses; we never change it unasked. */
-	    ftc_path_read("/proc/kallsyms", &m->kallsyms.data, &m->kallsyms.len) < 0 ||
+	    ftc_kallsyms_read(&m->kallsyms.data, &m->kallsyms.len) < 0 ||
 	    read_blob("printk_formats", &m->printk) < 0 ||
 	    ftc_meta_cmdlines(&m->cmdlines) < 0 ||
 	    ftc_tracefs_read(first_instance, "trace_clock", &m->trace_clock, &len) < 0 ||

@@ -1,23 +1,58 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The kernel's files beside tracefs that a program of ftrace reads or
- * sets: /proc/kallsyms and the ftrace sysctls of /proc/sys/kernel. The
+ * sets: /proc/kallsyms, the tasks' names in /proc/PID/comm and the ftrace
+ * sysctls of /proc/sys/kernel. The
  * sysctls follow the "raw" convention (tracefs-layer.h): a refusal is an
  * answer the caller words itself.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ftc.h"
 #include "tracefs-layer.h"
 
 #define SYSCTL_MAX	4096	/* a sysctl is a word or a short list */
 
+#define KALLSYMS	"/proc/kallsyms"
+
 int ftc_kallsyms_read(char **buf, size_t *len)
 {
-	return ftc_path_read("/proc/kallsyms", buf, len);
+	return ftc_path_read(KALLSYMS, buf, len);
+}
+
+int ftc_kallsyms_read_max(size_t max, char **out)
+{
+	return ftc_path_read_max(KALLSYMS, max, out);
+}
+
+int ftc_task_comm(pid_t pid, char *comm, size_t len)
+{
+	char path[64];
+	int fd, err = 0;
+	ssize_t n;
+
+	if (!len)
+		return -EINVAL;
+	comm[0] = '\0';
+	/* a thread's /proc/TID is there too, though readdir does not list it */
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, comm, len - 1);
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	if (err)
+		return err;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return 0;
 }
 
 static char *sysctl_path(const char *name)
