@@ -95,40 +95,32 @@ void ftc_stream_release(struct ftc_stream *s)
 
 static int load_chunk(struct ftc_stream *s)
 {
-	unsigned char h[8];
-	uint32_t csize, usize;
+	struct ftc_chunk c;
 	uint64_t off = s->pos;
+	const char *why;
 
 	if (!s->chunks_left || s->end - s->pos < 8)
 		return 0;
-	if (ftc_pread_all(s->r, h, 8, off, "chunk header") < 0)
-		return stream_fail(s, "a chunk header is cut short", off);
-	csize = ftc_rd32(s->r, h);
-	usize = ftc_rd32(s->r, h + 4);
-	if (csize > s->end - off - 8)
-		return stream_fail(s, "a chunk's compressed size runs past the CPU's data "
-				   "(truncated?)", off);
-	if (!usize || usize > FTC_MAX_CHUNK_SIZE)
-		return stream_fail(s, "a chunk's uncompressed size is out of range", off);
-	if (grow(&s->cbuf, &s->cbuf_cap, csize ? csize : 1) < 0)
+	if (ftc_chunk_head(s->r, off, s->end, 0, &c, &why) < 0)
+		return stream_fail(s, why, off);
+	if (grow(&s->cbuf, &s->cbuf_cap, c.csize ? c.csize : 1) < 0)
 		return stream_fail(s, "out of memory for a chunk", off);
-	if (ftc_pread_all(s->r, s->cbuf, csize, off + 8, "chunk") < 0 ||
-	    ftc_decompress_check(s->r, s->cbuf, csize, usize, "a data chunk", off) < 0) {
+	if (ftc_chunk_read(s->r, off, &c, s->cbuf) < 0) {
 		ftc_reader_warn(s->r, "%s", ftc_strerror());
 		return stream_fail(s, "a chunk is unreadable", off);
 	}
-	if (grow(&s->win, &s->win_cap, (size_t)usize + s->psize) < 0)
+	if (grow(&s->win, &s->win_cap, (size_t)c.usize + s->psize) < 0)
 		return stream_fail(s, "out of memory for a chunk", off);
-	if (ftc_decompress(s->r, s->cbuf, csize, s->win, usize, "a data chunk", off) < 0) {
+	if (ftc_chunk_unpack(s->r, off, &c, s->cbuf, s->win) < 0) {
 		ftc_reader_warn(s->r, "%s", ftc_strerror());
 		return stream_fail(s, "a chunk is unreadable", off);
 	}
-	s->pos = off + 8 + csize;
+	s->pos = off + 8 + c.csize;
 	s->chunks_left--;
-	s->win_len = usize;
+	s->win_len = c.usize;
 	s->win_off = 0;
 	s->win_file_off = off;
-	memset(s->win + usize, 0, s->psize);
+	memset(s->win + c.usize, 0, s->psize);
 	return 1;
 }
 

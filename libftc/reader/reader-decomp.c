@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Decompression of v7 sections and chunks with zstd or zlib. */
+/*
+ * Decompression of v7 sections and chunks with zstd or zlib, and the one
+ * decoder of a data chunk's header (the CPU walker, the rescue of a cut
+ * file and restore each read chunks).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <zlib.h>
@@ -178,4 +182,39 @@ int ftc_decompress_alloc(struct ftc_reader *r, const void *src, size_t slen, siz
 	g.buf[g.len] = '\0';
 	*out = g.buf;
 	return 0;
+}
+
+int ftc_chunk_head(struct ftc_reader *r, uint64_t off, uint64_t limit, uint32_t page,
+		   struct ftc_chunk *c, const char **why)
+{
+	unsigned char h[8];
+
+	if (off > limit || limit - off < 8 || ftc_pread_all(r, h, 8, off, "chunk header") < 0) {
+		*why = "a chunk header is cut short";
+		return -1;
+	}
+	c->csize = ftc_rd32(r, h);
+	c->usize = ftc_rd32(r, h + 4);
+	if (c->csize > limit - off - 8) {
+		*why = "a chunk's compressed size runs past the CPU's data (truncated?)";
+		return -1;
+	}
+	if (!c->usize || c->usize > FTC_MAX_CHUNK_SIZE || (page && c->usize % page)) {
+		*why = "a chunk's uncompressed size is out of range";
+		return -1;
+	}
+	return 0;
+}
+
+int ftc_chunk_read(struct ftc_reader *r, uint64_t off, const struct ftc_chunk *c, void *buf)
+{
+	if (ftc_pread_all(r, buf, c->csize, off + 8, "chunk") < 0)
+		return -1;
+	return ftc_decompress_check(r, buf, c->csize, c->usize, "a data chunk", off);
+}
+
+int ftc_chunk_unpack(struct ftc_reader *r, uint64_t off, const struct ftc_chunk *c,
+		     const void *buf, void *out)
+{
+	return ftc_decompress(r, buf, c->csize, out, c->usize, "a data chunk", off);
 }

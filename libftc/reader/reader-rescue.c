@@ -31,10 +31,13 @@ static uint64_t page_up(uint64_t v, uint32_t page)
 	return (v + page - 1) / page * page;
 }
 
-static bool chunk_sane(const struct ftc_reader *r, uint32_t csize, uint32_t usize)
+/* A chunk header that a rescue takes: ftc_chunk_head's checks, data in it, a sane size. */
+static bool chunk_sane(struct ftc_reader *r, uint64_t off, uint64_t limit, struct ftc_chunk *c)
 {
-	return csize && csize <= FTC_MAX_CHUNK_SIZE && usize && usize <= FTC_MAX_CHUNK_SIZE &&
-	       !(usize % r->page_size);
+	const char *why;
+
+	return ftc_chunk_head(r, off, limit, r->page_size, c, &why) == 0 && c->csize &&
+	       c->csize <= FTC_MAX_CHUNK_SIZE;
 }
 
 static int add_cpu(struct ftc_reader *r, struct found *f, uint64_t off, uint64_t size)
@@ -62,22 +65,20 @@ static int add_cpu(struct ftc_reader *r, struct found *f, uint64_t off, uint64_t
 /* A run starts here when its first chunk is sane and decompresses. */
 static bool run_starts(struct ftc_reader *r, uint64_t pos, uint64_t limit, uint32_t *count)
 {
-	unsigned char h[12];
-	uint32_t csize, usize;
+	unsigned char h[4];
+	struct ftc_chunk c;
 	char *z, *out;
 	bool ok;
 
-	if (pos + 12 > limit || ftc_pread_all(r, h, 12, pos, "chunk") < 0)
+	if (pos + 12 > limit || ftc_pread_all(r, h, 4, pos, "chunk") < 0)
 		return false;
 	*count = ftc_rd32(r, h);
-	csize = ftc_rd32(r, h + 4);
-	usize = ftc_rd32(r, h + 8);
-	if (!*count || !chunk_sane(r, csize, usize) || pos + 12 + csize > limit)
+	if (!*count || !chunk_sane(r, pos + 4, limit, &c))
 		return false;
-	z = malloc(csize);
-	out = malloc(usize);
-	ok = z && out && ftc_pread_all(r, z, csize, pos + 12, "chunk") == 0 &&
-	     ftc_decompress(r, z, csize, out, usize, "a data chunk", pos + 4) == 0;
+	z = malloc(c.csize);
+	out = malloc(c.usize);
+	ok = z && out && ftc_chunk_read(r, pos + 4, &c, z) == 0 &&
+	     ftc_chunk_unpack(r, pos + 4, &c, z, out) == 0;
 	free(z);
 	free(out);
 	return ok;
@@ -94,16 +95,11 @@ static int scan_chunks(struct ftc_reader *r, uint64_t pos, uint64_t limit, struc
 			continue;
 		}
 		while (n < count && p + 8 <= limit) {
-			unsigned char h[8];
-			uint32_t csize, usize;
+			struct ftc_chunk c;
 
-			if (ftc_pread_all(r, h, 8, p, "chunk header") < 0)
+			if (!chunk_sane(r, p, limit, &c))
 				break;
-			csize = ftc_rd32(r, h);
-			usize = ftc_rd32(r, h + 4);
-			if (!chunk_sane(r, csize, usize) || p + 8 + csize > limit)
-				break;
-			p += 8 + csize;
+			p += 8 + c.csize;
 			n++;
 		}
 		if (add_cpu(r, f, pos, p - pos - 4) < 0)

@@ -166,6 +166,25 @@ void ftc_decompress_free(struct ftc_reader *r);
 int ftc_decompress_alloc(struct ftc_reader *r, const void *src, size_t slen, size_t dlen,
 			 const char *what, uint64_t off, char **out);
 
+/*
+ * A v7 data chunk: an 8-byte header (compressed size, uncompressed size)
+ * and its data. ftc_chunk_head reads the header at off and checks it: the
+ * data ends by limit, the uncompressed size is in range and, when page is
+ * not 0, whole pages. 0, or -1 with why set and no message (the callers
+ * word a cut their way). ftc_chunk_read reads the data into buf (csize
+ * bytes) and refuses sizes its frame header belies, before the caller makes
+ * room for usize bytes; ftc_chunk_unpack decompresses it into out. Both:
+ * 0 or -1 with a message.
+ */
+struct ftc_chunk {
+	uint32_t csize, usize;
+};
+int ftc_chunk_head(struct ftc_reader *r, uint64_t off, uint64_t limit, uint32_t page,
+		   struct ftc_chunk *c, const char **why);
+int ftc_chunk_read(struct ftc_reader *r, uint64_t off, const struct ftc_chunk *c, void *buf);
+int ftc_chunk_unpack(struct ftc_reader *r, uint64_t off, const struct ftc_chunk *c,
+		     const void *buf, void *out);
+
 /* reader-section.c: a v7 section's 16-byte header, checked against the file. */
 #define SEC_HDR 16
 

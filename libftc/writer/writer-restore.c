@@ -19,25 +19,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "ftc.h"
 #include "reader.h"
 #include "tracedat-format.h"
 #include "writer.h"
 
-
-/* A chunk is whole when it decompresses to exactly what its header says. */
-static bool chunk_ok(enum ftc_compression c, const char *z, uint32_t zlen, uint32_t ulen,
-		     char *out)
-{
-	uLongf olen = ulen;
-
-	if (c == FTC_COMPRESS_ZSTD)
-		return ZSTD_decompress(out, ulen, z, zlen) == ulen;
-	return uncompress((Bytef *)out, &olen, (const Bytef *)z, zlen) == Z_OK && olen == ulen;
-}
 
 /* A raw page is a sub-buffer when its header is plausible. */
 static bool page_ok(const struct ftc_writer *w, const char *p)
@@ -62,7 +49,8 @@ static int recover(struct ftc_writer *w, struct ftc_reader *r, struct wcpu *wc,
 
 	while (z && out) {
 		uint64_t at = wc->start + hdr + wc->size;
-		uint32_t cz[2];
+		struct ftc_chunk c;
+		const char *why;
 
 		if (!compressed(w)) {
 			if (at + w->page > limit || ftc_pread_all(r, out, w->page, at, "page") < 0 ||
@@ -72,13 +60,12 @@ static int recover(struct ftc_writer *w, struct ftc_reader *r, struct wcpu *wc,
 			n++;
 			continue;
 		}
-		if (at + 8 > limit || ftc_pread_all(r, cz, 8, at, "chunk") < 0 || !cz[0] ||
-		    !cz[1] || cz[1] > max || cz[1] % w->page ||
-		    cz[0] > ftc_zctx_bound(w->comp, max) || at + 8 + cz[0] > limit ||
-		    ftc_pread_all(r, z, cz[0], at + 8, "chunk") < 0 ||
-		    !chunk_ok(w->comp, z, cz[0], cz[1], out))
+		/* whole when it decompresses to exactly what its header says */
+		if (ftc_chunk_head(r, at, limit, w->page, &c, &why) < 0 || !c.csize ||
+		    c.usize > max || c.csize > ftc_zctx_bound(w->comp, max) ||
+		    ftc_chunk_read(r, at, &c, z) < 0 || ftc_chunk_unpack(r, at, &c, z, out) < 0)
 			break;
-		wc->size += 8 + cz[0];
+		wc->size += 8 + c.csize;
 		wc->chunks++;
 		n++;
 	}
