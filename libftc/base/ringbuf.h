@@ -76,10 +76,6 @@ int ftc_subbuf_decode(const struct ftc_subbuf_layout *l, const void *page, size_
 void ftc_subbuf_encode(const struct ftc_subbuf_layout *l, void *page,
 		       const struct ftc_subbuf *sb);
 
-/* The layout of the kernel the writer took its metadata from (writer.c). */
-struct ftc_writer;
-const struct ftc_subbuf_layout *ftc_wsubbuf(const struct ftc_writer *w);
-
 /* Counters of tracefs per_cpu/cpuN/stats. */
 struct ftc_cpu_counters {
 	uint64_t read, overrun, dropped;

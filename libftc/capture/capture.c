@@ -82,6 +82,8 @@ struct ftc_capture {
 	atomic_bool failed;
 	char errmsg[512];
 	pthread_mutex_t lock;
+	/* the kernel's sub-buffer header (header_page), to find lost events */
+	struct ftc_subbuf_layout layout;
 	ftc_capture_page_fn live_fn;	/* live readers: every page also goes here */
 	void *live_arg;
 	bool live_write;		/* ... and still into the writer */
@@ -120,7 +122,9 @@ struct ftc_capture *ftc_capture_new(struct ftc_writer *w, unsigned int wake_usec
 		return NULL;
 	}
 	c->w = w;
+	/* the file's page, which ftc_capture_add holds each buffer's sub-buffers to */
 	c->page = ftc_writer_page_size(w);
+	ftc_tracefs_subbuf_layout(&c->layout);
 	c->wake_ms = wake_usecs ? (wake_usecs + 999) / 1000 : 1000;
 	c->rt_priority = READER_RT_PRIO;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -233,7 +237,7 @@ int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *instance,
  */
 static int count_lost(struct cslot *s, size_t len)
 {
-	const struct ftc_subbuf_layout *l = ftc_wsubbuf(s->cap->w);
+	const struct ftc_subbuf_layout *l = &s->cap->layout;
 	uint64_t last_ts = 0, total;
 	struct ftc_cpu_counters now = { 0 };
 	bool unknown = false;

@@ -40,6 +40,7 @@
 #include "ftc-live.h"
 #include "opts.h"
 #include "ringbuf.h"
+#include "tracefs-layer.h"
 
 #define MIN_WINDOW_MS	5
 #define MAX_WINDOW_MS	10000
@@ -179,7 +180,7 @@ static int open_meta(struct ftc_live *l, const struct ftc_live_opts *o)
 	    ftc_writer_start(l->w) < 0)
 		return -1;
 	l->page = ftc_writer_page_size(l->w);
-	l->layout = *ftc_wsubbuf(l->w);
+	ftc_tracefs_subbuf_layout(&l->layout);
 	l->r = ftc_reader_open_opts(file, &ro);
 	return l->r ? 0 : -1;
 }

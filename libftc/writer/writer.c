@@ -228,11 +228,6 @@ unsigned int ftc_writer_page_size(const struct ftc_writer *w)
 	return w->page;
 }
 
-const struct ftc_subbuf_layout *ftc_wsubbuf(const struct ftc_writer *w)
-{
-	return &w->subbuf;
-}
-
 /* File systems without sparse files: a write past the end zero-fills the gap. */
 static bool no_holes(long type)
 {
