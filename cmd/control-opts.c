@@ -116,20 +116,6 @@ int control_session_opt(struct ftc_session *s, int id, const char *arg)
 	}
 }
 
-int control_session_configure(struct ftc_session *s, struct ftc_state *st)
-{
-	/* a glob of events stops between its events on Ctrl-C */
-	ftc_state_set_stop(st, cmd_signal_flag());
-	return ftc_session_configure(s, st);
-}
-
-int control_session_apply(struct ftc_session *s, struct ftc_state *st)
-{
-	if (control_session_configure(s, st) < 0)
-		return -1;
-	return ftc_session_tracing_on(s, st);
-}
-
 int control_exit_status(int err)
 {
 	if (err == EINTR)

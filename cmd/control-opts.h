@@ -40,10 +40,6 @@ struct ftc_session *control_session_new(void);
  * option; -1: bad value, or a -B NAME given twice (error already printed).
  * Call it first from the command's handler. */
 int control_session_opt(struct ftc_session *s, int id, const char *arg);
-/* ftc_session_configure() and _apply(), stopping between two writes on
- * Ctrl-C (EINTR); -1 with ftc_strerror() naming the file, value and reason. */
-int control_session_configure(struct ftc_session *s, struct ftc_state *st);
-int control_session_apply(struct ftc_session *s, struct ftc_state *st);
 
 /* The exit status for a failed apply, from errno: 3 when the kernel refused
  * or lacks what was asked for, 130 when interrupted, else 1. */

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "control-opts.h"
+#include "journal.h"
 #include "hist.h"
 #include "options.h"
 #include "output.h"
@@ -533,24 +534,12 @@ static int do_hist(struct hist_args *a)
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
-	st = ftc_state_new();
+	st = cmd_journal_open(&cmd_hist);
 	if (!st) {
-		cmd_error(&cmd_hist, "%s", ftc_strerror());
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
-	/* Before the first write and before the command: see ftc_state_guard. */
-	if (ftc_state_guard(st, "hist") < 0)
-		cmd_error(&cmd_hist, "warning: tracefs stays changed if ftc is killed: %s",
-			  ftc_strerror());
-	cmd_signals_catch();
-	ret = count(a, st, start, pause);
-	if (ftc_state_restore(st) < 0) {
-		cmd_error(&cmd_hist, "%s", ftc_strerror());
-		if (ret == FTC_EXIT_OK)
-			ret = FTC_EXIT_FAIL;
-	}
-	ftc_state_free(st);
+	ret = cmd_journal_close(&cmd_hist, st, count(a, st, start, pause));
 out:
 	free(start);
 	free(pause);

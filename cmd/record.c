@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "control-opts.h"
+#include "journal.h"
 #include "options.h"
 #include "output.h"
 #include "opt-values.h"
@@ -400,8 +401,6 @@ static int start(struct record *r)
 		return -1;
 	if (open_output(r, &o) < 0)
 		return -1;
-	/* a glob of events stops between its events on Ctrl-C */
-	ftc_state_set_stop(r->st, cmd_signal_flag());
 	clock_gettime(CLOCK_MONOTONIC, &r->t0);
 	if (ftc_session_record_start(r->session, r->st, &o) < 0)
 		return -1;
@@ -481,27 +480,16 @@ static int record_run(int argc, char **argv)
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
-	r.st = ftc_state_new();
+	r.st = cmd_journal_open(&cmd_record);
 	if (!r.st) {
-		cmd_error(&cmd_record, "%s", ftc_strerror());
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
-	/* Before the first write and before any thread: see ftc_state_guard. */
-	if (ftc_state_guard(r.st, "record") < 0)
-		cmd_error(&cmd_record, "warning: tracefs stays changed if ftc is killed: %s",
-			  ftc_strerror());
-	cmd_signals_catch();
 	ret = capture(&r);
 	/* the readers and the file let go of tracefs before it is restored */
 	ftc_session_free(r.session);
 	r.session = NULL;
-	if (ftc_state_restore(r.st) < 0) {
-		cmd_error(&cmd_record, "%s", ftc_strerror());
-		if (ret == FTC_EXIT_OK)
-			ret = FTC_EXIT_FAIL;
-	}
-	ftc_state_free(r.st);
+	ret = cmd_journal_close(&cmd_record, r.st, ret);
 	/* --duration ended the capture first: the command finishes on its own. */
 	ftc_workload_reap(r.cmd);
 	ftc_workload_free(r.cmd);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "control-opts.h"
+#include "journal.h"
 #include "options.h"
 #include "signals.h"
 #include "ftc.h"
@@ -50,19 +51,13 @@ const struct command cmd_start = {
 
 static int start_apply(struct start_ctx *c)
 {
-	struct ftc_state *st = ftc_state_new();
+	/* a kill half-way through leaves nothing half-configured */
+	struct ftc_state *st = cmd_journal_open(&cmd_start);
 	int ret = FTC_EXIT_OK;
 
-	if (!st) {
-		cmd_error(&cmd_start, "%s", ftc_strerror());
+	if (!st)
 		return FTC_EXIT_FAIL;
-	}
-	/* A kill half-way through leaves nothing half-configured. */
-	if (ftc_state_guard(st, "start") < 0)
-		cmd_error(&cmd_start, "warning: a killed ftc start leaves tracefs half "
-			  "configured: %s", ftc_strerror());
-	cmd_signals_catch();
-	if (control_session_apply(c->spec, st) < 0) {
+	if (ftc_session_apply(c->spec, st) < 0) {
 		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_start, "%s", ftc_strerror());

@@ -22,6 +22,7 @@
 #include <traceevent/event-parse.h>
 
 #include "control-opts.h"
+#include "journal.h"
 #include "format-env.h"
 #include "options.h"
 #include "output.h"
@@ -354,7 +355,7 @@ static int run_traced(struct stream *s)
 		goto fail;
 	if (s->follow && ftc_session_follow(s->spec, ftc_workload_pid(s->cmd)) < 0)
 		goto fail;
-	if (control_session_configure(s->spec, s->st) < 0) {
+	if (ftc_session_configure(s->spec, s->st) < 0) {
 		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
@@ -501,16 +502,11 @@ static int stream_run(int argc, char **argv)
 	s.instance = ftc_session_instance_at(s.spec, 0);
 	/* A closed pipe is an answer (| head), not a death: see flush_out. */
 	signal(SIGPIPE, SIG_IGN);
-	s.st = ftc_state_new();
+	s.st = cmd_journal_open(&cmd_stream);
 	if (!s.st) {
-		cmd_error(&cmd_stream, "%s", ftc_strerror());
 		ret = FTC_EXIT_FAIL;
 		goto out;
 	}
-	if (ftc_state_guard(s.st, "stream") < 0)
-		cmd_error(&cmd_stream, "warning: tracefs stays changed if ftc is killed: %s",
-			  ftc_strerror());
-	cmd_signals_catch();
 	ret = run_traced(&s);
 	if (s.fmt)
 		format_env_free(s.fmt);
@@ -519,12 +515,7 @@ static int stream_run(int argc, char **argv)
 		if (ret == FTC_EXIT_OK)
 			ret = FTC_EXIT_FAIL;
 	}
-	if (ftc_state_restore(s.st) < 0) {
-		cmd_error(&cmd_stream, "%s", ftc_strerror());
-		if (ret == FTC_EXIT_OK)
-			ret = FTC_EXIT_FAIL;
-	}
-	ftc_state_free(s.st);
+	ret = cmd_journal_close(&cmd_stream, s.st, ret);
 	ftc_workload_reap(s.cmd);
 	ftc_workload_free(s.cmd);
 out:

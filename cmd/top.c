@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "control-opts.h"
+#include "journal.h"
 #include "options.h"
 #include "opt-values.h"
 #include "signals.h"
@@ -491,7 +492,7 @@ static void start_hist(struct top *t)
 
 static int configure(struct top *t)
 {
-	if (control_session_configure(t->spec, t->st) < 0) {
+	if (ftc_session_configure(t->spec, t->st) < 0) {
 		int err = cmd_signal_caught() ? EINTR : errno;
 
 		cmd_error(&cmd_top, "%s", ftc_strerror());
@@ -549,16 +550,9 @@ static int run(struct top *t)
 {
 	int ret;
 
-	t->st = ftc_state_new();
-	if (!t->st) {
-		cmd_error(&cmd_top, "%s", ftc_strerror());
+	t->st = cmd_journal_open(&cmd_top);
+	if (!t->st)
 		return FTC_EXIT_FAIL;
-	}
-	/* Before the first write and before any thread: see ftc_state_guard. */
-	if (ftc_state_guard(t->st, "top") < 0)
-		cmd_error(&cmd_top, "warning: tracefs stays changed if ftc is killed: %s",
-			  ftc_strerror());
-	cmd_signals_catch();
 	t->perf = top_perf_new(t->ui.why[TOP_VIEW_PERF], sizeof(t->ui.why[0]));
 	ret = configure(t);
 	t->stats.instance = t->inst;
@@ -575,13 +569,7 @@ static int run(struct top *t)
 	ftc_live_close(t->live);
 	top_hist_free(t->hist);
 	top_perf_free(t->perf);
-	if (ftc_state_restore(t->st) < 0) {
-		cmd_error(&cmd_top, "%s", ftc_strerror());
-		if (ret == FTC_EXIT_OK)
-			ret = FTC_EXIT_FAIL;
-	}
-	ftc_state_free(t->st);
-	return ret;
+	return cmd_journal_close(&cmd_top, t->st, ret);
 }
 
 static int top_run(int argc, char **argv)
