@@ -134,7 +134,8 @@ enum ftc_session_stage {
 };
 
 /*
- * Configures the session with tracing off, writes the file's head, starts
+ * Configures the session with tracing off (unless ftc_session_configure()
+ * did, for a caller with something to do in between), writes the file's head, starts
  * a reader per CPU and buffer (and perf), keeps the recorder's own threads
  * out of the trace (set_event_notrace_pid, where the kernel has it), turns
  * tracing on and releases the command. The file's buffer i is section i.

@@ -188,6 +188,7 @@ int ftc_session_configure(struct ftc_session *s, struct ftc_state *st)
 		if (section_configure(&a, s->secs[i]) < 0)
 			return s->n > 1 ? name_section(s->secs[i]) : -1;
 	}
+	s->configured = true;
 	return 0;
 }
 

@@ -152,7 +152,7 @@ int ftc_session_record_start(struct ftc_session *s, struct ftc_state *st,
 	s->st = st;
 	s->workload = o->workload;
 	s->stage = FTC_SESSION_STAGE_NONE;
-	if (ftc_session_configure(s, st) < 0)
+	if (!s->configured && ftc_session_configure(s, st) < 0)
 		return fail_at(s, FTC_SESSION_STAGE_CONFIGURE);
 	if (sections_cpus(s) < 0 || open_writer(s, o) < 0)
 		return fail_at(s, FTC_SESSION_STAGE_FILE);

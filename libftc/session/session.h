@@ -45,7 +45,7 @@ struct ftc_session {
 	struct ftc_capture_perf *perf;
 	struct ftc_workload *workload;
 	enum ftc_session_stage stage;
-	bool recording;
+	bool configured, recording;
 };
 
 /* session-spec.c: the sections' memory, for the recording's free. */

@@ -46,8 +46,8 @@ close=$(printf '%s\n' "$graph" | grep -cE '\|[[:space:]]+\}')
 	fail "lab stream graph: every entry is closed" "$open entries, $close closing braces"
 expect_match "lab stream graph: ftc record of the same kind" '^record status=0$' "$rgraph"
 # ftc's own opens (/proc/PID/comm) are not traced: only busybox cat's one
-# open of /proc/version (6 blocks before; ftc record, which does not keep
-# itself out of the function tracers, shows its own too)
+# open of /proc/version (6 blocks before ftc kept itself out of the
+# function tracers with set_ftrace_notrace_pid)
 opens() { grep -cE '\|  do_sys_openat2\(\) \{$'; }
 expect_match "lab stream graph: only the command's open, not ftc's own" '^1$' \
 	"$(printf '%s\n' "$graph" | opens)"
