@@ -46,8 +46,10 @@ if grep -qw function_graph "$TRACEFS/available_tracers" 2>/dev/null; then
 else
 	[ $rc = 3 ] && pass "function_graph refused here: exit 3" ||
 		fail "function_graph refused here: exit 3" "exit $rc: $(tail -2 "$D/g.err")"
-	expect_match "function_graph refused here: the message names the knob or the tracer" \
-		'set_graph_function|current_tracer|function_graph' "$(cat "$D/g.err")"
+	# the first knob refused is the tracer's pid filter (follow), its graph
+	# function, or the tracer itself, in the kernel's order
+	expect_match "function_graph refused here: the message names the knob it stopped at" \
+		'set_ftrace_pid|set_graph_function|current_tracer' "$(cat "$D/g.err")"
 fi
 [ -d "$TRACEFS/instances/$I" ] && fail "function_graph: the instance it made is gone" "$I is left" ||
 	pass "function_graph: the instance it made is gone"
