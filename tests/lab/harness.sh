@@ -5,6 +5,8 @@
 # reason. Each case runs lab_run in a subshell and checks what it reported.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lab.bash"
+# the timeouts themselves are under test here: as named, not scaled
+export LAB_SLOWDOWN=1
 
 if ! lab_ready; then
 	skip "lab harness" "$LAB_WHY"

@@ -28,6 +28,9 @@
 # Settings (environment):
 #   LAB_TIMEOUT		seconds for the scenario inside the guest (default 60)
 #   LAB_QEMU_TIMEOUT	seconds for the whole qemu run (default LAB_TIMEOUT + 60)
+#   LAB_SLOWDOWN	both timeouts are this many times what is set (default 3:
+#			a timeout catches a hung guest, and a busy machine runs
+#			the guest slower)
 #   LAB_EXPECT=panic	the scenario crashes the guest on purpose: a panic
 #			passes, a clean end fails
 #   LAB_REBOOTS=1	the scenario crashes the guest on purpose and the guest
@@ -317,7 +320,12 @@ lab_machine() {
 }
 
 lab_run() {
-	local name=$1 scenario=$2 qtmo=${LAB_QEMU_TIMEOUT:-$((LAB_TIMEOUT + 60))}
+	# A timeout is there to catch a hung guest, nothing more, and a guest on
+	# a busy machine runs several times slower (the lab tier runs beside the
+	# others): each is LAB_SLOWDOWN times what the test names.
+	local slow=${LAB_SLOWDOWN:-3}
+	local name=$1 scenario=$2 qtmo=$(( ${LAB_QEMU_TIMEOUT:-$((LAB_TIMEOUT + 60))} * slow ))
+	local LAB_TIMEOUT=$((LAB_TIMEOUT * slow))
 	local stage rc t0 t1 secs
 	shift 2
 	LAB_CONSOLE=$OUT/lab-$name.console
