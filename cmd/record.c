@@ -72,7 +72,6 @@ struct record {
 	bool send_tcp, output_set, rt_priority_set;
 	int rt_priority;
 	bool follow, quiet;
-	bool configure_failed;		/* the kernel refused a setting: exit 3 or 1 by errno */
 	unsigned long long max_kb, sleep_us;
 	double duration;
 	int compression, version;
@@ -376,8 +375,7 @@ static int start_failed(struct record *r)
 	if (err == EINTR)
 		return FTC_EXIT_INTERRUPTED;
 	/* a setting the kernel lacks, or a counter this machine lacks (no PMU), is refused */
-	if (r->configure_failed || stage == FTC_SESSION_STAGE_CONFIGURE ||
-	    stage == FTC_SESSION_STAGE_PERF)
+	if (stage == FTC_SESSION_STAGE_CONFIGURE || stage == FTC_SESSION_STAGE_PERF)
 		return control_exit_status(err);
 	switch (stage) {
 	case FTC_SESSION_STAGE_EXEC: return 127;	/* as a shell, and ftc stat */
@@ -402,10 +400,8 @@ static int start(struct record *r)
 	if (r->follow && ftc_session_follow(r->session, ftc_workload_pid(r->cmd)) < 0)
 		return -1;
 	/* the output is touched (an old file kept, a listener called) once the kernel took it all */
-	if (ftc_session_configure(r->session, r->st) < 0) {
-		r->configure_failed = true;
+	if (ftc_session_configure(r->session, r->st) < 0)
 		return -1;
-	}
 	if (open_output(r, &o) < 0)
 		return -1;
 	if (ftc_session_record_start(r->session, r->st, &o) < 0)

@@ -123,7 +123,7 @@ struct ftc_session_record_opts {
 	struct ftc_workload *workload;
 };
 
-/* Where ftc_session_record_start() failed. */
+/* Where ftc_session_record_start() (or ftc_session_configure()) failed. */
 enum ftc_session_stage {
 	FTC_SESSION_STAGE_NONE,
 	FTC_SESSION_STAGE_CONFIGURE,	/* the kernel refused a knob: see errno */

@@ -119,14 +119,13 @@ static int notrace_pids(struct ftc_state *st, const char *instance, const char *
 	char **v = calloc(n, sizeof(*v));
 	int ret = 0;
 
-	for (size_t i = 0; v && i < n; i++)
-		if (asprintf(&v[i], "%d", (int)tids[i]) < 0)
-			v[i] = NULL;
-	for (size_t i = 0; v && i < n; i++)
-		if (!v[i])
-			ret = ftc_error(ENOMEM, "out of memory");
 	if (!v)
 		ret = ftc_error(ENOMEM, "out of memory");
+	for (size_t i = 0; !ret && i < n; i++)
+		if (asprintf(&v[i], "%d", (int)tids[i]) < 0) {
+			v[i] = NULL;
+			ret = ftc_error(ENOMEM, "out of memory");
+		}
 	if (!ret)
 		ret = ftc_set_pids(st, instance, file, v, n);
 	for (size_t i = 0; v && i < n; i++)

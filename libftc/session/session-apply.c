@@ -175,7 +175,7 @@ static int name_section(const struct ftc_session_section *sec)
 	return -1;
 }
 
-int ftc_session_configure(struct ftc_session *s, struct ftc_state *st)
+static int configure(struct ftc_session *s, struct ftc_state *st)
 {
 	if (s->cmdlines_size &&
 	    (ftc_session_step(s, st) || ftc_set_cmdlines_size(st, s->cmdlines_size)))
@@ -187,6 +187,16 @@ int ftc_session_configure(struct ftc_session *s, struct ftc_state *st)
 
 		if (section_configure(&a, s->secs[i]) < 0)
 			return s->n > 1 ? name_section(s->secs[i]) : -1;
+	}
+	return 0;
+}
+
+int ftc_session_configure(struct ftc_session *s, struct ftc_state *st)
+{
+	s->stage = FTC_SESSION_STAGE_NONE;
+	if (configure(s, st) < 0) {
+		s->stage = FTC_SESSION_STAGE_CONFIGURE;
+		return -1;
 	}
 	s->configured = true;
 	return 0;

@@ -134,6 +134,7 @@ static int fail_started(struct ftc_session *s, enum ftc_session_stage stage)
 	if (s->perf)
 		ftc_capture_perf_stop(s->perf);
 	ftc_writer_finish(s->w);
+	s->recording = false;
 	ftc_error(err, "%s", msg);
 	return fail_at(s, stage);
 }
@@ -150,10 +151,9 @@ int ftc_session_record_start(struct ftc_session *s, struct ftc_state *st,
 	if (s->w)
 		return ftc_error(EBUSY, "the session has recorded already");
 	s->st = st;
-	s->workload = o->workload;
 	s->stage = FTC_SESSION_STAGE_NONE;
 	if (!s->configured && ftc_session_configure(s, st) < 0)
-		return fail_at(s, FTC_SESSION_STAGE_CONFIGURE);
+		return -1;
 	if (sections_cpus(s) < 0 || open_writer(s, o) < 0)
 		return fail_at(s, FTC_SESSION_STAGE_FILE);
 	if (o->perf && open_perf(s, o) < 0)
@@ -164,9 +164,9 @@ int ftc_session_record_start(struct ftc_session *s, struct ftc_state *st,
 	exclude_self(s);
 	if (ftc_session_tracing_on(s, st) < 0)
 		return fail_started(s, FTC_SESSION_STAGE_TRACING_ON);
-	if (s->workload && ftc_workload_start(s->workload) < 0)
+	if (o->workload && ftc_workload_start(o->workload) < 0)
 		return fail_started(s, FTC_SESSION_STAGE_EXEC);
-	if (s->workload && s->perf)
+	if (o->workload && s->perf)
 		ftc_capture_perf_command_started(s->perf);
 	return 0;
 }
@@ -211,7 +211,7 @@ int ftc_session_record_stop(struct ftc_session *s)
 	struct first_failure f = { 0, "" };
 	int ret = 0;
 
-	if (!s->recording || s->stage != FTC_SESSION_STAGE_NONE)
+	if (!s->recording)
 		return 0;
 	s->recording = false;
 	/* quiet the buffers so that the last drain ends (the journal restores them) */

@@ -43,7 +43,6 @@ struct ftc_session {
 	struct ftc_writer *w;
 	struct ftc_capture *cap;
 	struct ftc_capture_perf *perf;
-	struct ftc_workload *workload;
 	enum ftc_session_stage stage;
 	bool configured, recording;
 };
