@@ -110,16 +110,14 @@ conv "to v7 any" --compression any -o "$D/v7a.dat" "$D/orig.dat" &&
 if conv "to v7 zlib" --compression zlib "$D/orig.dat" "$D/v7z.dat"; then
 	version_is "to v7 zlib" "$D/v7z.dat" 7 zlib
 	same_reports "to v7 zlib" "$D/v7z.dat" no-trace-cmd
-	pages() {	# pages of each buffer's CPUs, from an uncompressed file
-		"$FTC" dump --buffers "$1" | awk '/^  buffer/ { b = $2 } /^    cpu/ && $6 > 0 {
-			printf "%s %s %d\n", b, $2, $6 / 4096 }'
-	}
-	if python3 "$INFLATE" "$D/v7z.dat" >"$D/inflate.out" 2>"$D/inflate.err"; then
-		got=$(awk '/^buffer/ { gsub(/[:\x27]/, ""); printf "\"%s\" %s %s\n", $2, $4, $5 }' "$D/inflate.out")
-		[ "$got" = "$(pages "$D/v7n.dat")" ] &&
+	# The same reader on the uncompressed conversion: every CPU, empty ones too.
+	pages() { python3 "$INFLATE" "$1" | awk '/^buffer \x27/ { gsub(/[:\x27]/, ""); print $2, $4, $5 }'; }
+	if python3 "$INFLATE" "$D/v7z.dat" >/dev/null 2>"$D/inflate.err"; then
+		got=$(pages "$D/v7z.dat") want=$(pages "$D/v7n.dat")
+		[ -n "$got" ] && [ "$got" = "$want" ] &&
 			pass "to v7 zlib: an independent reader inflates every page of every CPU" ||
 			fail "to v7 zlib: an independent reader inflates every page of every CPU" \
-				"$(echo $got) / $(echo $(pages "$D/v7n.dat"))"
+				"zlib: $(echo $got) / none: $(echo $want) (files in $D)"
 	else
 		fail "to v7 zlib: an independent reader inflates it" "$(cat "$D/inflate.err")"
 	fi
