@@ -9,7 +9,6 @@
  * histograms.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "signals.h"
 #include "ftc.h"
 #include "ftc-control.h"
+#include "ftc-session.h"
 #include "ftc-workload.h"
 
 enum { OPT_KEY = 0x100, OPT_VALUE, OPT_SORT, OPT_SIZE, OPT_DURATION, OPT_RAW, OPT_SHOW };
@@ -374,53 +374,28 @@ static double since(const struct timespec *t0)
 }
 
 /*
- * Until the command exits, the time is up or a signal comes. The signals
- * are blocked but in ppoll, so that one cannot slip in between the check
- * and the wait; the wait itself is silent (no polling that the histogram
- * of sched_switch would count). Returns 1 when interrupted.
+ * Until the command exits, the time is up or a signal comes (the signal
+ * pipe wakes the wait: none slips in between a check and the sleep). The
+ * wait itself is silent, with no polling that the histogram of
+ * sched_switch would count. Returns 1 when interrupted.
  */
-static int wait_end(const struct hist_args *a, struct ftc_workload *w, int *child_status)
+static int wait_end(const struct hist_args *a, struct ftc_session *ss, struct ftc_workload *w,
+		    int *child_status)
 {
-	int pidfd = ftc_workload_pidfd(w), ret = 0;
-	sigset_t block, old;
 	struct timespec t0;
+	int wake;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		struct pollfd p = { .fd = pidfd, .events = POLLIN };
-		struct timespec ts, *tp = NULL;
-		double left = 0.1;
+	do {
+		double left = a->duration > 0 ? a->duration - since(&t0) : -1;
 
-		if (cmd_signal_caught()) {
-			ret = 1;
-			break;
-		}
-		if (w && ftc_workload_exited(w)) {
-			ftc_workload_reap(w);
-			*child_status = ftc_workload_exit_code(w);
-			break;
-		}
-		if (a->duration > 0) {
-			left = a->duration - since(&t0);
-			if (left <= 0)
-				break;
-		}
-		if (a->duration > 0 || (w && pidfd < 0)) {	/* no pidfd: look every 0.1 s */
-			if (w && pidfd < 0 && left > 0.1)
-				left = 0.1;
-			ts.tv_sec = (time_t)left;
-			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-			tp = &ts;
-		}
-		ppoll(&p, pidfd >= 0 ? 1 : 0, tp, &old);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
+		if (a->duration > 0 && left <= 0)
+			return 0;
+		wake = ftc_session_wait(ss, cmd_signal_fd(), left < 0 ? -1 : (long long)(left * 1e9));
+	} while (wake == FTC_SESSION_WAKE_SIGNAL && !cmd_signal_caught());
+	if (wake == FTC_SESSION_WAKE_ENDED)
+		*child_status = ftc_workload_exit_code(w);
+	return wake == FTC_SESSION_WAKE_ENDED || wake == FTC_SESSION_WAKE_TIMEOUT ? 0 : 1;
 }
 
 /* The trigger line the kernel shows for ours, read once it is paused (a
@@ -482,35 +457,38 @@ static int report(struct hist_args *a, const char *start, const char *pause,
 static int count(struct hist_args *a, struct ftc_state *st, const char *start,
 		 const char *pause)
 {
+	struct ftc_session *ss = ftc_session_new();
 	struct ftc_workload *w = NULL;
 	char *before = NULL;
 	int child = 0, stop, ret;
 
-	if (a->argv && !(w = ftc_workload_spawn(a->argv))) {
+	if (!ss || (a->argv && !(w = ftc_workload_spawn(a->argv))) ||
+	    ftc_session_set_command(ss, w) < 0) {
 		cmd_error(&cmd_hist, "%s", ftc_strerror());
+		ftc_workload_free(w);
+		ftc_session_free(ss);
 		return FTC_EXIT_FAIL;
 	}
 	ret = add_trigger(a, st, start, &before);
+	if (!ret && ftc_session_release(ss) < 0) {
+		cmd_error(&cmd_hist, "%s", ftc_strerror());
+		ret = FTC_EXIT_FAIL;
+	}
 	if (ret) {
-		ftc_workload_reap(w);	/* it reads EOF instead of "go" and exits */
+		ftc_workload_reap(w);	/* unreleased, it reads EOF instead of "go" and exits */
 		ftc_workload_free(w);
+		ftc_session_free(ss);
 		free(before);
 		return ret;
-	}
-	if (w && ftc_workload_start(w) < 0) {
-		cmd_error(&cmd_hist, "%s", ftc_strerror());
-		ftc_workload_reap(w);
-		ftc_workload_free(w);
-		free(before);
-		return FTC_EXIT_FAIL;
 	}
 	if (!w && !a->quiet)
 		fprintf(stderr, "ftc hist: counting %s:%s %s\n", a->spec.system, a->spec.event,
 			a->duration > 0 ? "for the given duration" : "until Ctrl-C");
-	stop = wait_end(a, w, &child);
+	stop = wait_end(a, ss, w, &child);
 	ret = report(a, start, pause, before);
 	free(before);
 	/* interrupted: the command, if any, got the signal too and runs on */
+	ftc_session_free(ss);
 	ftc_workload_free(w);
 	if (ret)
 		return ret;

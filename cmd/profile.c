@@ -5,12 +5,10 @@
  * flame graph drawn by ftc itself.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "call-graph.h"
@@ -109,27 +107,33 @@ static int profile_opt(int id, const char *arg, void *ctx)
 
 /* ---- stopping: the command's end, or Ctrl-C without a command ---- */
 
-/* Until the command ends, the -p process ends (target_fd), or a signal. */
-static int sample_loop(struct ftc_perf_sampler *s, struct ftc_workload *w, int target_fd)
+/*
+ * Until the command ends, the -p process ends, or a signal; the rings are
+ * read meanwhile. The command's pidfd wakes the rings' poll the moment it
+ * exits; the session then says it ended.
+ */
+static int sample_loop(struct ftc_perf_sampler *s, struct ftc_session *ss, struct ftc_workload *w)
 {
-	bool forwarded = false;
-	pid_t pid = ftc_workload_pid(w);
 	int pidfd = ftc_workload_pidfd(w);
 
 	for (;;) {
-		int fd = pid && pidfd >= 0 ? pidfd : target_fd >= 0 ? target_fd : cmd_signal_fd();
-		int r = ftc_perf_sampler_poll(s, fd, 100);
+		int wake;
 
-		if (r < 0)
+		if (ftc_perf_sampler_poll(s, pidfd >= 0 ? pidfd : cmd_signal_fd(), 100) < 0)
 			return -1;
-		if (cmd_signal_caught() && pid && !forwarded) {
-			kill(pid, cmd_signal_caught());	/* once: the command decides */
-			forwarded = true;
-		}
-		if (pid && (r > 0 || (pidfd < 0 && ftc_workload_exited(w))))
+		wake = ftc_session_wait(ss, cmd_signal_fd(), 0);
+		if (wake < 0)
+			return -1;
+		if (wake == FTC_SESSION_WAKE_ENDED)
 			return 0;
-		if (!pid && (cmd_signal_caught() || (target_fd >= 0 && r > 0)))
+		if (wake != FTC_SESSION_WAKE_STOP && !cmd_signal_caught())
+			continue;
+		cmd_signal_drain();
+		if (!w)
 			return 0;
+		/* Passed on once: the command decides how it ends. */
+		if (ftc_session_forward(ss, cmd_signal_caught()) < 0)
+			return -1;
 	}
 }
 
@@ -224,9 +228,10 @@ static int profile_run(int argc, char **argv)
 {
 	struct profile_opts o = { .s = FTC_OPTS_INIT(ftc_perf_sample_opts) };
 	struct ftc_perf_sampler *s = NULL;
+	struct ftc_session *ss = NULL;
 	struct ftc_workload *w = NULL;
 	int ret = cmd_options_parse(&cmd_profile, argc, argv, profile_opt, &o);
-	int code = FTC_EXIT_FAIL, target_fd = -1;
+	int code = FTC_EXIT_FAIL;
 	const char *why;
 	char **cmd;
 
@@ -238,26 +243,26 @@ static int profile_run(int argc, char **argv)
 		cmd_error(&cmd_profile, "%s (see 'ftc profile --help')", why);
 		return FTC_EXIT_USAGE;
 	}
-	if (cmd_signals_catch() < 0)
+	if (cmd_signals_catch() < 0 || !(ss = ftc_session_new()))
 		goto fail;
-	if (cmd[0] && !(w = ftc_workload_spawn(cmd)))
+	if (cmd[0] && (!(w = ftc_workload_spawn(cmd)) || ftc_session_set_command(ss, w) < 0))
 		goto fail;
 	if (!(s = open_sampler(&o, w))) {
 		code = errno == EINVAL || errno == ENOENT ? FTC_EXIT_USAGE : FTC_EXIT_REFUSED;
 		goto fail;
 	}
+	if (o.pid && ftc_session_attach(ss, o.pid) < 0)
+		goto fail;
 	/* Processes already running told the kernel nothing: read /proc. */
 	if ((o.all_cpus || o.pid) && ftc_perf_profile_synthesize(ftc_perf_sampler_profile(s)) < 0)
 		goto fail;
-	if (o.pid)
-		target_fd = (int)syscall(SYS_pidfd_open, o.pid, 0);
 	if (o.all_cpus || o.pid)
 		ftc_perf_sampler_enable(s, true);
-	if (w && ftc_workload_start(w) < 0) {
+	if (ftc_session_release(ss) < 0) {
 		code = 127;
 		goto fail;
 	}
-	if (sample_loop(s, w, target_fd) < 0)
+	if (sample_loop(s, ss, w) < 0)
 		goto fail;
 	ftc_perf_sampler_enable(s, false);
 	ftc_workload_reap(w);
@@ -276,9 +281,8 @@ fail:
 	cmd_error(&cmd_profile, "%s", ftc_strerror());
 	ftc_workload_kill(w);
 out:
+	ftc_session_free(ss);
 	ftc_workload_free(w);
-	if (target_fd >= 0)
-		close(target_fd);
 	ftc_perf_sampler_close(s);
 	return code;
 }

@@ -11,13 +11,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -218,33 +216,39 @@ out:
 	*prev_t = now;
 }
 
+/* The wait until the next checkpoint, or the end of -d, whichever comes first. */
+static long long next_wake_ns(const struct record *r, double last_cp)
+{
+	double now = elapsed(r), until = last_cp + 1 - now;
+
+	if (r->duration > 0 && r->duration - now < until)
+		until = r->duration - now;
+	return until > 0 ? (long long)(until * 1e9) : 0;
+}
+
 /* Waits for the end: the command exits, the time is up, Ctrl-C, or an error. */
 static int wait_loop(struct record *r, int *child_status)
 {
 	struct totals prev = { 0, 0 };
 	double prev_t = 0, last_cp = 0;
-	/* A pidfd turns readable the moment the command exits: no polling lag. */
-	int pidfd = ftc_workload_pidfd(r->cmd);
 	int ret = 0;
 
 	for (;;) {
-		struct pollfd p = { .fd = pidfd, .events = POLLIN };
-		double now;
+		int wake = ftc_session_wait(r->session, cmd_signal_fd(), next_wake_ns(r, last_cp));
+		double now = elapsed(r);
 
-		if (cmd_signal_caught()) {
-			ret = 1;
-			break;
-		}
-		if (ftc_session_failed(r->session)) {
+		if (wake < 0 || wake == FTC_SESSION_WAKE_FAILED) {
 			ret = -1;
 			break;
 		}
-		if (ftc_workload_pid(r->cmd) > 0 && ftc_workload_exited(r->cmd)) {
-			ftc_workload_reap(r->cmd);
+		if (wake == FTC_SESSION_WAKE_STOP || cmd_signal_caught()) {
+			ret = 1;
+			break;
+		}
+		if (wake == FTC_SESSION_WAKE_ENDED) {
 			*child_status = ftc_workload_exit_code(r->cmd);
 			break;
 		}
-		now = elapsed(r);
 		if (r->duration > 0 && now >= r->duration)
 			break;
 		if (now - last_cp >= 1) {
@@ -256,9 +260,7 @@ static int wait_loop(struct record *r, int *child_status)
 			if (!r->quiet)
 				status_line(r, &prev, &prev_t);
 		}
-		poll(&p, pidfd >= 0 ? 1 : 0, 100);
 	}
-	/* the pidfd is the workload's: ftc_workload_reap() closes it, once */
 	if (!r->quiet && isatty(2) && elapsed(r) >= 2)
 		fputc('\n', stderr);
 	return ret;
@@ -396,7 +398,8 @@ static int start(struct record *r)
 		o.rt_priority = r->rt_priority ? r->rt_priority : FTC_CAPTURE_NO_RT;
 	if (r->argv && !(r->cmd = ftc_workload_spawn(r->argv)))
 		return -1;
-	o.workload = r->cmd;
+	if (ftc_session_set_command(r->session, r->cmd) < 0)
+		return -1;
 	if (r->follow && ftc_session_follow(r->session, ftc_workload_pid(r->cmd)) < 0)
 		return -1;
 	/* the output is touched (an old file kept, a listener called) once the kernel took it all */

@@ -8,8 +8,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <locale.h>
-#include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +35,6 @@ static const char *const detailed_events[] = {
 };
 
 #define PID_LIMIT 4194304	/* the kernel's PID_MAX_LIMIT */
-/* Watching -p/-t targets for their end: how often, in ms. */
-#define WATCH_MS 20
 
 enum { OPT_LIST = 0x100, OPT_NO_BIG_NUM };
 
@@ -175,42 +171,20 @@ static int stat_opt(int id, const char *arg, void *ctx)
 
 /* ---- targets ---- */
 
-/* A process or thread that still runs: /proc/ID/stat, and not a zombie. */
-static bool id_alive(pid_t id)
+/* -p and -t: the session watches them, and the count ends with the last (as perf). */
+static int attach_targets(struct stat_state *s)
 {
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	for (int i = 0; i < s->o->nids; i++) {
+		pid_t id = s->o->ids[i];
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-}
-
-static bool targets_alive(const struct stat_opts *o)
-{
-	for (int i = 0; i < o->nids; i++)
-		if (id_alive(o->ids[i]))
-			return true;
-	return false;
-}
-
-static int check_targets(const struct stat_opts *o)
-{
-	for (int i = 0; i < o->nids; i++)
-		if (!id_alive(o->ids[i]))
-			return ftc_error(ESRCH, "no %s %d (/proc/%d/stat); %s", o->tid_arg ?
-					 "thread" : "process", (int)o->ids[i], (int)o->ids[i],
-					 o->tid_arg ? "'ps -eLf' lists thread ids" :
-					 "check the pid with ps");
+		if (ftc_session_attach(s->session, id) == 0)
+			continue;
+		if (errno != ESRCH)
+			return -1;
+		return ftc_error(ESRCH, "no %s %d (/proc/%d/stat); %s", s->o->tid_arg ?
+				 "thread" : "process", (int)id, (int)id, s->o->tid_arg ?
+				 "'ps -eLf' lists thread ids" : "check the pid with ps");
+	}
 	return 0;
 }
 
@@ -333,32 +307,15 @@ out:
 	return ret;
 }
 
-/* How long to wait, in ns (-1: until something happens). */
-static double wait_ns(struct stat_state *s, double next, bool watch)
+/* Until the next interval, in ns (-1: until something happens). */
+static long long wait_ns(const struct stat_state *s, double next)
 {
-	double t = -1;
+	double t;
 
-	if (s->o->interval_ms) {
-		t = next - now_ns();
-		t = t > 0 ? t : 0;
-	}
-	/* Without a pidfd the command's end is polled for. */
-	if (ftc_workload_pid(s->w) && ftc_workload_pidfd(s->w) < 0 && (t < 0 || t > 50e6))
-		t = 50e6;
-	if (watch && (t < 0 || t > WATCH_MS * 1e6))
-		t = WATCH_MS * 1e6;
-	return t;
-}
-
-/* ppoll, to the ns: a 1 ms interval (-I 1) cannot wait in whole ms. */
-static int wait_fds(struct pollfd *pfd, nfds_t n, double ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / 1e9),
-		.tv_nsec = (long)fmod(ns, 1e9),
-	};
-
-	return ppoll(pfd, n, ns < 0 ? NULL : &ts, NULL);
+	if (!s->o->interval_ms)
+		return -1;
+	t = next - now_ns();
+	return t > 0 ? (long long)t : 0;
 }
 
 /* Waits for the command, a signal or the targets' end, printing intervals on the way. */
@@ -366,21 +323,12 @@ static int wait_loop(struct stat_state *s)
 {
 	double last = (double)s->t0.tv_sec * 1e9 + (double)s->t0.tv_nsec;
 	double next = last + (double)s->o->interval_ms * 1e6;
-	bool forwarded = false;
-	pid_t pid = ftc_workload_pid(s->w);
-	int pidfd = ftc_workload_pidfd(s->w);
-	/* As perf: -p and -t without a command end with their targets. */
-	bool watch = !pid && s->o->nids;
 
 	for (;;) {
-		struct pollfd pfd[2] = {
-			{ .fd = cmd_signal_fd(), .events = POLLIN },
-			{ .fd = pidfd, .events = POLLIN },
-		};
-		int r = wait_fds(pfd, 2, wait_ns(s, next, watch));
+		int wake = ftc_session_wait(s->session, cmd_signal_fd(), wait_ns(s, next));
 
-		if (r < 0 && errno != EINTR)
-			return ftc_error(errno, "poll: %s", strerror(errno));
+		if (wake < 0)
+			return -1;
 		if (s->o->interval_ms && now_ns() >= next) {
 			if (interval(s, &last) < 0)
 				return -1;
@@ -389,19 +337,15 @@ static int wait_loop(struct stat_state *s)
 			if (next <= now_ns())
 				next = now_ns() + (double)s->o->interval_ms * 1e6;
 		}
-		/* Pass a signal on once: the command decides how it ends. */
-		if (cmd_signal_caught() && pid && !forwarded) {
-			kill(pid, cmd_signal_caught());
-			forwarded = true;
-		}
-		if (pid && (pfd[1].revents & POLLIN || (pidfd < 0 && ftc_workload_exited(s->w))))
+		if (wake == FTC_SESSION_WAKE_ENDED)
 			break;
-		if (!pid && (cmd_signal_caught() || (watch && !targets_alive(s->o))))
-			break;
-		if (pfd[0].revents & POLLIN) {
+		if (wake == FTC_SESSION_WAKE_STOP || wake == FTC_SESSION_WAKE_SIGNAL) {
 			cmd_signal_drain();
-			if (!pid)
+			if (!s->w && cmd_signal_caught())
 				break;
+			/* Passed on once: the command decides how it ends. */
+			if (cmd_signal_caught() && ftc_session_forward(s->session, cmd_signal_caught()) < 0)
+				return -1;
 		}
 	}
 	if (s->o->interval_ms && interval(s, &last) < 0)
@@ -442,9 +386,11 @@ static int one_run(struct stat_state *s)
 	int opened;
 
 	if (s->argv[0]) {
-		ftc_workload_free(s->w);	/* the run before's */
+		struct ftc_workload *before = s->w;
+
 		s->w = ftc_workload_spawn(s->argv);
-		if (!s->w)
+		ftc_workload_free(before);
+		if (!s->w || ftc_session_set_command(s->session, s->w) < 0)
 			return -1;
 	}
 	opened = open_target(s);
@@ -455,7 +401,7 @@ static int one_run(struct stat_state *s)
 	t_start = now_ns();
 	if (around)
 		ftc_perf_evlist_enable(s->l, true);
-	if (s->w && ftc_workload_start(s->w) < 0) {
+	if (ftc_session_release(s->session) < 0) {
 		s->exec_failed = true;
 		goto fail;
 	}
@@ -505,6 +451,7 @@ static void free_state(struct stat_state *s)
 	free(s->prev);
 	stat_metrics_free(s->metrics);
 	ftc_perf_evlist_free(s->l);
+	ftc_session_free(s->session);
 	ftc_workload_free(s->w);
 	if (s->out && s->out != stderr)
 		fclose(s->out);
@@ -682,7 +629,7 @@ static int stat_count(struct stat_state *s)
 	raise_fd_limit();
 	setup_locale(s);
 	if (cmd_signals_catch() < 0 || count_slots(s) < 0 || alloc_results(s) < 0 ||
-	    check_targets(s->o) < 0)
+	    !(s->session = ftc_session_new()) || attach_targets(s) < 0)
 		goto fail;
 	if (s->o->interval_ms)
 		stat_print_interval_header(s);

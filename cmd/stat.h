@@ -58,6 +58,7 @@ struct stat_state {
 	struct ftc_perf_count *prev;	/* nslots * n, last interval reading */
 	struct ftc_perf_stats elapsed;
 	struct timespec t0;
+	struct ftc_session *session;	/* the command, or the -p/-t targets, and their end */
 	struct ftc_workload *w;		/* this run's command, NULL for none */
 	bool exec_failed;		/* the command could not be run */
 };

@@ -280,8 +280,8 @@ static int stream_loop(struct stream *s, int *child_status)
 
 		if (cmd_signal_caught())
 			return 1;
-		if (s->cmd && ftc_workload_exited(s->cmd)) {
-			ftc_workload_reap(s->cmd);
+		/* the session reaps the command once it ended */
+		if (s->cmd && ftc_session_wait(s->spec, -1, 0) == FTC_SESSION_WAKE_ENDED) {
 			*child_status = ftc_workload_exit_code(s->cmd);
 			return 0;
 		}
@@ -353,6 +353,8 @@ static int run_traced(struct stream *s)
 
 	if (s->argv && !(s->cmd = ftc_workload_spawn(s->argv)))
 		goto fail;
+	if (ftc_session_set_command(s->spec, s->cmd) < 0)
+		goto fail;
 	if (s->follow && ftc_session_follow(s->spec, ftc_workload_pid(s->cmd)) < 0)
 		goto fail;
 	if (ftc_session_configure(s->spec, s->st) < 0) {
@@ -376,7 +378,7 @@ static int run_traced(struct stream *s)
 	exclude_self(s);
 	if (ftc_session_tracing_on(s->spec, s->st) < 0)
 		goto fail;
-	if (s->argv && ftc_workload_start(s->cmd) < 0) {
+	if (ftc_session_release(s->spec) < 0) {
 		cmd_error(&cmd_stream, "%s", ftc_strerror());
 		ftc_workload_reap(s->cmd);
 		return 127;

@@ -2,8 +2,11 @@
 /*
  * A tracing session (libftc/session/): what to trace, described once, then
  * applied to tracefs in the kernel's order and, for a capture, recorded
- * into a trace.dat while an optional command runs. ftc record, start,
- * stream and top are its clients; so is Documentation/examples/ftc-graph.c.
+ * into a trace.dat while an optional command runs, or running processes
+ * are watched. ftc record, start, stream, top, stat and profile are its
+ * clients; so is Documentation/examples/ftc-graph.c. A session with no
+ * section configured touches no tracefs file: stat and profile use it
+ * for the command and its end alone, their counters beside it.
  *
  * A session holds buffer sections: the first is the top level until
  * ftc_session_instance() names it; each later ftc_session_instance() opens
@@ -116,11 +119,9 @@ struct ftc_session_record_opts {
 	 * FTC_CAPTURE_NO_RT: not real-time */
 	int rt_priority;
 	/* perf samples or counters beside the trace, on the first section's
-	 * clock and CPUs (.instance and .pid are filled in); NULL: none */
+	 * clock and CPUs (.instance and .pid, the command's, are filled in);
+	 * NULL: none */
 	const struct ftc_capture_perf_opts *perf;
-	/* a command spawned and held (ftc_workload_spawn): released once
-	 * tracing is on; NULL: the system as it runs */
-	struct ftc_workload *workload;
 };
 
 /* Where ftc_session_record_start() (or ftc_session_configure()) failed. */
@@ -138,7 +139,8 @@ enum ftc_session_stage {
  * did, for a caller with something to do in between), writes the file's head, starts
  * a reader per CPU and buffer (and perf), keeps the recorder's own threads
  * out of the trace (set_event_notrace_pid, where the kernel has it), turns
- * tracing on and releases the command. The file's buffer i is section i.
+ * tracing on and releases the command (ftc_session_set_command()). The
+ * file's buffer i is section i.
  * On failure: -1, ftc_session_stage() says where, and a file already begun
  * is finished (empty).
  */
@@ -152,6 +154,36 @@ FTC_API bool ftc_session_failed(const struct ftc_session *s);
 FTC_API const char *ftc_session_error(const struct ftc_session *s);
 /* Turns tracing off in every section, drains the readers and perf, finishes the file. */
 FTC_API int ftc_session_record_stop(struct ftc_session *s);
+
+/*
+ * The command the session runs: spawned and held by the caller
+ * (ftc_workload_spawn()), released by ftc_session_release() or the
+ * recording's start once everything is on. The caller still owns it
+ * (its exit code, its rusage, its free: after setting another, or NULL).
+ * Refused (EBUSY) while recording.
+ */
+FTC_API int ftc_session_set_command(struct ftc_session *s, struct ftc_workload *w);
+/* Or a process (or thread) already running: the wait ends once every attached one has. */
+FTC_API int ftc_session_attach(struct ftc_session *s, pid_t id);
+/* Lets the command exec: -1 with exec's errno and stage EXEC when it cannot. */
+FTC_API int ftc_session_release(struct ftc_session *s);
+/* Passes sig on to the released command, once (it decides how to end): 1 when sent. */
+FTC_API int ftc_session_forward(struct ftc_session *s, int sig);
+
+/* What ended ftc_session_wait(). */
+enum ftc_session_wake {
+	FTC_SESSION_WAKE_TIMEOUT,	/* the time given is up */
+	FTC_SESSION_WAKE_ENDED,		/* the command ended (reaped), or every attached process */
+	FTC_SESSION_WAKE_STOP,		/* stop_fd is readable: the caller drains it */
+	FTC_SESSION_WAKE_FAILED,	/* the recording failed: ftc_session_error() */
+	FTC_SESSION_WAKE_SIGNAL,	/* a signal handler ran (EINTR): the caller looks at its flags */
+};
+/*
+ * Sleeps until one of those, timeout_ns at most (-1: no limit); stop_fd
+ * (-1: none) is the caller's signal pipe. With neither a command nor an
+ * attached process, only stop_fd or the time ends it. -1 on error.
+ */
+FTC_API int ftc_session_wait(struct ftc_session *s, int stop_fd, long long timeout_ns);
 
 /* What the recording runs on, for its figures (NULL before the start). */
 FTC_API struct ftc_writer *ftc_session_writer(const struct ftc_session *s);

@@ -18,7 +18,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,22 +84,21 @@ static void summary(struct ftc_session *s, const char *output)
 	fprintf(stderr, "ftc-graph: %llu events, %llu lost, in %s\n", events, lost, output);
 }
 
-/* Until the command exits (its pidfd turns readable), a signal, or a full disk. */
+/* Until the command exits, a signal, or a full disk; a checkpoint each second. */
 static int wait_command(struct ftc_session *s, struct ftc_workload *w)
 {
-	struct pollfd p = { .fd = ftc_workload_pidfd(w), .events = POLLIN };
+	int wake = FTC_SESSION_WAKE_TIMEOUT;
 
-	while (!stop && !ftc_session_failed(s) && !ftc_workload_exited(w)) {
-		poll(&p, p.fd >= 0 ? 1 : 0, 1000);
+	while (!stop && wake == FTC_SESSION_WAKE_TIMEOUT) {
+		wake = ftc_session_wait(s, -1, 1000000000LL);
 		ftc_session_checkpoint(s);
 	}
-	if (ftc_session_failed(s)) {
+	if (wake == FTC_SESSION_WAKE_FAILED || wake < 0) {
 		fprintf(stderr, "ftc-graph: %s\n", ftc_session_error(s));
 		return 1;
 	}
-	if (stop)
+	if (wake != FTC_SESSION_WAKE_ENDED)
 		return 130;
-	ftc_workload_reap(w);
 	return ftc_workload_exit_code(w);
 }
 
@@ -109,10 +107,11 @@ static int record(struct ftc_session *s, struct ftc_state *st, char **command,
 {
 	struct ftc_workload *w = ftc_workload_spawn(command);
 	struct ftc_session_record_opts o = FTC_OPTS_INIT(ftc_session_record_opts,
-		.output = output, .compression = FTC_COMPRESS_ZSTD, .workload = w);
+		.output = output, .compression = FTC_COMPRESS_ZSTD);
 	int ret;
 
-	if (!w || ftc_session_follow(s, ftc_workload_pid(w)) < 0 ||
+	if (!w || ftc_session_set_command(s, w) < 0 ||
+	    ftc_session_follow(s, ftc_workload_pid(w)) < 0 ||
 	    ftc_session_record_start(s, st, &o) < 0) {
 		fprintf(stderr, "ftc-graph: %s\n", ftc_strerror());
 		ret = ftc_session_stage(s) == FTC_SESSION_STAGE_EXEC ? 127 :

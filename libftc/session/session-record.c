@@ -67,7 +67,7 @@ static int open_perf(struct ftc_session *s, const struct ftc_session_record_opts
 		return -1;
 	po.size = sizeof(po);
 	po.instance = first->instance;
-	po.pid = ftc_workload_pid(o->workload);
+	po.pid = ftc_workload_pid(s->command);
 	s->perf = ftc_capture_perf_new(s->w, &po, clock, first->ncpus, first->cpus);
 	free(clock);
 	return s->perf ? 0 : -1;
@@ -144,7 +144,7 @@ int ftc_session_record_start(struct ftc_session *s, struct ftc_state *st,
 {
 	struct ftc_session_record_opts copy, *o = &copy;
 
-	if (FTC_OPTS_COPY(&copy, opts, ftc_session_record_opts, workload) < 0)
+	if (FTC_OPTS_COPY(&copy, opts, ftc_session_record_opts, perf) < 0)
 		return -1;
 	if (!o->output)
 		return ftc_error(EINVAL, "ftc_session_record_start: no output file named");
@@ -164,9 +164,9 @@ int ftc_session_record_start(struct ftc_session *s, struct ftc_state *st,
 	exclude_self(s);
 	if (ftc_session_tracing_on(s, st) < 0)
 		return fail_started(s, FTC_SESSION_STAGE_TRACING_ON);
-	if (o->workload && ftc_workload_start(o->workload) < 0)
+	if (ftc_session_release(s) < 0)
 		return fail_started(s, FTC_SESSION_STAGE_EXEC);
-	if (o->workload && s->perf)
+	if (s->command && s->perf)
 		ftc_capture_perf_command_started(s->perf);
 	return 0;
 }
@@ -261,5 +261,6 @@ void ftc_session_free(struct ftc_session *s)
 	ftc_capture_free(s->cap);
 	ftc_capture_perf_free(s->perf);
 	ftc_writer_free(s->w);
+	ftc_session_run_free(s);
 	ftc_session_spec_free(s);
 }

@@ -73,7 +73,8 @@ sleep 0.3
 "$FTC" profile -p $hp -F 1000 >"$OUT/pid.table" 2>&1; rc=$?
 wait $hp
 [ $rc = 0 ] && pass "-p ends with the process, exit 0" || fail "-p ends with the process" "exited $rc"
-expect_match "-p: its hot function, named from /proc maps" '^ +(9[0-9]|100)\.[0-9]+% +hot +hot +\[\.\] hot_function$' "$(grep -m1 '%' "$OUT/pid.table")"
+# At least 80%: under ASan beside other work the kernel's softirqs took 11% of one run.
+expect_match "-p: its hot function, named from /proc maps" '^ +([89][0-9]|100)\.[0-9]+% +hot +hot +\[\.\] hot_function$' "$(grep -m1 '%' "$OUT/pid.table")"
 
 expect_status "the command's exit status is passed on" 5 "$FTC" profile -F 100 -- "$OUT/hot" 0.05 5
 expect_status "an unknown event exits 2" 2 "$FTC" profile -e no-such-event -- true

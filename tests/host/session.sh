@@ -7,7 +7,8 @@
 # and trace-cmd report read the file, the command's exit status and an
 # exec failure (127) come back, Ctrl-C ends a run with a readable file, and
 # tracefs is left as found. The lab records a real function_graph with it
-# (tests/lab/session-example.sh).
+# (tests/lab/session-example.sh). The commands that run a command are the
+# session's clients (the command's release and the wait are its).
 . "$(dirname "$0")/../lib.sh"
 
 B=${B:-build/default}
@@ -19,6 +20,17 @@ cleanup() {
 	rm -rf "$D"
 }
 trap cleanup EXIT
+
+# The commands that run a command or watch processes are the session's
+# clients: it releases the command and waits for its end; none of them
+# starts a command or watches a pid itself.
+for c in record start stream top stat profile hist; do
+	grep -q 'ftc_session_' "$TOP/cmd/$c.c" && pass "ftc $c is a client of the session" ||
+		fail "ftc $c is a client of the session" "cmd/$c.c calls no ftc_session_ function"
+done
+own=$(grep -ln 'ftc_workload_start\|pidfd_open\|ppoll' "$TOP"/cmd/*.c)
+[ -z "$own" ] && pass "no command releases its command or watches a pid itself" ||
+	fail "no command releases its command or watches a pid itself" "$own"
 
 if [ ! -f "$TOP/$B/libftc.so" ]; then
 	skip "session example" "$TOP/$B/libftc.so is not built (make)"
