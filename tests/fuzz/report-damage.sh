@@ -19,6 +19,9 @@ bad_run() {
 	[ $st -ge 2 ] || grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$D/e"
 }
 
+# keys FILE: "TIMESTAMP EVENT" of each record line of a report.
+keys() { awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { print $i, $(i + 1); break } }' "$1"; }
+
 for f in x6 x7; do
 	full=$D/$f.full
 	"$FTC" report --no-header "$D/$f.dat" >"$full" 2>/dev/null
@@ -36,11 +39,13 @@ for f in x6 x7; do
 		run "$D/cut.dat"
 		if bad_run; then crashes=$((crashes + 1)); cp "$D/cut.dat" "$D/crash-$f-$cut.dat"; continue; fi
 		[ $st = 1 ] && ! grep -qE 'offset [0-9]+|cut at [0-9]+ ' "$D/e" && unnamed=$((unnamed + 1))
-		# Every printed record is a real one. A v7 file cut before its strings
-		# has lost its instance's name: its records print without it.
-		[ -s "$D/o" ] && [ -n "$(grep -vxFf "$full" "$D/o" |
-			grep -vxFf <(sed 's/^ftc-test-[0-9]*-report[0-9]*: //' "$full") | head -1)" ] &&
-			foreign=$((foreign + 1))
+		# Every printed record is a real one: its timestamp and event are the
+		# full file's. A cut that lost the index numbers the CPUs in file
+		# order, one that lost the strings prints no instance name, and one
+		# that lost the closing options prints raw syscall arguments: the
+		# same record, printed with less (the message says what is gone).
+		[ -s "$D/o" ] && [ -n "$(grep -vxFf <(keys "$full") <(keys "$D/o") | head -1)" ] &&
+			foreign=$((foreign + 1)) && cp "$D/cut.dat" "$D/foreign-$f-$cut.dat"
 		[ "$i" -ge 100 ] && [ -s "$D/o" ] && partial=$((partial + 1))
 		[ "$i" -ge 100 ] && [ "$cut" -ge "$whole" ] && need=$((need + 1))
 	done
