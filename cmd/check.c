@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "output.h"
 #include "ftc.h"
 #include "ftc-control.h"
 #include "ftc-probe.h"
@@ -78,20 +79,6 @@ static int check_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static void print_cap(const struct check_args *a, const struct ftc_cap *c, bool first)
 {
 	if (a->quiet)
@@ -102,10 +89,10 @@ static void print_cap(const struct check_args *a, const struct ftc_cap *c, bool 
 		return;
 	}
 	printf("%s\n  {\"name\": ", first ? "[" : ",");
-	json_string(ftc_cap_name(c->id));
+	cmd_json_string(stdout, ftc_cap_name(c->id));
 	printf(", \"state\": \"%s\", \"errno\": %d, \"why\": ",
 	       ftc_cap_state_name(c->state), c->err);
-	json_string(c->why);
+	cmd_json_string(stdout, c->why);
 	putchar('}');
 }
 

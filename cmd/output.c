@@ -214,3 +214,17 @@ int cmd_output_flame(const struct command *cmd, const char *path, struct ftc_per
 	}
 	return cmd_output_close(cmd, f, path);
 }
+
+void cmd_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}

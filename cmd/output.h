@@ -38,6 +38,9 @@ bool cmd_output_failed(void);
 /* True when standard output is a pipe whose reader went away (EPIPE). */
 bool cmd_output_closed(void);
 
+/* s as a JSON string, quoted, into f. */
+void cmd_json_string(FILE *f, const char *s);
+
 /* fflush(stdout), keeping the reason of a failure for cmd_output_finish; 0 or -1. */
 int cmd_output_flush(void);
 

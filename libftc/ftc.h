@@ -87,5 +87,6 @@ FTC_API int ftc_list_parse(const char *list, unsigned long max, unsigned int fla
 #include "ftc-live.h"
 #include "ftc-filter.h"
 #include "ftc-session.h"
+#include "ftc-sched.h"
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
  * sections, options, decompression), merge every CPU and format every
- * record as text, JSON or the kernel's function_graph layout; an input
+ * record as text, JSON or the kernel's function_graph layout, or run the
+ * scheduling pass over them (ftc sched, with its off-CPU stacks); an input
  * the full open refuses is opened again for metadata only (ftc dump). Any crash,
  * leak, hang or sanitizer report fails. tests/fuzz/run says how it runs
  * fast (Documentation/hacking.md, "Fuzzing", has the numbers).
@@ -37,6 +38,25 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
 	ftc_merge_close(m);
 }
 
+/* ftc sched's pass: the fields read at the offsets the file's formats give. */
+static void walk_sched(struct ftc_reader *r)
+{
+	struct ftc_sched *s = ftc_sched_new(r, NULL);
+	struct ftc_merge *m = s ? ftc_merge_open(r, NULL) : NULL;
+	struct ftc_merge_record mr;
+	int n = 0;
+
+	while (m && ftc_merge_next(m, &mr) == 1 && n++ < 100000)
+		ftc_sched_add(s, &mr);
+	if (s) {
+		ftc_sched_finish(s);
+		for (size_t i = 0; i < ftc_sched_noffcpu(s); i++)
+			ftc_sched_offcpu_at(s, i);
+	}
+	ftc_merge_close(m);
+	ftc_sched_free(s);
+}
+
 /*
  * One layout per input, picked by its length (the mutator changes lengths
  * all the time): a walk formats every record, and three walks per input
@@ -63,7 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* From memory: no file, no syscall per read, and ASan sees the exact input. */
 	r = ftc_reader_open_mem_opts(data, size, "fuzz-input", &opts);
 	if (r) {
-		walk(r, null, layouts[size % 3]);
+		if (size % 4 == 3)
+			walk_sched(r);
+		else
+			walk(r, null, layouts[size % 4 % 3]);
 		ftc_reader_close(r);
 		return 0;
 	}

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every input the fuzzer (or a review) found that once broke the reader, in
 # tests/fuzz/regress/, through every path the fuzz target walks: report as
-# text, raw, JSON, both function_graph layouts, dump, and convert and split
-# (tests/fuzz/run --target split). Each must end in a
+# text, raw, JSON, both function_graph layouts, dump, convert and split
+# (tests/fuzz/run --target split), and the scheduling pass (ftc sched). Each must end in a
 # clear error or a report, never a signal, a hang or a sanitizer report.
 # The asan tier reruns this script with FTC=./ftc-asan.
 . "$(dirname "$0")/../lib.sh"
@@ -12,7 +12,8 @@ rm -rf "$D"; mkdir -p "$D"
 modes=("report" "report --raw" "report --json" "report --graph-layout events"
        "report --graph-proc --graph-abstime" "report --graph-layout kernel --graph-proc --graph-abstime"
        "report --no-graph" "dump" "dump --buffers"
-       "convert --file-version 6 -o $D/conv.dat" "split -e 7 -o $D/part")
+       "convert --file-version 6 -o $D/conv.dat" "split -e 7 -o $D/part"
+       "sched latency" "sched offcpu" "sched timehist")
 n=0
 for in in "$TOP"/tests/fuzz/regress/*; do
 	[ -f "$in" ] || continue

@@ -21,6 +21,9 @@ for c in $("$FTC" --list-cmds); do
 	expect_status "$c -B of a missing instance exits 3" 3 "$FTC" "$c" "${args[@]}"
 	expect_match "$c names the missing instance" "$NOSUCH" "$(cat "$OUT/last.err")"
 done
+# sched's is --instance alone (in perf's letters -B is --big-num), of a file
+expect_status "sched --instance of a missing instance exits 3" 3 "$FTC" sched --instance "$NOSUCH" "$D/t.dat"
+expect_match "sched names the missing instance" "$NOSUCH" "$(cat "$OUT/last.err")"
 expect_status "hist --show -B of a missing instance exits 3" 3 "$FTC" hist --show -e sched:sched_switch \
 	-B "$NOSUCH"
 expect_match "hist --show names the missing instance" "instance '$NOSUCH' does not exist" "$(cat "$OUT/last.err")"

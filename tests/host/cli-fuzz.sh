@@ -128,6 +128,8 @@ tail_args() {
 	case $1 in
 	record|stream|stat|profile|hist) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
+	sched) case $2 in --input) ;; --flamegraph|--folded) echo "offcpu $T/tiny.dat" ;;
+		*) echo "$T/tiny.dat" ;; esac ;;
 	dump|restore|import) echo "$T/tiny.dat" ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
@@ -189,7 +191,9 @@ allowed() {
 		echo "1 3|none"; return ;;	# the kernel judges an expression
 	"listen --output")
 		echo "2|none"; return ;;	# a name; then no -p: listen never waits here
-	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance")
+	"sched --input") echo "1|value"; return ;;	# no such file
+	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance"|\
+	"sched --instance"|"sched --comm")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
 		echo "0 3|none"; return ;;	# any text separates fields (3: no perf here)

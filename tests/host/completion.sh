@@ -168,6 +168,13 @@ PY
 else
 	skip "interactive completion" "needs python3 and tracefs events"
 fi
+# sched: the view first, then capture files
+got=$(complete_words ftc sched "")
+expect_match "TAB on 'ftc sched' offers its views" '^latency timehist offcpu$' "$(echo $got)"
+mkdir -p "$OUT/compl-sched" && : >"$OUT/compl-sched/t.dat" && : >"$OUT/compl-sched/t.txt"
+got=$(cd "$OUT/compl-sched" && complete_words ftc sched offcpu "")
+expect_match "TAB on 'ftc sched offcpu' offers .dat files" '^t.dat$' "$(echo $got)"
+
 # probe add: a synthetic event's spec starts with ftc's prefix
 got=$(complete_words ftc probe add s)
 expect_match "TAB on 'ftc probe add s' offers s:ftc_" '^s:ftc_$' "$got"

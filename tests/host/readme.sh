@@ -77,6 +77,8 @@ judge_of() {
 	"ftc top --view syscall") echo tty ;;
 	"ftc record --probe './app:parse_req len buf:string' -o t.dat -- ./app") echo "cap uprobes" ;;
 	"ftc boot-args -e 'initcall:*' -C local -b 512 -O nooverwrite") echo 0 ;;
+	"ftc record -e sched:sched_switch -R stacktrace -e sched:sched_wakeup -o w.dat -- ./workload") echo 0 ;;
+	"ftc sched offcpu --comm workload w.dat") echo 0 ;;
 	"ftc extract -o boot.dat"|"ftc report --initcalls boot.dat | head") echo "lab tests/lab/boot-trace.sh" ;;
 	"ftc list --module mymod"|"ftc record -p function -l ':mod:mymod' -o t.dat -- insmod mymod.ko"|\
 	"ftc record -p function_graph -g 'mymod_*' -l ':mod:mymod' --max-graph-depth 3 -o g.dat -- ./poke"|\

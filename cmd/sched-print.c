@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc sched's views: one pass of the library's scheduling analysis over
+ * the merged records, then a table (or JSON) per task, the timehist lines
+ * as the pass closes each stretch on a CPU, or the off-CPU time by stack.
+ * What the file lacks (wakeups, stacks) and what it lost is said, so that
+ * an empty column is never taken for "nothing happened".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "output.h"
+#include "sched-print.h"
+#include "ftc.h"
+#include "ftc-perf.h"
+#include "ftc-sched.h"
+
+static const char *const sort_keys[] = {
+	[SCHED_SORT_RUN] = "run", [SCHED_SORT_SWITCHES] = "switches",
+	[SCHED_SORT_DELAY] = "delay", [SCHED_SORT_MAX] = "max", [SCHED_SORT_SLEEP] = "sleep",
+	[SCHED_SORT_BLOCK] = "block", [SCHED_SORT_PID] = "pid", [SCHED_SORT_COMM] = "comm",
+};
+
+int sched_print_sort_key(const char *key, int *sort)
+{
+	for (int i = SCHED_SORT_RUN; i <= SCHED_SORT_COMM; i++)
+		if (!strcmp(key, sort_keys[i])) {
+			*sort = i;
+			return 0;
+		}
+	return -1;
+}
+
+static bool selected(const struct sched_print *p, int pid, const char *comm)
+{
+	return (!p->pid || pid == p->pid) && (!p->comm || !strcmp(comm, p->comm));
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1e3;
+}
+
+/* ---- timehist: a line per stretch on a CPU, as the pass closes it ---- */
+
+static void timehist_head(void)
+{
+	printf("%15s %5s  %-28s %10s %10s %10s  %s\n", "time", "cpu", "task [pid]", "wait ms",
+	       "delay ms", "run ms", "out");
+}
+
+static void timehist_line(const struct ftc_sched_run *run, void *ctx)
+{
+	const struct sched_print *p = ctx;
+	char task[48];
+
+	if (!selected(p, run->pid, run->comm) || cmd_output_failed())
+		return;
+	snprintf(task, sizeof(task), "%s[%d]", run->comm, run->pid);
+	printf("%15.6f [%03d]  %-28s %10.3f %10.3f %10.3f  %c\n", (double)run->ts / 1e9, run->cpu,
+	       task, ms(run->wait_ns), ms(run->delay_ns), ms(run->run_ns), run->state);
+}
+
+/* ---- latency: a row per task ---- */
+
+static int sort_key;
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;	/* the largest first */
+}
+
+static int by_key(const void *x, const void *y)
+{
+	const struct ftc_sched_task *a = *(const struct ftc_sched_task *const *)x;
+	const struct ftc_sched_task *b = *(const struct ftc_sched_task *const *)y;
+	int c = 0;
+
+	switch (sort_key) {
+	case SCHED_SORT_SWITCHES: c = cmp_u64(a->switches, b->switches); break;
+	case SCHED_SORT_DELAY:
+		c = cmp_u64(a->delays ? a->delay_ns / a->delays : 0,
+			    b->delays ? b->delay_ns / b->delays : 0);
+		break;
+	case SCHED_SORT_MAX: c = cmp_u64(a->delay_max_ns, b->delay_max_ns); break;
+	case SCHED_SORT_SLEEP: c = cmp_u64(a->sleep_ns, b->sleep_ns); break;
+	case SCHED_SORT_BLOCK: c = cmp_u64(a->block_ns, b->block_ns); break;
+	case SCHED_SORT_PID: c = (a->pid > b->pid) - (a->pid < b->pid); break;
+	case SCHED_SORT_COMM: c = strcmp(a->comm, b->comm); break;
+	default: c = cmp_u64(a->run_ns, b->run_ns); break;
+	}
+	return c ? c : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* The selected tasks, sorted; *n of them. */
+static const struct ftc_sched_task **sorted_tasks(const struct sched_print *p,
+						  const struct ftc_sched *s, size_t *n)
+{
+	size_t all = ftc_sched_ntasks(s), k = 0;
+	const struct ftc_sched_task **v = calloc(all + 1, sizeof(*v));
+
+	if (!v) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < all; i++) {
+		const struct ftc_sched_task *t = ftc_sched_task_at(s, i);
+
+		if (selected(p, t->pid, t->comm))
+			v[k++] = t;
+	}
+	sort_key = p->sort;
+	qsort(v, k, sizeof(*v), by_key);
+	*n = p->limit && p->limit < k ? (size_t)p->limit : k;
+	return v;
+}
+
+static void latency_row(const struct ftc_sched_task *t)
+{
+	char at[32] = "-";
+
+	if (t->delays)
+		snprintf(at, sizeof(at), "%.6f", (double)t->delay_max_at / 1e9);
+	printf("%8d %-16s %10.3f %8llu %8llu %9.1f %9.1f %15s %10.3f %10.3f %7llu %5llu\n",
+	       t->pid, t->comm, ms(t->run_ns), (unsigned long long)t->switches,
+	       (unsigned long long)t->delays, t->delays ? us(t->delay_ns / t->delays) : 0.0,
+	       us(t->delay_max_ns), at, ms(t->sleep_ns), ms(t->block_ns),
+	       (unsigned long long)t->preempted, (unsigned long long)t->migrations);
+}
+
+static void latency_table(const struct ftc_sched *s, const struct ftc_sched_task **v, size_t n)
+{
+	const struct ftc_sched_task *tot = ftc_sched_total(s);
+
+	printf("%8s %-16s %10s %8s %8s %9s %9s %15s %10s %10s %7s %5s\n", "PID", "COMM", "RUN ms",
+	       "SWITCHES", "DELAYS", "AVG us", "MAX us", "MAX AT", "SLEEP ms", "BLOCK ms",
+	       "PREEMPT", "MIGR");
+	for (size_t i = 0; i < n && !cmd_output_failed(); i++)
+		latency_row(v[i]);
+	printf("%8s %-16s %10.3f %8llu %8llu %9.1f %9.1f\n", "", "(all tasks)", ms(tot->run_ns),
+	       (unsigned long long)tot->switches, (unsigned long long)tot->delays,
+	       tot->delays ? us(tot->delay_ns / tot->delays) : 0.0, us(tot->delay_max_ns));
+	if (tot->inferred)
+		printf("\n%llu switch-ins were not recorded (the kernel does not always record the "
+		       "switch out of an idle CPU):\ntaken from each task's next record, they count, "
+		       "without a delay\n", (unsigned long long)tot->inferred);
+	if (tot->delays)
+		printf("\ndelay percentiles (log2 buckets' tops): p50 %.1f us, p90 %.1f us, "
+		       "p99 %.1f us, max %.1f us\n", us(ftc_sched_percentile(tot, 50)),
+		       us(ftc_sched_percentile(tot, 90)), us(ftc_sched_percentile(tot, 99)),
+		       us(tot->delay_max_ns));
+}
+
+static void json_task(const struct ftc_sched_task *t)
+{
+	printf("{\"pid\":%d,\"comm\":", t->pid);
+	cmd_json_string(stdout, t->comm);
+	printf(",\"run_ns\":%llu,\"switches\":%llu,\"inferred_switches\":%llu,\"wakeups\":%llu,"
+	       "\"preempted\":%llu,"
+	       "\"migrations\":%llu,\"delays\":%llu,\"delay_ns\":%llu,\"delay_max_ns\":%llu,"
+	       "\"delay_max_at_ns\":%llu,\"delay_p50_ns\":%llu,\"delay_p90_ns\":%llu,"
+	       "\"delay_p99_ns\":%llu,\"sleeps\":%llu,\"sleep_ns\":%llu,\"blocks\":%llu,"
+	       "\"block_ns\":%llu}",
+	       (unsigned long long)t->run_ns, (unsigned long long)t->switches,
+	       (unsigned long long)t->inferred, (unsigned long long)t->wakeups, (unsigned long long)t->preempted,
+	       (unsigned long long)t->migrations, (unsigned long long)t->delays,
+	       (unsigned long long)t->delay_ns, (unsigned long long)t->delay_max_ns,
+	       (unsigned long long)t->delay_max_at,
+	       (unsigned long long)ftc_sched_percentile(t, 50),
+	       (unsigned long long)ftc_sched_percentile(t, 90),
+	       (unsigned long long)ftc_sched_percentile(t, 99), (unsigned long long)t->sleeps,
+	       (unsigned long long)t->sleep_ns, (unsigned long long)t->blocks,
+	       (unsigned long long)t->block_ns);
+}
+
+static void latency_json(const struct sched_print *p, const struct ftc_sched *s,
+			 const struct ftc_sched_task **v, size_t n)
+{
+	const char *inst = ftc_sched_instance(s);
+
+	printf("{\"file\":");
+	cmd_json_string(stdout, p->input);
+	printf(",\"instance\":");
+	cmd_json_string(stdout, inst ? inst : "");
+	printf(",\"wakeups_recorded\":%s,\"stacks_recorded\":%s,\"lost_events\":%llu,"
+	       "\"tasks\":[", ftc_sched_seen(s, "sched_wakeup") || ftc_sched_seen(s, "sched_waking") ?
+	       "true" : "false", ftc_sched_seen(s, "kernel_stack") ? "true" : "false",
+	       (unsigned long long)ftc_sched_lost(s));
+	for (size_t i = 0; i < n; i++) {
+		printf(i ? "," : "");
+		json_task(v[i]);
+	}
+	printf("],\"total\":");
+	json_task(ftc_sched_total(s));
+	printf("}\n");
+}
+
+/* ---- offcpu: the time off the CPU by kernel stack ---- */
+
+static const char *ksym(struct tep_handle *tep, uint64_t ip, char *buf, size_t size)
+{
+	const char *f = tep_find_function(tep, ip);
+
+	if (f)
+		return f;
+	snprintf(buf, size, "0x%llx", (unsigned long long)ip);
+	return buf;
+}
+
+/* "comm;outer;...;inner_[k];[S]": the folded key, kernel frames marked as flame graphs do. */
+static char *folded_key(struct tep_handle *tep, const struct ftc_sched_offcpu *o)
+{
+	char *key = NULL, buf[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&key, &len);
+
+	if (!f)
+		return NULL;
+	fputs(o->comm, f);
+	for (size_t i = o->nips; i-- > 0;)
+		fprintf(f, ";%s_[k]", ksym(tep, o->ips[i], buf, sizeof(buf)));
+	if (!o->nips)
+		fputs(";[no stack recorded]", f);
+	fprintf(f, ";[%c]", o->state);
+	if (fclose(f)) {
+		free(key);
+		return NULL;
+	}
+	return key;
+}
+
+static int offcpu_tally(const struct sched_print *p, const struct ftc_sched *s,
+			struct ftc_perf_tally *t, uint64_t *total)
+{
+	struct tep_handle *tep = ftc_reader_tep(p->r);
+
+	for (size_t i = 0; i < ftc_sched_noffcpu(s); i++) {
+		const struct ftc_sched_offcpu *o = ftc_sched_offcpu_at(s, i);
+		char *key;
+
+		if (!selected(p, o->pid, o->comm))
+			continue;
+		key = folded_key(tep, o);
+		if (!key || ftc_perf_tally_add(t, key, o->ns / 1000, 0) < 0) {
+			free(key);
+			return ftc_error(ENOMEM, "out of memory");
+		}
+		free(key);
+		*total += o->ns;
+	}
+	return 0;
+}
+
+static int offcpu_print(const struct command *cmd, const struct sched_print *p,
+			const struct ftc_sched *s)
+{
+	struct ftc_perf_tally *t = ftc_perf_tally_new();
+	struct ftc_perf_tally_entry **v = NULL;
+	uint64_t total = 0;
+	size_t n = 0;
+	int ret = -1;
+
+	if (!t || offcpu_tally(p, s, t, &total) < 0 ||
+	    !(v = ftc_perf_tally_sorted(t, FTC_PERF_BY_SELF, &n)))
+		goto out;
+	if (p->flame) {
+		char title[128];
+		FILE *f = cmd_output_open(cmd, p->flame);
+
+		snprintf(title, sizeof(title), "Off-CPU time: %.3f ms (widths in microseconds)",
+			 ms(total));
+		if (!f || ftc_perf_flame_svg(f, t, title) < 0 ||
+		    cmd_output_close(cmd, f, p->flame) < 0)
+			goto out;
+	}
+	if (p->flame && !p->folded)
+		printf("ftc sched: %.3f ms off the CPU drawn into %s\n", ms(total), p->flame);
+	else if (p->folded)
+		for (size_t i = 0; i < n && !cmd_output_failed(); i++)
+			printf("%s %llu\n", v[i]->key, (unsigned long long)v[i]->self);
+	else {
+		printf("# off-CPU time: %.3f ms; stacks outermost first, the state at the "
+		       "switch-out last\n", ms(total));
+		for (size_t i = 0; i < n && (!p->limit || i < p->limit) && !cmd_output_failed(); i++)
+			printf("%12.3f ms  %s\n", (double)v[i]->self / 1e3, v[i]->key);
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		cmd_error(cmd, "%s", ftc_strerror());
+	free(v);
+	ftc_perf_tally_free(t);
+	return ret;
+}
+
+/* ---- the pass ---- */
+
+static int notes(const struct command *cmd, const struct sched_print *p,
+		 const struct ftc_sched *s)
+{
+	const char *inst = ftc_sched_instance(s);
+
+	if (!ftc_sched_seen(s, "sched_switch")) {
+		cmd_error(cmd, "%s has no sched_switch record%s%s: record -e sched:sched_switch -e "
+			  "sched:sched_wakeup (ftc sched --help)", p->input, p->instance ?
+			  " in instance " : "", p->instance ? p->instance : "");
+		return FTC_EXIT_REFUSED;
+	}
+	if (!ftc_sched_seen(s, "sched_wakeup") && !ftc_sched_seen(s, "sched_waking"))
+		fprintf(stderr, "ftc sched: %s has no sched_wakeup: delays after a sleep are not "
+			"measured (record -e sched:sched_wakeup too)\n", p->input);
+	if (p->view == SCHED_OFFCPU && !ftc_sched_seen(s, "kernel_stack"))
+		fprintf(stderr, "ftc sched: %s has no stacks: record -e sched:sched_switch -R "
+			"stacktrace for the kernel stack of each switch\n", p->input);
+	if (ftc_sched_lost(s))
+		fprintf(stderr, "ftc sched: %llu events were lost%s%s: the numbers that depend on "
+			"them are short\n", (unsigned long long)ftc_sched_lost(s),
+			inst ? " in instance " : "", inst ? inst : "");
+	return 0;
+}
+
+static int pass(const struct sched_print *p, struct ftc_sched *s)
+{
+	struct ftc_merge *m = ftc_merge_open(p->r, NULL);
+	struct ftc_merge_record mr;
+	int ret;
+
+	if (!m)
+		return -1;
+	while ((ret = ftc_merge_next(m, &mr)) == 1 && !cmd_output_failed())
+		if (ftc_sched_add(s, &mr) < 0) {
+			ret = -1;
+			break;
+		}
+	ftc_merge_close(m);
+	ftc_sched_finish(s);
+	return ret < 0 ? -1 : 0;
+}
+
+static bool has_instance(const struct sched_print *p)
+{
+	for (int i = 0; i < ftc_reader_nbuffers(p->r); i++)
+		if (!strcmp(ftc_reader_buffer(p->r, i)->name, p->instance))
+			return true;
+	return false;
+}
+
+static int print_view(const struct command *cmd, const struct sched_print *p,
+		      const struct ftc_sched *s)
+{
+	const struct ftc_sched_task **v;
+	size_t n = 0;
+
+	if (p->view == SCHED_OFFCPU)
+		return offcpu_print(cmd, p, s) < 0 ? FTC_EXIT_FAIL : FTC_EXIT_OK;
+	if (p->view != SCHED_LATENCY)
+		return FTC_EXIT_OK;
+	v = sorted_tasks(p, s, &n);
+	if (!v) {
+		cmd_error(cmd, "%s", ftc_strerror());
+		return FTC_EXIT_FAIL;
+	}
+	if (p->json)
+		latency_json(p, s, v, n);
+	else
+		latency_table(s, v, n);
+	free(v);
+	return FTC_EXIT_OK;
+}
+
+int sched_print_run(const struct command *cmd, struct sched_print *p)
+{
+	struct ftc_sched_opts o = FTC_OPTS_INIT(ftc_sched_opts, .instance = p->instance,
+		.on_run = p->view == SCHED_TIMEHIST ? timehist_line : NULL, .ctx = p);
+	struct ftc_sched *s;
+	int status;
+
+	if (p->instance && !has_instance(p)) {
+		cmd_error(cmd, "%s has no instance '%s' ('ftc dump --buffers %s' lists them)",
+			  p->input, p->instance, p->input);
+		return FTC_EXIT_REFUSED;
+	}
+	s = ftc_sched_new(p->r, &o);
+	if (!s) {
+		cmd_error(cmd, "%s: %s", p->input, ftc_strerror());
+		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
+	}
+	if (p->view == SCHED_TIMEHIST)
+		timehist_head();
+	if (pass(p, s) < 0) {
+		cmd_error(cmd, "%s", ftc_strerror());
+		ftc_sched_free(s);
+		return FTC_EXIT_FAIL;
+	}
+	status = notes(cmd, p, s);
+	if (!status)
+		status = print_view(cmd, p, s);
+	if (ftc_reader_warnings(p->r))
+		fprintf(stderr, "ftc sched: %s is damaged, the numbers are partial:\n%s", p->input,
+			ftc_reader_warnings(p->r));
+	ftc_sched_free(s);
+	return status;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc sched: the scheduling answers of a trace.dat, from one pass of the
+ * library's scheduling analysis (libftc-sched(3)): per task run time,
+ * switches, delays, sleep and block time (latency, as perf sched latency
+ * and trace-cmd report --profile), one line per stretch on a CPU
+ * (timehist, as perf sched timehist), and off-CPU time by kernel stack
+ * (offcpu: a table, folded stacks or a flame graph).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "options.h"
+#include "output.h"
+#include "parse-guard.h"
+#include "sched-print.h"
+#include "ftc.h"
+
+enum { OPT_JSON = 0x100, OPT_FOLDED, OPT_FLAME, OPT_LIMIT, OPT_COMM, OPT_INSTANCE };
+
+static const struct cmd_option sched_options[] = {
+	{ 'i', "input", "FILE", "the trace.dat to read (default trace.dat)", 0 },
+	/* perf's letters (ftc(1), "for perf users"): -B is perf stat's --big-num */
+	{ 0, "instance", "NAME", "read this buffer (default: the first with sched events)",
+	  OPT_INSTANCE },
+	{ 'p', "pid", "PID", "only this task", 0 },
+	{ 0, "comm", "NAME", "only tasks of this name", OPT_COMM },
+	{ 's', "sort", "KEY", "latency's order: run, switches, delay, max, sleep, block, pid, comm",
+	  0 },
+	{ 0, "limit", "N", "print at most N rows", OPT_LIMIT },
+	{ 0, "json", NULL, "latency, offcpu: JSON instead of a table", OPT_JSON },
+	{ 0, "folded", NULL, "offcpu: folded stacks weighted in microseconds", OPT_FOLDED },
+	{ 0, "flamegraph", "FILE.svg", "offcpu: an SVG flame graph of the off-CPU time", OPT_FLAME },
+	FTC_HELP_OPTION,
+	{ 0 }
+};
+
+static int sched_run(int argc, char **argv);
+
+const struct command cmd_sched = {
+	.name = "sched",
+	.summary = "scheduling answers from a trace: latency per task, timehist, off-CPU stacks",
+	.synopsis = "[latency|timehist|offcpu] [-i FILE | FILE] [--instance NAME] [-p PID] [--comm NAME]\n"
+		    "                   [-s KEY] [--limit N] [--json | --folded | --flamegraph FILE.svg]",
+	.options = sched_options,
+	.run = sched_run,
+};
+
+static int sched_opt(int id, const char *arg, void *ctx)
+{
+	struct sched_print *p = ctx;
+	unsigned long long v;
+
+	switch (id) {
+	case 'i': p->input = arg; break;
+	case OPT_INSTANCE: p->instance = arg; break;
+	case 'p':
+		if (cmd_parse_u64(arg, &v) < 0 || !v || v > 4194304)
+			return cmd_bad_value("not a pid");
+		p->pid = (int)v;
+		break;
+	case OPT_COMM: p->comm = arg; break;
+	case 's':
+		if (sched_print_sort_key(arg, &p->sort) < 0)
+			return cmd_bad_value("sort by run, switches, delay, max, sleep, block, pid "
+					     "or comm");
+		break;
+	case OPT_LIMIT:
+		if (cmd_parse_u64(arg, &v) < 0)
+			return cmd_bad_value("not a number of rows");
+		p->limit = v;
+		break;
+	case OPT_JSON: p->json = true; break;
+	case OPT_FOLDED: p->folded = true; break;
+	case OPT_FLAME: p->flame = arg; break;
+	}
+	return 0;
+}
+
+/* Which options go with the view: the rest would be ignored without a word. */
+static const char *check_view(const struct sched_print *p)
+{
+	if (p->view != SCHED_OFFCPU && (p->folded || p->flame))
+		return "--folded and --flamegraph go with offcpu";
+	if (p->view == SCHED_TIMEHIST && (p->json || p->sort != SCHED_SORT_DEFAULT))
+		return "timehist prints in time order, as text: no --json or --sort";
+	if (p->view == SCHED_OFFCPU && p->sort != SCHED_SORT_DEFAULT)
+		return "offcpu sorts by time: no --sort";
+	if (p->json + p->folded > 1)
+		return "--json and --folded do not mix: choose one";
+	return NULL;
+}
+
+/* A word that is no view and has no '.' or '/' is a misspelt view, not a file. */
+static bool looks_like_file(const char *w)
+{
+	return strchr(w, '.') || strchr(w, '/') || !strcmp(w, "-");
+}
+
+/* [VIEW] [FILE]: the view is latency unless named. */
+static int parse_words(struct sched_print *p, int argc, char **argv, int first)
+{
+	static const char *const views[] = { "latency", "timehist", "offcpu" };
+	bool named = false;
+
+	p->view = SCHED_LATENCY;
+	for (int v = 0; first < argc && v < 3 && !named; v++)
+		if (!strcmp(argv[first], views[v])) {
+			p->view = v;
+			named = true;
+			first++;
+		}
+	if (argc - first > 1 || (first < argc && !named && !looks_like_file(argv[first]))) {
+		cmd_error(&cmd_sched, "'%s': say latency, timehist or offcpu, then the file (ftc "
+			  "sched --help)", argv[first]);
+		return -1;
+	}
+	if (first < argc && p->input) {
+		cmd_error(&cmd_sched, "two files: '%s' and -i %s", argv[first], p->input);
+		return -1;
+	}
+	if (first < argc)
+		p->input = argv[first];
+	return 0;
+}
+
+static int open_input(struct sched_print *p, char *buf, size_t size)
+{
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard);
+	char dir[4096];
+	const char *path;
+
+	if (!p->input)
+		p->input = "trace.dat";
+	path = cmd_input_path("sched", p->input, buf, size);
+	if (!path)
+		return -1;
+	p->input = ro.name = cmd_input_name(p->input);
+	ro.plugin_dir = cmd_plugin_dir(dir, sizeof(dir));
+	p->r = ftc_reader_open_opts(path, &ro);
+	if (!p->r) {
+		cmd_error(&cmd_sched, "%s", ftc_strerror());
+		return -1;
+	}
+	return 0;
+}
+
+static int sched_run(int argc, char **argv)
+{
+	struct sched_print p = { .sort = SCHED_SORT_DEFAULT };
+	int ret = cmd_options_parse(&cmd_sched, argc, argv, sched_opt, &p), status;
+	char stdin_path[64];
+	const char *why;
+
+	if (ret < 0)
+		return cmd_options_exit(ret);
+	if (parse_words(&p, argc, argv, ret) < 0)
+		return FTC_EXIT_USAGE;
+	why = check_view(&p);
+	if (why) {
+		cmd_error(&cmd_sched, "%s (see 'ftc sched --help')", why);
+		return FTC_EXIT_USAGE;
+	}
+	if (open_input(&p, stdin_path, sizeof(stdin_path)) < 0)
+		return FTC_EXIT_FAIL;
+	status = sched_print_run(&cmd_sched, &p);
+	ftc_reader_close(p.r);
+	return status;
+}

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The scheduling pass: each task followed through its switches, wakeups
+ * and migrations, from the raw fields of the records (read by their
+ * offsets, never formatted). A task's delay runs from its wakeup (or its
+ * preemption) to its next switch-in; its sleep or block time from its
+ * switch-out to its wakeup; its off-CPU time, by the kernel stack that a
+ * stacktrace trigger on sched_switch recorded right after the switch on
+ * that CPU, from switch-out to switch-in, as perf's off-CPU profile has it.
+ * The idle tasks (pid 0) are not tasks here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "opts.h"
+#include "sched-tables.h"
+
+#define MAX_STACK 128
+
+enum sched_field {
+	F_PREV_PID, F_PREV_STATE, F_PREV_COMM, F_NEXT_PID, F_NEXT_COMM,
+	F_WAKE_PID, F_WAKE_NEW_PID, F_WAKING_PID, F_MIGRATE_PID, F_EXIT_PID,
+	F_STACK_SIZE, F_STACK_CALLER, NFIELDS
+};
+
+struct ftc_sched {
+	struct ftc_reader *r;
+	struct tep_handle *tep;
+	struct ftc_sched_opts o;
+	int buffer;			/* the buffer read, -1 until chosen */
+	int id_switch, id_wakeup, id_wakeup_new, id_waking, id_migrate, id_exit, id_stack;
+	bool wake_by_waking;		/* no sched_wakeup in the file: sched_waking stands in */
+	/* records seen of each: switch, wakeup, wakeup_new, waking, migrate, exit, stack */
+	uint64_t seen[7];
+	struct tep_format_field *f[NFIELDS];
+	struct sched_tasks tasks;
+	struct sched_stacks stacks;
+	struct sched_offcpus offcpu;
+	/* per CPU: the task switched out by the last record there, awaiting its stack */
+	long *pending;
+	int *current;			/* per CPU: the pid switched in last */
+	int ncpus;
+	uint64_t first_ts, last_ts, lost;
+	struct ftc_sched_task total;
+	bool failed;
+};
+
+static int event_id(struct ftc_sched *s, const char *sys, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(s->tep, sys, name);
+
+	return e ? e->id : -1;
+}
+
+static struct tep_format_field *field(struct ftc_sched *s, int id, const char *name)
+{
+	struct tep_event *e = id >= 0 ? tep_find_event(s->tep, id) : NULL;
+
+	return e ? tep_find_field(e, name) : NULL;
+}
+
+static int look_up_events(struct ftc_sched *s)
+{
+	s->id_switch = event_id(s, "sched", "sched_switch");
+	s->id_wakeup = event_id(s, "sched", "sched_wakeup");
+	s->id_wakeup_new = event_id(s, "sched", "sched_wakeup_new");
+	s->id_waking = event_id(s, "sched", "sched_waking");
+	s->id_migrate = event_id(s, "sched", "sched_migrate_task");
+	s->id_exit = event_id(s, "sched", "sched_process_exit");
+	s->id_stack = event_id(s, "ftrace", "kernel_stack");
+	s->wake_by_waking = s->id_wakeup < 0 && s->id_waking >= 0;
+	s->f[F_PREV_PID] = field(s, s->id_switch, "prev_pid");
+	s->f[F_PREV_STATE] = field(s, s->id_switch, "prev_state");
+	s->f[F_PREV_COMM] = field(s, s->id_switch, "prev_comm");
+	s->f[F_NEXT_PID] = field(s, s->id_switch, "next_pid");
+	s->f[F_NEXT_COMM] = field(s, s->id_switch, "next_comm");
+	s->f[F_WAKE_PID] = field(s, s->id_wakeup, "pid");
+	s->f[F_WAKE_NEW_PID] = field(s, s->id_wakeup_new, "pid");
+	s->f[F_WAKING_PID] = field(s, s->id_waking, "pid");
+	s->f[F_MIGRATE_PID] = field(s, s->id_migrate, "pid");
+	s->f[F_EXIT_PID] = field(s, s->id_exit, "pid");
+	s->f[F_STACK_SIZE] = field(s, s->id_stack, "size");
+	s->f[F_STACK_CALLER] = field(s, s->id_stack, "caller");
+	for (int i = F_PREV_PID; i <= F_NEXT_COMM; i++)
+		if (!s->f[i])
+			return ftc_error(ENOENT, "%s: no sched:sched_switch with its prev_pid, "
+					 "prev_state and next_pid fields: record it (ftc record -e "
+					 "sched:sched_switch -e sched:sched_wakeup ...)",
+					 ftc_reader_buffer(s->r, 0) ? "the file" : "the file");
+	return 0;
+}
+
+struct ftc_sched *ftc_sched_new(struct ftc_reader *r, const struct ftc_sched_opts *o)
+{
+	struct ftc_sched *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	s->r = r;
+	s->tep = ftc_reader_tep(r);
+	s->buffer = -1;
+	s->ncpus = ftc_reader_ncpus(r);
+	s->total.pid = -1;
+	strcpy(s->total.comm, "total");
+	if (s->ncpus < 1)
+		s->ncpus = 1;
+	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, ctx) < 0)
+		goto fail;
+	s->pending = malloc((size_t)s->ncpus * sizeof(*s->pending));
+	s->current = calloc((size_t)s->ncpus, sizeof(*s->current));
+	if (!s->pending || !s->current) {
+		ftc_error(ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < s->ncpus; i++)
+		s->pending[i] = -1;
+	if (ftc_reader_parse_all_events(r) < 0 || look_up_events(s) < 0)
+		goto fail;
+	return s;
+fail:
+	ftc_sched_free(s);
+	return NULL;
+}
+
+void ftc_sched_free(struct ftc_sched *s)
+{
+	if (!s)
+		return;
+	ftc_sched_tasks_free(&s->tasks);
+	ftc_sched_stacks_free(&s->stacks);
+	ftc_sched_offcpus_free(&s->offcpu);
+	free(s->pending);
+	free(s->current);
+	free(s);
+}
+
+/* Whether the record holds the field whole: a damaged file's formats may say otherwise. */
+static bool holds(const struct tep_format_field *f, const struct tep_record *rec)
+{
+	return f && f->offset >= 0 && f->size > 0 && rec->size >= 0 &&
+	       (long long)f->offset + f->size <= rec->size;
+}
+
+static long long num(const struct ftc_sched *s, enum sched_field f, const struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (!holds(s->f[f], rec))
+		return 0;
+	tep_read_number_field(s->f[f], rec->data, &v);
+	/* pids are signed ints: a 4-byte field reads as unsigned */
+	if (s->f[f]->size == 4)
+		return (int)(unsigned int)v;
+	return (long long)v;
+}
+
+static void set_comm(struct sched_task *t, const struct tep_format_field *f,
+		     const struct tep_record *rec)
+{
+	size_t n = f->size < 16 ? (size_t)f->size : 16;
+
+	if (!holds(f, rec))
+		return;
+	memcpy(t->t.comm, (const char *)rec->data + f->offset, n);
+	t->t.comm[n] = '\0';
+}
+
+static void delay_seen(struct sched_task *t, uint64_t ns, uint64_t at)
+{
+	int b = ns ? 63 - __builtin_clzll(ns) : 0;
+
+	t->t.delays++;
+	t->t.delay_ns += ns;
+	t->t.hist[b]++;
+	if (ns >= t->t.delay_max_ns) {
+		t->t.delay_max_ns = ns;
+		t->t.delay_max_at = at;
+	}
+	t->delay_ns = ns;
+}
+
+/* Off the CPU in S or D until now: that time is sleep or block. */
+static void end_rest(struct sched_task *t, uint64_t ts)
+{
+	uint64_t ns = t->off_at && ts > t->off_at ? ts - t->off_at : 0;
+
+	if (t->st == ST_SLEEP) {
+		t->t.sleeps++;
+		t->t.sleep_ns += ns;
+	} else if (t->st == ST_BLOCK) {
+		t->t.blocks++;
+		t->t.block_ns += ns;
+	}
+}
+
+static char state_letter(long long state)
+{
+	long long s = state & 0xff;	/* above: the preemption mark (TASK_REPORT_MAX) */
+
+	if (!s)
+		return 'R';
+	if (s & 0x02)
+		return 'D';
+	if (s & (0x01 | 0x80))	/* S, and I (idle kernel threads) */
+		return 'S';
+	return s & 0x04 ? 'T' : s & 0x08 ? 't' : s & 0x10 ? 'X' : s & 0x20 ? 'Z' : 'P';
+}
+
+static void switch_out(struct ftc_sched *s, struct sched_task *t, long long state, uint64_t ts,
+		       int cpu)
+{
+	char letter = state_letter(state);
+	struct ftc_sched_run run;
+
+	if (t->st == ST_RUNNING && ts >= t->on_at) {
+		t->t.run_ns += ts - t->on_at;
+		if (s->o.on_run) {
+			run = (struct ftc_sched_run){ .ts = ts, .cpu = cpu, .pid = t->t.pid,
+				.comm = t->t.comm, .wait_ns = t->wait_ns, .delay_ns = t->delay_ns,
+				.run_ns = ts - t->on_at, .state = letter };
+			s->o.on_run(&run, s->o.ctx);
+		}
+	}
+	t->off_at = ts;
+	t->stack = -1;
+	t->off_state = letter == 'S' || letter == 'D' ? letter : 0;
+	t->runnable_at = 0;
+	switch (letter) {
+	case 'R':
+		t->t.preempted++;
+		t->st = ST_RUNNABLE;
+		t->runnable_at = ts;
+		break;
+	case 'S': t->st = ST_SLEEP; break;
+	case 'D': t->st = ST_BLOCK; break;
+	default: t->st = ST_GONE; break;
+	}
+}
+
+/*
+ * Switched in at ts; inferred: the trace lacks that switch (this kernel
+ * does not always record one out of an idle CPU), and ts is the first
+ * record of the task running, so the delay before it is not measured.
+ */
+static int switch_in(struct ftc_sched *s, struct sched_task *t, uint64_t ts, bool inferred)
+{
+	size_t idx = (size_t)(t - s->tasks.v);
+
+	t->wait_ns = t->off_at && ts > t->off_at && !inferred ? ts - t->off_at : 0;
+	t->delay_ns = 0;
+	t->t.inferred += inferred;
+	if (t->st == ST_RUNNABLE && t->runnable_at && !inferred)
+		delay_seen(t, ts - t->runnable_at, ts);
+	else if (t->st == ST_SLEEP || t->st == ST_BLOCK)
+		end_rest(t, ts);	/* its wakeup was not recorded */
+	if (t->off_state && t->off_at && ts > t->off_at &&
+	    ftc_sched_offcpu_add(&s->offcpu, idx, t->t.pid, t->off_state, t->stack,
+				 ts - t->off_at) < 0)
+		return -1;
+	t->off_state = 0;
+	t->st = ST_RUNNING;
+	t->on_at = ts;
+	t->t.switches++;
+	return 0;
+}
+
+static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
+{
+	int prev = (int)num(s, F_PREV_PID, rec), next = (int)num(s, F_NEXT_PID, rec);
+	uint64_t ts = rec->ts;
+	struct sched_task *t;
+
+	if (prev > 0) {
+		t = ftc_sched_task_get(&s->tasks, prev);
+		if (!t || (t->st != ST_RUNNING && switch_in(s, t, ts, true) < 0))
+			return -1;
+		set_comm(t, s->f[F_PREV_COMM], rec);
+		switch_out(s, t, num(s, F_PREV_STATE, rec), ts, cpu);
+		if (cpu >= 0 && cpu < s->ncpus)
+			s->pending[cpu] = (long)(t - s->tasks.v);
+	}
+	if (next > 0) {
+		t = ftc_sched_task_get(&s->tasks, next);
+		if (!t)
+			return -1;
+		set_comm(t, s->f[F_NEXT_COMM], rec);
+		if (switch_in(s, t, ts, false) < 0)
+			return -1;
+	}
+	if (cpu >= 0 && cpu < s->ncpus)
+		s->current[cpu] = next;
+	return 0;
+}
+
+static int on_wakeup(struct ftc_sched *s, int pid, uint64_t ts)
+{
+	struct sched_task *t;
+
+	if (pid <= 0)
+		return 0;
+	t = ftc_sched_task_get(&s->tasks, pid);
+	if (!t)
+		return -1;
+	t->t.wakeups++;
+	if (t->st == ST_SLEEP || t->st == ST_BLOCK)
+		end_rest(t, ts);
+	if (t->st != ST_RUNNING && t->st != ST_RUNNABLE) {
+		t->st = ST_RUNNABLE;
+		t->runnable_at = ts;
+	}
+	return 0;
+}
+
+static int on_migrate(struct ftc_sched *s, int pid)
+{
+	struct sched_task *t = pid > 0 ? ftc_sched_task_get(&s->tasks, pid) : NULL;
+
+	if (pid > 0 && !t)
+		return -1;
+	if (t)
+		t->t.migrations++;
+	return 0;
+}
+
+/* A record made by a task (its common_pid) shows it running, switched in or not. */
+static int running(struct ftc_sched *s, int pid, int cpu, uint64_t ts)
+{
+	struct sched_task *t;
+
+	if (pid <= 0 || (cpu >= 0 && cpu < s->ncpus && s->current[cpu] == pid))
+		return 0;	/* the task the CPU switched to last: known to run */
+	if (cpu >= 0 && cpu < s->ncpus)
+		s->current[cpu] = pid;
+	t = ftc_sched_task_get(&s->tasks, pid);
+	if (!t)
+		return -1;
+	return t->st == ST_RUNNING ? 0 : switch_in(s, t, ts, true);
+}
+
+/* The stack the trigger recorded right after a switch on this CPU: the switched-out task's. */
+static int on_stack(struct ftc_sched *s, const struct tep_record *rec, long task)
+{
+	const struct tep_format_field *f = s->f[F_STACK_CALLER];
+	int lsize = tep_get_long_size(s->tep);
+	uint64_t ips[MAX_STACK];
+	long long want = num(s, F_STACK_SIZE, rec);
+	size_t n = 0, room;
+	int id;
+
+	if (!f || task < 0 || lsize <= 0 || f->offset < 0 || rec->size <= f->offset)
+		return 0;
+	room = (size_t)(rec->size - f->offset) / (size_t)lsize;
+	if (want > 0 && (size_t)want < room)
+		room = (size_t)want;
+	for (size_t i = 0; i < room && n < MAX_STACK; i++) {
+		unsigned long long ip = tep_read_number(s->tep, (const char *)rec->data +
+							f->offset + i * (size_t)lsize, lsize);
+
+		if (!ip || ip == (unsigned long long)-1)	/* the end mark of older kernels */
+			break;
+		ips[n++] = ip;
+	}
+	id = n ? ftc_sched_stack_id(&s->stacks, ips, n) : -1;
+	if (n && id < 0)
+		return -1;
+	s->tasks.v[task].stack = id;
+	return 0;
+}
+
+static const char *const kinds[7] = {
+	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking", "sched_migrate_task",
+	"sched_process_exit", "kernel_stack",
+};
+
+static int *kind_id(struct ftc_sched *s, int k)
+{
+	int *ids[7] = { &s->id_switch, &s->id_wakeup, &s->id_wakeup_new, &s->id_waking,
+			&s->id_migrate, &s->id_exit, &s->id_stack };
+
+	return ids[k];
+}
+
+static void count_seen(struct ftc_sched *s, int type)
+{
+	for (int k = 0; k < 7; k++)
+		if (*kind_id(s, k) == type) {
+			s->seen[k]++;
+			return;
+		}
+}
+
+static bool is_sched(struct ftc_sched *s, int type)
+{
+	for (int k = 0; k < 7; k++)
+		if (*kind_id(s, k) == type)
+			return true;
+	return false;
+}
+
+/* The buffer read: the one asked for, or the first with a record of the pass's events. */
+static bool in_buffer(struct ftc_sched *s, const struct ftc_merge_record *mr, int type)
+{
+	const struct ftc_dat_buffer *b;
+
+	if (s->buffer >= 0)
+		return mr->buffer == s->buffer;
+	b = ftc_reader_buffer(s->r, mr->buffer);
+	if (s->o.instance ? b && !strcmp(b->name, s->o.instance) : is_sched(s, type)) {
+		s->buffer = mr->buffer;
+		return true;
+	}
+	return false;
+}
+
+int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
+{
+	const struct tep_record *rec = mr->rec;
+	int type = tep_data_type(s->tep, (struct tep_record *)rec), cpu = mr->cpu, ret = 0;
+	long pending = -1;
+
+	if (!in_buffer(s, mr, type))
+		return 0;
+	if (!s->first_ts)
+		s->first_ts = rec->ts;
+	s->last_ts = rec->ts;
+	if (mr->missed > 0)
+		s->lost += (uint64_t)mr->missed;
+	if (cpu >= 0 && cpu < s->ncpus) {
+		pending = s->pending[cpu];
+		s->pending[cpu] = -1;
+	}
+	count_seen(s, type);
+	if (type != s->id_switch && type != s->id_stack)
+		ret = running(s, tep_data_pid(s->tep, (struct tep_record *)rec), cpu, rec->ts);
+	if (ret < 0)
+		;
+	else if (type == s->id_switch)
+		ret = on_switch(s, rec, cpu);
+	else if (type == s->id_stack)
+		ret = on_stack(s, rec, pending);
+	else if (type == s->id_wakeup && s->id_wakeup >= 0)
+		ret = on_wakeup(s, (int)num(s, F_WAKE_PID, rec), rec->ts);
+	else if (type == s->id_wakeup_new && s->id_wakeup_new >= 0)
+		ret = on_wakeup(s, (int)num(s, F_WAKE_NEW_PID, rec), rec->ts);
+	else if (type == s->id_waking && s->wake_by_waking)
+		ret = on_wakeup(s, (int)num(s, F_WAKING_PID, rec), rec->ts);
+	else if (type == s->id_migrate && s->id_migrate >= 0)
+		ret = on_migrate(s, (int)num(s, F_MIGRATE_PID, rec));
+	if (ret < 0)
+		s->failed = true;
+	return ret;
+}
+
+void ftc_sched_finish(struct ftc_sched *s)
+{
+	struct ftc_sched_task *tot = &s->total;
+
+	memset(tot, 0, sizeof(*tot));
+	tot->pid = -1;
+	strcpy(tot->comm, "total");
+	for (size_t i = 0; i < s->tasks.n; i++) {
+		struct sched_task *t = &s->tasks.v[i];
+
+		if (t->st == ST_RUNNING && s->last_ts > t->on_at) {
+			t->t.run_ns += s->last_ts - t->on_at;
+			t->on_at = s->last_ts;
+		}
+		tot->run_ns += t->t.run_ns;
+		tot->switches += t->t.switches;
+		tot->inferred += t->t.inferred;
+		tot->wakeups += t->t.wakeups;
+		tot->preempted += t->t.preempted;
+		tot->migrations += t->t.migrations;
+		tot->delays += t->t.delays;
+		tot->delay_ns += t->t.delay_ns;
+		tot->sleeps += t->t.sleeps;
+		tot->sleep_ns += t->t.sleep_ns;
+		tot->blocks += t->t.blocks;
+		tot->block_ns += t->t.block_ns;
+		if (t->t.delay_max_ns >= tot->delay_max_ns && t->t.delays) {
+			tot->delay_max_ns = t->t.delay_max_ns;
+			tot->delay_max_at = t->t.delay_max_at;
+		}
+		for (int b = 0; b < FTC_SCHED_BUCKETS; b++)
+			tot->hist[b] += t->t.hist[b];
+	}
+}
+
+size_t ftc_sched_ntasks(const struct ftc_sched *s)
+{
+	return s->tasks.n;
+}
+
+const struct ftc_sched_task *ftc_sched_task_at(const struct ftc_sched *s, size_t i)
+{
+	return i < s->tasks.n ? &s->tasks.v[i].t : NULL;
+}
+
+const struct ftc_sched_task *ftc_sched_total(const struct ftc_sched *s)
+{
+	return &s->total;
+}
+
+uint64_t ftc_sched_percentile(const struct ftc_sched_task *t, double pct)
+{
+	uint64_t want, seen = 0;
+
+	if (!t->delays || pct <= 0)
+		return 0;
+	want = (uint64_t)((double)t->delays * (pct > 100 ? 100 : pct) / 100.0 + 0.999999);
+	for (int b = 0; b < FTC_SCHED_BUCKETS; b++) {
+		seen += t->hist[b];
+		if (seen >= want) {
+			uint64_t top = b >= 63 ? UINT64_MAX : (2ULL << b) - 1;
+
+			return top < t->delay_max_ns ? top : t->delay_max_ns;
+		}
+	}
+	return t->delay_max_ns;
+}
+
+const char *ftc_sched_instance(const struct ftc_sched *s)
+{
+	const struct ftc_dat_buffer *b = s->buffer >= 0 ? ftc_reader_buffer(s->r, s->buffer) : NULL;
+
+	return b && *b->name ? b->name : NULL;
+}
+
+uint64_t ftc_sched_seen(const struct ftc_sched *s, const char *name)
+{
+	for (int k = 0; k < 7; k++)
+		if (!strcmp(name, kinds[k]))
+			return s->seen[k];
+	return 0;
+}
+
+uint64_t ftc_sched_lost(const struct ftc_sched *s)
+{
+	return s->lost;
+}
+
+size_t ftc_sched_noffcpu(const struct ftc_sched *s)
+{
+	return s->offcpu.n;
+}
+
+const struct ftc_sched_offcpu *ftc_sched_offcpu_at(const struct ftc_sched *s, size_t i)
+{
+	struct sched_offcpu *e;
+
+	if (i >= s->offcpu.n)
+		return NULL;
+	e = &s->offcpu.v[i];
+	e->pub.comm = s->tasks.v[e->task].t.comm;
+	e->pub.ips = e->stack >= 0 ? s->stacks.ips + s->stacks.v[e->stack].off : NULL;
+	e->pub.nips = e->stack >= 0 ? s->stacks.v[e->stack].n : 0;
+	return &e->pub;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The scheduling pass's tables (sched-tables.c): tasks by pid, kernel
+ * stacks interned, and off-CPU time by task, state and stack. Each is an
+ * open-addressing hash over a growing array: memory follows the keys.
+ */
+#ifndef FTC_SCHED_TABLES_H
+#define FTC_SCHED_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ftc-sched.h"
+
+enum sched_state { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEP, ST_BLOCK, ST_GONE };
+
+/* A task as the pass follows it. */
+struct sched_task {
+	struct ftc_sched_task t;
+	enum sched_state st;
+	uint64_t on_at;			/* switched in (RUNNING) */
+	uint64_t off_at;		/* switched out (0: not seen) */
+	uint64_t runnable_at;		/* woken or preempted (0: not seen) */
+	uint64_t wait_ns, delay_ns;	/* before its current run */
+	char off_state;			/* S or D at the last switch-out, else 0 */
+	int stack;			/* kernel stack at that switch-out, -1: none */
+};
+
+struct sched_index {			/* key -> index + 1; 0 is empty */
+	uint32_t *slot;
+	size_t cap;
+};
+
+struct sched_tasks {
+	struct sched_task *v;
+	size_t n, cap;
+	struct sched_index idx;
+};
+
+struct sched_stacks {
+	uint64_t *ips;			/* every stack's addresses, one after another */
+	size_t nips, cap_ips;
+	struct { size_t off, n; uint64_t hash; } *v;
+	size_t n, cap;
+	struct sched_index idx;
+};
+
+struct sched_offcpu {
+	struct ftc_sched_offcpu pub;	/* comm and ips are filled when asked */
+	int stack;
+	size_t task;			/* index in the tasks */
+};
+
+struct sched_offcpus {
+	struct sched_offcpu *v;
+	size_t n, cap;
+	struct sched_index idx;
+};
+
+/* The task of pid, added when new; NULL when out of memory. */
+struct sched_task *ftc_sched_task_get(struct sched_tasks *t, int pid);
+void ftc_sched_tasks_free(struct sched_tasks *t);
+/* The id of a stack of n addresses (added when new); -1 when out of memory. */
+int ftc_sched_stack_id(struct sched_stacks *s, const uint64_t *ips, size_t n);
+void ftc_sched_stacks_free(struct sched_stacks *s);
+/* Adds ns off the CPU to (task, state, stack). */
+int ftc_sched_offcpu_add(struct sched_offcpus *o, size_t task, int pid, char state, int stack,
+			 uint64_t ns);
+void ftc_sched_offcpus_free(struct sched_offcpus *o);
+
+#endif

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc sched against the kernel and trace-cmd: two threads pinned to one CPU
+# ping-pong over pipes N times, recorded in an instance of ours; each
+# thread's switch-ins, switch-outs and wakeups equal its records as
+# trace-cmd report prints them from the same file (about N switch-ins),
+# and timehist has a line per switch-out. A program that sleeps 100 x 10 ms
+# spends 1.00 s +-5% off the CPU in state S, under do_nanosleep, in latency
+# and offcpu alike, folded and drawn. A file without sched_switch, a view
+# or option that does not fit, and a missing instance get their exit codes.
+. "$(dirname "$0")/../lib.sh"
+
+for t in cc trace-cmd python3; do
+	command -v $t >/dev/null || { skip "sched" "$t is not installed"; finish; }
+done
+D=$OUT/sched.$$
+rm -rf "$D"; mkdir -p "$D"
+I=$(test_instance sched)
+trap 'instances_remove "$I"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
+knobs_save
+
+cat >"$D/pp.c" <<'EOF'
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+static int a[2], b[2], n;
+static void pin(void)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(0, &s);
+	sched_setaffinity(0, sizeof(s), &s);
+}
+static void *pong(void *x)
+{
+	char c;
+
+	pin();
+	for (int i = 0; i < n; i++)
+		if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+			break;
+	return x;
+}
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	char c = 'x';
+
+	n = atoi(argv[1]);
+	if (pipe(a) || pipe(b))
+		return 1;
+	pin();
+	pthread_create(&t, NULL, pong, NULL);
+	for (int i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			break;
+	pthread_join(t, NULL);
+	return 0;
+}
+EOF
+cat >"$D/nap.c" <<'EOF'
+#include <time.h>
+__attribute__((noinline)) static void nap(void)
+{
+	struct timespec t = { 0, 10000000 };
+
+	nanosleep(&t, NULL);
+}
+int main(void)
+{
+	for (int i = 0; i < 100; i++)
+		nap();
+	return 0;
+}
+EOF
+if ! cc -O2 -pthread -o "$D/pp" "$D/pp.c" || ! cc -O2 -o "$D/nap" "$D/nap.c"; then
+	fail "setup: build the workloads" "cc failed"
+	finish
+fi
+
+N=1000
+rec() {	# rec FILE COMMAND...: the events ftc sched reads, the stack trigger on the switch
+	local f=$1
+	shift
+	"$FTC" record -q -o "$f" -B "$I" -e sched:sched_switch -R stacktrace -e sched:sched_wakeup \
+		-e sched:sched_wakeup_new -e sched:sched_migrate_task -- "$@" >"$D/rec.log" 2>&1
+}
+if ! rec "$D/pp.dat" "$D/pp" $N; then
+	fail "setup: ftc record the ping-pong" "$(tail -3 "$D/rec.log")"
+	finish
+fi
+
+# --- the ping-pong: each thread's counts are its records --------------------
+"$FTC" sched latency --json --comm pp "$D/pp.dat" >"$D/pp.json" 2>"$D/pp.err"
+rc=$?
+[ $rc = 0 ] && python3 -m json.tool "$D/pp.json" >/dev/null &&
+	pass "latency --json exits 0 with valid JSON" ||
+	fail "latency --json exits 0 with valid JSON" "exit $rc: $(head -c 300 "$D/pp.json") $(cat "$D/pp.err")"
+python3 - "$D/pp.json" >"$D/pp.tasks" <<'EOF'
+import json, sys
+for t in json.load(open(sys.argv[1]))["tasks"]:
+	print(t["pid"], t["switches"] - t["inferred_switches"], t["wakeups"], t["delays"])
+EOF
+trace-cmd report -N -i "$D/pp.dat" >"$D/pp.tc" 2>/dev/null
+[ "$(wc -l <"$D/pp.tasks")" = 2 ] && pass "two pp threads" ||
+	fail "two pp threads" "$(cat "$D/pp.tasks")"
+while read -r pid sw wk dl; do
+	tc_in=$(grep -Ec "sched_switch: .*==> next_comm=[^ ]* next_pid=$pid " "$D/pp.tc")
+	tc_out=$(grep -Ec "sched_switch: +prev_comm=[^ ]* prev_pid=$pid " "$D/pp.tc")
+	tc_wk=$(grep -Ec "sched_wakeup(_new)?: +comm=[^ ]* pid=$pid " "$D/pp.tc")
+	[ "$sw" = "$tc_in" ] && [ "$sw" -ge $N ] && [ "$sw" -le $((N + 5)) ] &&
+		pass "thread $pid: $sw switch-ins, trace-cmd prints $tc_in, N is $N" ||
+		fail "thread $pid: switch-ins are its records and about N" "ftc $sw, trace-cmd $tc_in, N $N"
+	# Fewer than N: a thread the other preempts on its wakeup is runnable,
+	# not asleep, when its turn comes, and is not woken again.
+	[ "$wk" = "$tc_wk" ] && [ "$wk" -gt 0 ] && [ "$wk" -le $((N + 5)) ] &&
+		pass "thread $pid: $wk wakeups, trace-cmd prints $tc_wk" ||
+		fail "thread $pid: wakeups are its records" "ftc $wk, trace-cmd $tc_wk, N $N"
+	# A delay per switch-in: from the wakeup, or from the preemption.
+	[ "$dl" -ge $((sw - 2)) ] && pass "thread $pid: a delay measured per switch-in ($dl of $sw)" ||
+		fail "thread $pid: a delay measured per switch-in" "$dl of $sw"
+	th=$("$FTC" sched timehist -p "$pid" "$D/pp.dat" 2>/dev/null | grep -c "\[$pid\]")
+	[ "$th" = "$tc_out" ] && pass "thread $pid: timehist has a line per switch-out ($th)" ||
+		fail "thread $pid: timehist has a line per switch-out" "timehist $th, trace-cmd $tc_out"
+done <"$D/pp.tasks"
+
+# --- 100 x 10 ms asleep: 1.00 s off the CPU in S, under do_nanosleep -------
+if rec "$D/nap.dat" "$D/nap"; then
+	pass "ftc record the sleeper"
+else
+	fail "setup: ftc record the sleeper" "$(tail -3 "$D/rec.log")"
+	finish
+fi
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+sleep_ms=$("$FTC" sched latency --comm nap "$D/nap.dat" 2>/dev/null | awk '$2 == "nap" { print $9 }')
+within "${sleep_ms:-0}" 950 1050 && pass "latency: nap slept $sleep_ms ms (1000 +-5%)" ||
+	fail "latency: nap slept 1000 ms +-5%" "${sleep_ms:-none}: $("$FTC" sched latency --comm nap "$D/nap.dat" 2>&1 | head -3)"
+"$FTC" sched offcpu --comm nap --folded "$D/nap.dat" >"$D/nap.folded" 2>"$D/nap.err"
+us=$(awk '/;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END { print s + 0 }' "$D/nap.folded")
+within "$us" 950000 1050000 && pass "offcpu: $us us in S under do_nanosleep (1 s +-5%)" ||
+	fail "offcpu: 1 s +-5% in S under do_nanosleep" "$us us: $(head -c 400 "$D/nap.folded")"
+expect_match "offcpu folded stacks start with the task, the state last" '^nap;.*;\[S\] [0-9]+$' \
+	"$(cat "$D/nap.folded")"
+"$FTC" sched offcpu --comm nap --flamegraph "$D/nap.svg" "$D/nap.dat" >/dev/null 2>&1 &&
+	grep -q "do_nanosleep" "$D/nap.svg" && pass "offcpu --flamegraph draws do_nanosleep" ||
+	fail "offcpu --flamegraph draws do_nanosleep" "$(head -c 200 "$D/nap.svg" 2>&1)"
+
+# --- what does not fit ------------------------------------------------------
+"$FTC" record -q -o "$D/nosw.dat" -B "$I" -e sched:sched_wakeup -- true >/dev/null 2>&1
+expect_status "a file without sched_switch exits 3" 3 "$FTC" sched latency "$D/nosw.dat"
+expect_match "... and says what to record" "sched:sched_switch" "$(cat "$OUT/last.err")"
+expect_status "no view exits 2" 2 "$FTC" sched "$D/pp.dat"
+expect_status "an unknown view exits 2" 2 "$FTC" sched lateny "$D/pp.dat"
+expect_status "--folded with latency exits 2" 2 "$FTC" sched latency --folded "$D/pp.dat"
+expect_status "--json with timehist exits 2" 2 "$FTC" sched timehist --json "$D/pp.dat"
+expect_status "a bad sort key exits 2" 2 "$FTC" sched latency -s nosuch "$D/pp.dat"
+expect_status "an instance the file lacks exits 3" 3 "$FTC" sched latency -B nosuch "$D/pp.dat"
+expect_status "a missing file exits 1" 1 "$FTC" sched latency "$D/none.dat"
+"$FTC" record -q -o "$D/nowake.dat" -B "$I" -e sched:sched_switch -- "$D/nap" >/dev/null 2>&1
+"$FTC" sched latency "$D/nowake.dat" >/dev/null 2>"$D/nowake.err"
+expect_match "a file without wakeups says its delays are not measured" \
+	"has no sched_wakeup: delays after a sleep are not measured" "$(cat "$D/nowake.err")"
+
+knobs_unchanged "ftc sched"
+finish
