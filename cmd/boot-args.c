@@ -116,7 +116,7 @@ static int trigger_add(struct boot_args *a, const char *trigger)
 		return cmd_bad_value("a boot trigger cannot be empty, longer than %zu bytes "
 				     "with its event, or hold a comma or a quote",
 				     sizeof(a->trigger_text[0]) - 2);
-	if (!boot_trigger_known(trigger))
+	if (!ftc_info_mainline(FTC_INFO_TRIGGER, trigger))
 		return cmd_bad_value("not a trigger: it starts with traceon, traceoff, snapshot, "
 				     "stacktrace, enable_event, disable_event, hist, enable_hist "
 				     "or disable_hist (e.g. 'stacktrace if prev_state == 2')");
@@ -313,15 +313,15 @@ static int check_tracer_needs(const struct boot_args *a)
 }
 
 /* This machine's names of a kind; NULL when tracefs cannot tell. */
-static char **machine_names(enum boot_name_kind kind)
+static char **machine_names(enum ftc_info_name kind)
 {
 	struct ftc_trace_option *opts;
 	char **names;
 	int n;
 
-	if (kind == BOOT_TRACER)
+	if (kind == FTC_INFO_TRACER)
 		return ftc_info_tracers(NULL);
-	if (kind == BOOT_CLOCK)
+	if (kind == FTC_INFO_CLOCK)
 		return ftc_info_clocks(NULL, NULL);
 	if (ftc_info_options(NULL, &opts, &n) < 0)
 		return NULL;
@@ -348,18 +348,18 @@ static bool listed(char **list, const char *name)
  * One only mainline knows is printed with a warning: the target may have
  * it where this machine does not.
  */
-static int check_name(enum boot_name_kind kind, const char *opt, const char *value)
+static int check_name(enum ftc_info_name kind, const char *opt, const char *value)
 {
 	static const char *const what[] = { "tracer", "clock", "trace option" };
 	static const char *const file[] = { "available_tracers", "trace_clock", "options/" };
 	char **mine = machine_names(kind);
-	const char *bare = kind == BOOT_OPTION && !strncmp(value, "no", 2) ? value + 2 : value;
+	const char *bare = kind == FTC_INFO_OPTION && !strncmp(value, "no", 2) ? value + 2 : value;
 	bool here = listed(mine, value) || listed(mine, bare);
 	int ret = 0;
 
 	if (here)
 		goto out;
-	if (boot_name_mainline(kind, value)) {
+	if (ftc_info_mainline(kind, value)) {
 		if (mine)
 			fprintf(stderr, "ftc boot-args: warning: %s '%s': this machine's kernel has "
 				"no such %s (%s); the target's must have it\n", opt, value,
@@ -378,12 +378,12 @@ out:
 
 static int check_names(const struct boot_args *a)
 {
-	if (a->tracer && check_name(BOOT_TRACER, "-p", a->tracer) < 0)
+	if (a->tracer && check_name(FTC_INFO_TRACER, "-p", a->tracer) < 0)
 		return -1;
-	if (a->clock && check_name(BOOT_CLOCK, "-C", a->clock) < 0)
+	if (a->clock && check_name(FTC_INFO_CLOCK, "-C", a->clock) < 0)
 		return -1;
 	for (int i = 0; i < a->opts.n; i++)
-		if (check_name(BOOT_OPTION, "-O", a->opts.v[i]) < 0)
+		if (check_name(FTC_INFO_OPTION, "-O", a->opts.v[i]) < 0)
 			return -1;
 	return 0;
 }

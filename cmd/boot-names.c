@@ -1,69 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Names for ftc boot-args' checks (boot-names.h). The lists are what
- * mainline kernels up to 6.18 register; boot-args adds this machine's
- * (available_tracers, trace_clock, options/) to them, so a name only an
- * out-of-tree kernel has is refused only when neither knows it.
+ * Event lists for ftc boot-args' checks (boot-names.h). The tracers,
+ * clocks, options and triggers mainline kernels register are libftc's
+ * (ftc_info_mainline()); boot-args adds this machine's to them.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot-names.h"
 #include "ftc.h"
-
-/* register_tracer() calls in kernel/trace/ */
-static const char *const mainline_tracers[] = {
-	"nop", "function", "function_graph", "irqsoff", "preemptoff", "preemptirqsoff",
-	"wakeup", "wakeup_rt", "wakeup_dl", "hwlat", "osnoise", "timerlat", "mmiotrace",
-	"blk", "branch",
-};
-
-/* trace_clocks[] in kernel/trace/trace.c and the architectures' ARCH_TRACE_CLOCKS */
-static const char *const mainline_clocks[] = {
-	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw", "boot", "tai",
-	"x86-tsc", "ppc-tb",
-};
-
-static const char *const mainline_triggers[] = {
-	"traceon", "traceoff", "snapshot", "stacktrace", "enable_event", "disable_event",
-	"hist", "enable_hist", "disable_hist",
-};
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-static bool in(const char *const *table, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(table[i], name))
-			return true;
-	return false;
-}
-
-bool boot_name_mainline(enum boot_name_kind kind, const char *name)
-{
-	switch (kind) {
-	case BOOT_TRACER:
-		return in(mainline_tracers, N(mainline_tracers), name);
-	case BOOT_CLOCK:
-		return in(mainline_clocks, N(mainline_clocks), name);
-	case BOOT_OPTION:
-		/* libftc knows every mainline option's default */
-		if (ftc_info_option_default(name, true) >= 0)
-			return true;
-		return !strncmp(name, "no", 2) && ftc_info_option_default(name + 2, true) >= 0;
-	}
-	return false;
-}
-
-bool boot_trigger_known(const char *trigger)
-{
-	size_t len = strcspn(trigger, ": ");
-
-	for (size_t i = 0; i < N(mainline_triggers); i++)
-		if (strlen(mainline_triggers[i]) == len && !strncmp(mainline_triggers[i], trigger, len))
-			return true;
-	return false;
-}
 
 void boot_events_free(struct boot_events *ev)
 {

@@ -1,21 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The names ftc boot-args checks its values against, without the target
- * kernel: the tracers, clocks and trace options mainline kernels know,
- * and a list of events as available_events writes it ("system:event" a
- * line), read from --events-from FILE or from this machine's tracefs.
+ * The events ftc boot-args checks its values against, without the target
+ * kernel: a list as available_events writes it ("system:event" a line),
+ * read from --events-from FILE or from this machine's tracefs. The
+ * mainline names are libftc's (ftc_info_mainline()).
  */
 #ifndef FTC_CMD_BOOT_NAMES_H
 #define FTC_CMD_BOOT_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
-
-enum boot_name_kind { BOOT_TRACER, BOOT_CLOCK, BOOT_OPTION };
-
-/* Whether a mainline kernel (up to 6.18) knows name as a tracer, clock or
- * trace option (an option also as "noNAME"). */
-bool boot_name_mainline(enum boot_name_kind kind, const char *name);
 
 struct boot_events {
 	char **names;		/* "system:event", as listed */
@@ -38,9 +32,5 @@ void boot_events_free(struct boot_events *ev);
  * names a system (*is_system).
  */
 size_t boot_events_match(const struct boot_events *ev, const char *value, bool *is_system);
-
-/* The trigger commands the kernel knows ("traceoff", "hist"...): the word
- * that starts a trigger, before ':' or ' '. */
-bool boot_trigger_known(const char *trigger);
 
 #endif

@@ -74,6 +74,16 @@ FTC_API void ftc_info_options_free(struct ftc_trace_option *opts, int count);
 /* The kernel's default for an option, 0 or 1; -1 when ftc does not know it. */
 FTC_API int ftc_info_option_default(const char *name, bool top_level);
 
+/* What a mainline kernel (up to 6.18) registers, for checks made without the target. */
+enum ftc_info_name {
+	FTC_INFO_TRACER,	/* register_tracer() in kernel/trace/ */
+	FTC_INFO_CLOCK,		/* trace_clocks[] and the architectures' */
+	FTC_INFO_OPTION,	/* a trace option, also as "noNAME" */
+	FTC_INFO_TRIGGER,	/* an event trigger's command, before its ':' or ' ' */
+};
+/* Whether a mainline kernel knows name as that kind of name. */
+FTC_API bool ftc_info_mainline(enum ftc_info_name kind, const char *name);
+
 /*
  * Functions of available_filter_functions that match glob (NULL: all),
  * " [module]" kept. NULL with errno and a message when the kernel refuses.

@@ -21,10 +21,29 @@
 
 #define MAX_STACK 128
 
+/* The events the pass reads, and their fields. */
+enum sched_kind { K_SWITCH, K_WAKEUP, K_WAKEUP_NEW, K_WAKING, K_MIGRATE, K_EXIT, K_STACK, NKINDS };
+
+static const struct { const char *sys, *name; } events[NKINDS] = {
+	[K_SWITCH] = { "sched", "sched_switch" }, [K_WAKEUP] = { "sched", "sched_wakeup" },
+	[K_WAKEUP_NEW] = { "sched", "sched_wakeup_new" }, [K_WAKING] = { "sched", "sched_waking" },
+	[K_MIGRATE] = { "sched", "sched_migrate_task" }, [K_EXIT] = { "sched", "sched_process_exit" },
+	[K_STACK] = { "ftrace", "kernel_stack" },
+};
+
 enum sched_field {
 	F_PREV_PID, F_PREV_STATE, F_PREV_COMM, F_NEXT_PID, F_NEXT_COMM,
 	F_WAKE_PID, F_WAKE_NEW_PID, F_WAKING_PID, F_MIGRATE_PID, F_EXIT_PID,
 	F_STACK_SIZE, F_STACK_CALLER, NFIELDS
+};
+
+static const struct { enum sched_kind kind; const char *name; } fields[NFIELDS] = {
+	[F_PREV_PID] = { K_SWITCH, "prev_pid" }, [F_PREV_STATE] = { K_SWITCH, "prev_state" },
+	[F_PREV_COMM] = { K_SWITCH, "prev_comm" }, [F_NEXT_PID] = { K_SWITCH, "next_pid" },
+	[F_NEXT_COMM] = { K_SWITCH, "next_comm" }, [F_WAKE_PID] = { K_WAKEUP, "pid" },
+	[F_WAKE_NEW_PID] = { K_WAKEUP_NEW, "pid" }, [F_WAKING_PID] = { K_WAKING, "pid" },
+	[F_MIGRATE_PID] = { K_MIGRATE, "pid" }, [F_EXIT_PID] = { K_EXIT, "pid" },
+	[F_STACK_SIZE] = { K_STACK, "size" }, [F_STACK_CALLER] = { K_STACK, "caller" },
 };
 
 struct ftc_sched {
@@ -32,10 +51,9 @@ struct ftc_sched {
 	struct tep_handle *tep;
 	struct ftc_sched_opts o;
 	int buffer;			/* the buffer read, -1 until chosen */
-	int id_switch, id_wakeup, id_wakeup_new, id_waking, id_migrate, id_exit, id_stack;
+	int id[NKINDS];			/* each event's id, -1 when the file has no format */
 	bool wake_by_waking;		/* no sched_wakeup in the file: sched_waking stands in */
-	/* records seen of each: switch, wakeup, wakeup_new, waking, migrate, exit, stack */
-	uint64_t seen[7];
+	uint64_t seen[NKINDS];		/* the records read of each */
 	struct tep_format_field *f[NFIELDS];
 	struct sched_tasks tasks;
 	struct sched_stacks stacks;
@@ -49,48 +67,25 @@ struct ftc_sched {
 	bool failed;
 };
 
-static int event_id(struct ftc_sched *s, const char *sys, const char *name)
-{
-	struct tep_event *e = tep_find_event_by_name(s->tep, sys, name);
-
-	return e ? e->id : -1;
-}
-
-static struct tep_format_field *field(struct ftc_sched *s, int id, const char *name)
-{
-	struct tep_event *e = id >= 0 ? tep_find_event(s->tep, id) : NULL;
-
-	return e ? tep_find_field(e, name) : NULL;
-}
-
 static int look_up_events(struct ftc_sched *s)
 {
-	s->id_switch = event_id(s, "sched", "sched_switch");
-	s->id_wakeup = event_id(s, "sched", "sched_wakeup");
-	s->id_wakeup_new = event_id(s, "sched", "sched_wakeup_new");
-	s->id_waking = event_id(s, "sched", "sched_waking");
-	s->id_migrate = event_id(s, "sched", "sched_migrate_task");
-	s->id_exit = event_id(s, "sched", "sched_process_exit");
-	s->id_stack = event_id(s, "ftrace", "kernel_stack");
-	s->wake_by_waking = s->id_wakeup < 0 && s->id_waking >= 0;
-	s->f[F_PREV_PID] = field(s, s->id_switch, "prev_pid");
-	s->f[F_PREV_STATE] = field(s, s->id_switch, "prev_state");
-	s->f[F_PREV_COMM] = field(s, s->id_switch, "prev_comm");
-	s->f[F_NEXT_PID] = field(s, s->id_switch, "next_pid");
-	s->f[F_NEXT_COMM] = field(s, s->id_switch, "next_comm");
-	s->f[F_WAKE_PID] = field(s, s->id_wakeup, "pid");
-	s->f[F_WAKE_NEW_PID] = field(s, s->id_wakeup_new, "pid");
-	s->f[F_WAKING_PID] = field(s, s->id_waking, "pid");
-	s->f[F_MIGRATE_PID] = field(s, s->id_migrate, "pid");
-	s->f[F_EXIT_PID] = field(s, s->id_exit, "pid");
-	s->f[F_STACK_SIZE] = field(s, s->id_stack, "size");
-	s->f[F_STACK_CALLER] = field(s, s->id_stack, "caller");
+	for (int k = 0; k < NKINDS; k++) {
+		struct tep_event *e = tep_find_event_by_name(s->tep, events[k].sys, events[k].name);
+
+		s->id[k] = e ? e->id : -1;
+	}
+	s->wake_by_waking = s->id[K_WAKEUP] < 0 && s->id[K_WAKING] >= 0;
+	for (int f = 0; f < NFIELDS; f++) {
+		int id = s->id[fields[f].kind];
+		struct tep_event *e = id >= 0 ? tep_find_event(s->tep, id) : NULL;
+
+		s->f[f] = e ? tep_find_field(e, fields[f].name) : NULL;
+	}
 	for (int i = F_PREV_PID; i <= F_NEXT_COMM; i++)
 		if (!s->f[i])
-			return ftc_error(ENOENT, "%s: no sched:sched_switch with its prev_pid, "
-					 "prev_state and next_pid fields: record it (ftc record -e "
-					 "sched:sched_switch -e sched:sched_wakeup ...)",
-					 ftc_reader_buffer(s->r, 0) ? "the file" : "the file");
+			return ftc_error(ENOENT, "the file has no sched:sched_switch with its "
+					 "prev_pid, prev_state and next_pid fields: record it (ftc "
+					 "record -e sched:sched_switch -e sched:sched_wakeup ...)");
 	return 0;
 }
 
@@ -373,58 +368,53 @@ static int on_stack(struct ftc_sched *s, const struct tep_record *rec, long task
 	return 0;
 }
 
-static const char *const kinds[7] = {
-	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking", "sched_migrate_task",
-	"sched_process_exit", "kernel_stack",
-};
-
-static int *kind_id(struct ftc_sched *s, int k)
+/* The kind of a record's type, NKINDS for another event. */
+static enum sched_kind kind_of(const struct ftc_sched *s, int type)
 {
-	int *ids[7] = { &s->id_switch, &s->id_wakeup, &s->id_wakeup_new, &s->id_waking,
-			&s->id_migrate, &s->id_exit, &s->id_stack };
-
-	return ids[k];
-}
-
-static void count_seen(struct ftc_sched *s, int type)
-{
-	for (int k = 0; k < 7; k++)
-		if (*kind_id(s, k) == type) {
-			s->seen[k]++;
-			return;
-		}
-}
-
-static bool is_sched(struct ftc_sched *s, int type)
-{
-	for (int k = 0; k < 7; k++)
-		if (*kind_id(s, k) == type)
-			return true;
-	return false;
+	for (int k = 0; k < NKINDS; k++)
+		if (s->id[k] == type)
+			return (enum sched_kind)k;
+	return NKINDS;
 }
 
 /* The buffer read: the one asked for, or the first with a record of the pass's events. */
-static bool in_buffer(struct ftc_sched *s, const struct ftc_merge_record *mr, int type)
+static bool in_buffer(struct ftc_sched *s, const struct ftc_merge_record *mr, enum sched_kind kind)
 {
 	const struct ftc_dat_buffer *b;
 
 	if (s->buffer >= 0)
 		return mr->buffer == s->buffer;
 	b = ftc_reader_buffer(s->r, mr->buffer);
-	if (s->o.instance ? b && !strcmp(b->name, s->o.instance) : is_sched(s, type)) {
+	if (s->o.instance ? b && !strcmp(b->name, s->o.instance) : kind != NKINDS) {
 		s->buffer = mr->buffer;
 		return true;
 	}
 	return false;
 }
 
+static int dispatch(struct ftc_sched *s, enum sched_kind kind, const struct tep_record *rec,
+		    int cpu, long pending)
+{
+	switch (kind) {
+	case K_SWITCH: return on_switch(s, rec, cpu);
+	case K_STACK: return on_stack(s, rec, pending);
+	case K_WAKEUP: return on_wakeup(s, (int)num(s, F_WAKE_PID, rec), rec->ts);
+	case K_WAKEUP_NEW: return on_wakeup(s, (int)num(s, F_WAKE_NEW_PID, rec), rec->ts);
+	case K_WAKING:
+		return s->wake_by_waking ? on_wakeup(s, (int)num(s, F_WAKING_PID, rec), rec->ts) : 0;
+	case K_MIGRATE: return on_migrate(s, (int)num(s, F_MIGRATE_PID, rec));
+	default: return 0;
+	}
+}
+
 int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 {
 	const struct tep_record *rec = mr->rec;
-	int type = tep_data_type(s->tep, (struct tep_record *)rec), cpu = mr->cpu, ret = 0;
+	enum sched_kind kind = kind_of(s, tep_data_type(s->tep, (struct tep_record *)rec));
+	int cpu = mr->cpu, ret = 0;
 	long pending = -1;
 
-	if (!in_buffer(s, mr, type))
+	if (!in_buffer(s, mr, kind))
 		return 0;
 	if (!s->first_ts)
 		s->first_ts = rec->ts;
@@ -435,23 +425,13 @@ int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 		pending = s->pending[cpu];
 		s->pending[cpu] = -1;
 	}
-	count_seen(s, type);
-	if (type != s->id_switch && type != s->id_stack)
+	if (kind != NKINDS)
+		s->seen[kind]++;
+	/* the task that made a record runs: a switch and a stack say more themselves */
+	if (kind != K_SWITCH && kind != K_STACK)
 		ret = running(s, tep_data_pid(s->tep, (struct tep_record *)rec), cpu, rec->ts);
-	if (ret < 0)
-		;
-	else if (type == s->id_switch)
-		ret = on_switch(s, rec, cpu);
-	else if (type == s->id_stack)
-		ret = on_stack(s, rec, pending);
-	else if (type == s->id_wakeup && s->id_wakeup >= 0)
-		ret = on_wakeup(s, (int)num(s, F_WAKE_PID, rec), rec->ts);
-	else if (type == s->id_wakeup_new && s->id_wakeup_new >= 0)
-		ret = on_wakeup(s, (int)num(s, F_WAKE_NEW_PID, rec), rec->ts);
-	else if (type == s->id_waking && s->wake_by_waking)
-		ret = on_wakeup(s, (int)num(s, F_WAKING_PID, rec), rec->ts);
-	else if (type == s->id_migrate && s->id_migrate >= 0)
-		ret = on_migrate(s, (int)num(s, F_MIGRATE_PID, rec));
+	if (!ret)
+		ret = dispatch(s, kind, rec, cpu, pending);
 	if (ret < 0)
 		s->failed = true;
 	return ret;
@@ -534,8 +514,8 @@ const char *ftc_sched_instance(const struct ftc_sched *s)
 
 uint64_t ftc_sched_seen(const struct ftc_sched *s, const char *name)
 {
-	for (int k = 0; k < 7; k++)
-		if (!strcmp(name, kinds[k]))
+	for (int k = 0; k < NKINDS; k++)
+		if (!strcmp(name, events[k].name))
 			return s->seen[k];
 	return 0;
 }

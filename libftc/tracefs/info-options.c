@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Trace options of an instance, and the kernel's defaults for them. */
+/*
+ * Trace options of an instance, the kernel's defaults for them, and the
+ * names mainline kernels register (tracers, clocks, options, triggers).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +62,48 @@ int ftc_info_option_default(const char *name, bool top_level)
 	if (in(off_by_default, N(off_by_default), name))
 		return 0;
 	return -1;
+}
+
+/* register_tracer() calls in kernel/trace/ */
+static const char *const mainline_tracers[] = {
+	"nop", "function", "function_graph", "irqsoff", "preemptoff", "preemptirqsoff",
+	"wakeup", "wakeup_rt", "wakeup_dl", "hwlat", "osnoise", "timerlat", "mmiotrace",
+	"blk", "branch",
+};
+
+/* trace_clocks[] in kernel/trace/trace.c and the architectures' ARCH_TRACE_CLOCKS */
+static const char *const mainline_clocks[] = {
+	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw", "boot", "tai",
+	"x86-tsc", "ppc-tb",
+};
+
+static const char *const mainline_triggers[] = {
+	"traceon", "traceoff", "snapshot", "stacktrace", "enable_event", "disable_event",
+	"hist", "enable_hist", "disable_hist",
+};
+
+bool ftc_info_mainline(enum ftc_info_name kind, const char *name)
+{
+	char cmd[32];
+	size_t len;
+
+	switch (kind) {
+	case FTC_INFO_TRACER:
+		return in(mainline_tracers, N(mainline_tracers), name);
+	case FTC_INFO_CLOCK:
+		return in(mainline_clocks, N(mainline_clocks), name);
+	case FTC_INFO_OPTION:
+		return ftc_info_option_default(name, true) >= 0 ||
+		       (!strncmp(name, "no", 2) && ftc_info_option_default(name + 2, true) >= 0);
+	case FTC_INFO_TRIGGER:
+		len = strcspn(name, ": ");
+		if (len >= sizeof(cmd))
+			return false;
+		memcpy(cmd, name, len);
+		cmd[len] = '\0';
+		return in(mainline_triggers, N(mainline_triggers), cmd);
+	}
+	return false;
 }
 
 static int cmp_opt(const void *a, const void *b)
