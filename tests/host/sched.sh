@@ -151,12 +151,16 @@ expect_match "offcpu folded stacks start with the task, the state last" '^nap;.*
 "$FTC" record -q -o "$D/nosw.dat" -B "$I" -e sched:sched_wakeup -- true >/dev/null 2>&1
 expect_status "a file without sched_switch exits 3" 3 "$FTC" sched latency "$D/nosw.dat"
 expect_match "... and says what to record" "sched:sched_switch" "$(cat "$OUT/last.err")"
-expect_status "no view exits 2" 2 "$FTC" sched "$D/pp.dat"
+expect_status "no view word: latency" 0 "$FTC" sched "$D/pp.dat"
+expect_match "... its table" '^ +PID COMM +RUN ms +SWITCHES' "$(cat "$OUT/last.out")"
 expect_status "an unknown view exits 2" 2 "$FTC" sched lateny "$D/pp.dat"
+expect_status "a misspelt view alone exits 2, not 1 for a file" 2 "$FTC" sched lateny
 expect_status "--folded with latency exits 2" 2 "$FTC" sched latency --folded "$D/pp.dat"
 expect_status "--json with timehist exits 2" 2 "$FTC" sched timehist --json "$D/pp.dat"
 expect_status "a bad sort key exits 2" 2 "$FTC" sched latency -s nosuch "$D/pp.dat"
-expect_status "an instance the file lacks exits 3" 3 "$FTC" sched latency -B nosuch "$D/pp.dat"
+expect_status "an instance the file lacks exits 3" 3 "$FTC" sched latency --instance nosuch "$D/pp.dat"
+expect_match "... and names it" "no instance 'nosuch'" "$(cat "$OUT/last.err")"
+expect_status "the instance recorded is read" 0 "$FTC" sched --instance "$I" "$D/pp.dat"
 expect_status "a missing file exits 1" 1 "$FTC" sched latency "$D/none.dat"
 "$FTC" record -q -o "$D/nowake.dat" -B "$I" -e sched:sched_switch -- "$D/nap" >/dev/null 2>&1
 "$FTC" sched latency "$D/nowake.dat" >/dev/null 2>"$D/nowake.err"
