@@ -30,8 +30,8 @@ static const struct cmd_option sched_options[] = {
 	{ 0, "comm", "NAME", "only tasks of this name", OPT_COMM },
 	{ 's', "sort", "KEY", "latency's order: run, switches, delay, max, sleep, block, pid, comm",
 	  0 },
-	{ 0, "limit", "N", "print at most N rows", OPT_LIMIT },
-	{ 0, "json", NULL, "latency, offcpu: JSON instead of a table", OPT_JSON },
+	{ 0, "limit", "N", "latency, offcpu: print at most N rows", OPT_LIMIT },
+	{ 0, "json", NULL, "latency: JSON instead of a table", OPT_JSON },
 	{ 0, "folded", NULL, "offcpu: folded stacks weighted in microseconds", OPT_FOLDED },
 	{ 0, "flamegraph", "FILE.svg", "offcpu: an SVG flame graph of the off-CPU time", OPT_FLAME },
 	FTC_HELP_OPTION,
@@ -85,12 +85,12 @@ static const char *check_view(const struct sched_print *p)
 {
 	if (p->view != SCHED_OFFCPU && (p->folded || p->flame))
 		return "--folded and --flamegraph go with offcpu";
-	if (p->view == SCHED_TIMEHIST && (p->json || p->sort != SCHED_SORT_DEFAULT))
-		return "timehist prints in time order, as text: no --json or --sort";
+	if (p->view != SCHED_LATENCY && p->json)
+		return "--json goes with latency (offcpu has --folded)";
+	if (p->view == SCHED_TIMEHIST && (p->sort != SCHED_SORT_DEFAULT || p->limit))
+		return "timehist prints every stretch in time order: no --sort or --limit";
 	if (p->view == SCHED_OFFCPU && p->sort != SCHED_SORT_DEFAULT)
 		return "offcpu sorts by time: no --sort";
-	if (p->json + p->folded > 1)
-		return "--json and --folded do not mix: choose one";
 	return NULL;
 }
 

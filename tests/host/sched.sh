@@ -158,6 +158,8 @@ expect_status "an unknown view exits 2" 2 "$FTC" sched lateny "$D/pp.dat"
 expect_status "a misspelt view alone exits 2, not 1 for a file" 2 "$FTC" sched lateny
 expect_status "--folded with latency exits 2" 2 "$FTC" sched latency --folded "$D/pp.dat"
 expect_status "--json with timehist exits 2" 2 "$FTC" sched timehist --json "$D/pp.dat"
+expect_status "--json with offcpu exits 2" 2 "$FTC" sched offcpu --json "$D/pp.dat"
+expect_status "--limit with timehist exits 2" 2 "$FTC" sched timehist --limit 3 "$D/pp.dat"
 expect_status "a bad sort key exits 2" 2 "$FTC" sched latency -s nosuch "$D/pp.dat"
 expect_status "an instance the file lacks exits 3" 3 "$FTC" sched latency --instance nosuch "$D/pp.dat"
 expect_match "... and names it" "no instance 'nosuch'" "$(cat "$OUT/last.err")"
