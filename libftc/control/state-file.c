@@ -28,6 +28,7 @@
 #include "ftc.h"
 #include "ftc-control.h"
 #include "state.h"
+#include "tracefs-layer.h"
 
 static const char *const kind_names[] = {
 	[KNOB_PLAIN] = "plain", [KNOB_LIST] = "list", [KNOB_CLOCK] = "clock",
@@ -106,28 +107,10 @@ static bool dir_usable(const char *dir)
 
 unsigned long long ftc_pid_start_time(pid_t pid)
 {
-	char path[64], buf[1024], *p;
 	unsigned long long start = 0;
-	FILE *f;
-	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* the comm in parentheses may hold spaces: count from its end */
-	p = strrchr(buf, ')');
 	/* a zombie has ended: it restores nothing any more */
-	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
-		return 0;
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
-	return start;
+	return ftc_task_running(pid, &start) ? start : 0;
 }
 
 static void put_field(FILE *m, const char *s)

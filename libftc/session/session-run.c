@@ -6,10 +6,8 @@
  * signal pipe) ends a wait, and it decides whether to pass a signal on.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -18,6 +16,7 @@
 
 #include "session.h"
 #include "ftc.h"
+#include "tracefs-layer.h"
 
 /* How often an end no descriptor announces is looked for (old kernels, threads). */
 #define POLL_SLICE_NS 20000000LL
@@ -31,31 +30,11 @@ int ftc_session_set_command(struct ftc_session *s, struct ftc_workload *w)
 	return 0;
 }
 
-/* A process or thread that still runs: /proc/ID/stat, and not a zombie. */
-static bool id_alive(pid_t id)
-{
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-}
-
 int ftc_session_attach(struct ftc_session *s, pid_t id)
 {
 	struct ftc_session_target *t;
 
-	if (id <= 0 || !id_alive(id))
+	if (id <= 0 || !ftc_task_running(id, NULL))
 		return ftc_error(ESRCH, "no process or thread %d (/proc/%d/stat)", (int)id, (int)id);
 	t = realloc(s->targets, (s->ntargets + 1) * sizeof(*t));
 	if (!t)
@@ -123,7 +102,7 @@ static bool ended(struct ftc_session *s)
 
 			t->ended = poll(&p, 1, 0) > 0;
 		} else if (!t->ended) {
-			t->ended = !id_alive(t->id);
+			t->ended = !ftc_task_running(t->id, NULL);
 		}
 		alive += !t->ended;
 	}

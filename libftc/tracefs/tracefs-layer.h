@@ -57,6 +57,11 @@ int ftc_tracefs_read_max(const char *instance, const char *file, size_t max, cha
 int ftc_path_read_max(const char *path, size_t max, char **out);
 /* /proc/kallsyms, its first max bytes (a check of its addresses). */
 int ftc_kallsyms_read_max(size_t max, char **out);
+/*
+ * Whether task id (a thread's too) still runs, from /proc/ID/stat: a zombie
+ * has ended. *start (may be NULL) gets its start time in ticks after boot.
+ */
+bool ftc_task_running(pid_t id, unsigned long long *start);
 
 /*
  * Writes len bytes in full, then closes; truncating unless append. A list

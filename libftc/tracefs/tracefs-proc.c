@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The kernel's files beside tracefs that a program of ftrace reads or
- * sets: /proc/kallsyms, the tasks' names in /proc/PID/comm and the ftrace
+ * sets: /proc/kallsyms, the tasks' names in /proc/PID/comm, whether a
+ * task still runs (/proc/PID/stat) and the ftrace
  * sysctls of /proc/sys/kernel. The
  * sysctls follow the "raw" convention (tracefs-layer.h): a refusal is an
  * answer the caller words itself.
@@ -53,6 +54,32 @@ int ftc_task_comm(pid_t pid, char *comm, size_t len)
 	comm[n] = '\0';
 	comm[strcspn(comm, "\n")] = '\0';
 	return 0;
+}
+
+bool ftc_task_running(pid_t id, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)id);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* the comm in parentheses may hold spaces: count from its end */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return false;
+	for (int field = 2; start && p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (start)
+		*start = p ? strtoull(p + 1, NULL, 10) : 0;
+	return true;
 }
 
 static char *sysctl_path(const char *name)
