@@ -198,6 +198,9 @@ FTC_API const char *ftc_reader_clock(struct ftc_reader *r);
 FTC_API const char *ftc_reader_option_text(struct ftc_reader *r, unsigned int id);
 /* Parses every event format (for filters on event names). */
 FTC_API int ftc_reader_parse_all_events(struct ftc_reader *r);
+/* The event system:name of the file's formats, parsing that one alone; NULL if absent. */
+FTC_API struct tep_event *ftc_reader_find_event(struct ftc_reader *r, const char *system,
+						const char *name);
 /* The event of a record, parsing its format on first use; NULL if unknown. */
 FTC_API struct tep_event *ftc_reader_event(struct ftc_reader *r, struct tep_record *rec);
 /*

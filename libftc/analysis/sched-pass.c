@@ -70,7 +70,7 @@ struct ftc_sched {
 static int look_up_events(struct ftc_sched *s)
 {
 	for (int k = 0; k < NKINDS; k++) {
-		struct tep_event *e = tep_find_event_by_name(s->tep, events[k].sys, events[k].name);
+		struct tep_event *e = ftc_reader_find_event(s->r, events[k].sys, events[k].name);
 
 		s->id[k] = e ? e->id : -1;
 	}
@@ -115,7 +115,7 @@ struct ftc_sched *ftc_sched_new(struct ftc_reader *r, const struct ftc_sched_opt
 	}
 	for (int i = 0; i < s->ncpus; i++)
 		s->pending[i] = -1;
-	if (ftc_reader_parse_all_events(r) < 0 || look_up_events(s) < 0)
+	if (look_up_events(s) < 0)
 		goto fail;
 	return s;
 fail:

@@ -577,6 +577,33 @@ int ftc_reader_parse_all_events(struct ftc_reader *r)
 	return 0;
 }
 
+/* Whether f is the format of system:name ("name: NAME" opens its text). */
+static bool names(const struct ftc_fmt_index *f, const char *system, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(f->system, system) && f->len > 6 + n && !memcmp(f->text, "name: ", 6) &&
+	       !memcmp(f->text + 6, name, n) && f->text[6 + n] == '\n';
+}
+
+struct tep_event *ftc_reader_find_event(struct ftc_reader *r, const char *system,
+					const char *name)
+{
+	for (int i = 0; r->tep && i < r->nfmts; i++) {
+		struct ftc_fmt_index *f = &r->fmts[i];
+
+		if (!names(f, system, name))
+			continue;
+		if (!f->parsed)
+			parse_fmt(r, f);
+		/* as ftc_reader_event(): a format that prints addresses needs the symbols */
+		if (f->needs_syms && r->kallsyms_state == 0)
+			ftc_load_kallsyms(r);
+		return tep_find_event(r->tep, f->id);
+	}
+	return NULL;
+}
+
 /*
  * Every kernel puts common_type first as a u16: read it directly when the
  * file's byte order is ours (tep_data_type costs two calls per record).
