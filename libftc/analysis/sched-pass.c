@@ -62,9 +62,8 @@ struct ftc_sched {
 	long *pending;
 	int *current;			/* per CPU: the pid switched in last */
 	int ncpus;
-	uint64_t first_ts, last_ts, lost;
+	uint64_t last_ts, lost;
 	struct ftc_sched_task total;
-	bool failed;
 };
 
 static int look_up_events(struct ftc_sched *s)
@@ -416,8 +415,6 @@ int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 
 	if (!in_buffer(s, mr, kind))
 		return 0;
-	if (!s->first_ts)
-		s->first_ts = rec->ts;
 	s->last_ts = rec->ts;
 	if (mr->missed > 0)
 		s->lost += (uint64_t)mr->missed;
@@ -430,11 +427,7 @@ int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 	/* the task that made a record runs: a switch and a stack say more themselves */
 	if (kind != K_SWITCH && kind != K_STACK)
 		ret = running(s, tep_data_pid(s->tep, (struct tep_record *)rec), cpu, rec->ts);
-	if (!ret)
-		ret = dispatch(s, kind, rec, cpu, pending);
-	if (ret < 0)
-		s->failed = true;
-	return ret;
+	return ret < 0 ? ret : dispatch(s, kind, rec, cpu, pending);
 }
 
 void ftc_sched_finish(struct ftc_sched *s)
