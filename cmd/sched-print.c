@@ -16,6 +16,7 @@
 #include "output.h"
 #include "sched-print.h"
 #include "ftc.h"
+#include "ftc-heat.h"
 #include "ftc-perf.h"
 #include "ftc-sched.h"
 
@@ -35,7 +36,7 @@ int sched_print_sort_key(const char *key, int *sort)
 	return -1;
 }
 
-static bool selected(const struct sched_print *p, int pid, const char *comm)
+bool sched_print_selected(const struct sched_print *p, int pid, const char *comm)
 {
 	return (!p->pid || pid == p->pid) && (!p->comm || !strcmp(comm, p->comm));
 }
@@ -63,7 +64,7 @@ static void timehist_line(const struct ftc_sched_run *run, void *ctx)
 	const struct sched_print *p = ctx;
 	char task[48];
 
-	if (!selected(p, run->pid, run->comm) || cmd_output_failed())
+	if (!sched_print_selected(p, run->pid, run->comm) || cmd_output_failed())
 		return;
 	snprintf(task, sizeof(task), "%s[%d]", run->comm, run->pid);
 	printf("%15.6f [%03d]  %-28s %10.3f %10.3f %10.3f  %c\n", (double)run->ts / 1e9, run->cpu,
@@ -115,7 +116,7 @@ static const struct ftc_sched_task **sorted_tasks(const struct sched_print *p,
 	for (size_t i = 0; i < all; i++) {
 		const struct ftc_sched_task *t = ftc_sched_task_at(s, i);
 
-		if (selected(p, t->pid, t->comm))
+		if (sched_print_selected(p, t->pid, t->comm))
 			v[k++] = t;
 	}
 	sort_key = p->sort;
@@ -247,7 +248,7 @@ static int offcpu_tally(const struct sched_print *p, const struct ftc_sched *s,
 		const struct ftc_sched_offcpu *o = ftc_sched_offcpu_at(s, i);
 		char *key;
 
-		if (!selected(p, o->pid, o->comm))
+		if (!sched_print_selected(p, o->pid, o->comm))
 			continue;
 		key = folded_key(tep, o);
 		if (!key || ftc_perf_tally_add(t, key, o->ns / 1000, 0) < 0) {
@@ -362,6 +363,12 @@ static int print_view(const struct command *cmd, const struct sched_print *p,
 
 	if (p->view == SCHED_OFFCPU)
 		return offcpu_print(cmd, p, s) < 0 ? FTC_EXIT_FAIL : FTC_EXIT_OK;
+	if (p->view == SCHED_HIST) {
+		if (p->heatmap && sched_hist_heat_write(cmd, p) < 0)
+			return FTC_EXIT_FAIL;
+		sched_hist_print(p, s);
+		return FTC_EXIT_OK;
+	}
 	if (p->view != SCHED_LATENCY)
 		return FTC_EXIT_OK;
 	v = sorted_tasks(p, s, &n);
@@ -383,6 +390,15 @@ int sched_print_run(const struct command *cmd, struct sched_print *p)
 		.on_run = p->view == SCHED_TIMEHIST ? timehist_line : NULL, .ctx = p);
 	struct ftc_sched *s;
 	int status;
+
+	if (p->heatmap) {
+		p->heat = ftc_heat_new(0, 0);
+		if (!p->heat) {
+			cmd_error(cmd, "%s", ftc_strerror());
+			return FTC_EXIT_FAIL;
+		}
+		o.on_delay = sched_hist_heat_delay;
+	}
 
 	if (p->instance && !has_instance(p)) {
 		cmd_error(cmd, "%s has no instance '%s' ('ftc dump --buffers %s' lists them)",

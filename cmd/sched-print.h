@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ftc sched's views (sched-print.c): the pass over the file, then the
- * latency table, the timehist lines or the off-CPU stacks.
+ * latency table, the timehist lines, the off-CPU stacks or the delays'
+ * histogram.
  */
 #ifndef FTC_CMD_SCHED_PRINT_H
 #define FTC_CMD_SCHED_PRINT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "options.h"
 
 struct ftc_reader;
+struct ftc_heat;
+struct ftc_sched;
+struct ftc_sched_task;
 
-enum sched_view { SCHED_LATENCY, SCHED_TIMEHIST, SCHED_OFFCPU };
+enum sched_view { SCHED_LATENCY, SCHED_TIMEHIST, SCHED_OFFCPU, SCHED_HIST, SCHED_NVIEWS };
 
 enum sched_sort {
 	SCHED_SORT_DEFAULT, SCHED_SORT_RUN, SCHED_SORT_SWITCHES, SCHED_SORT_DELAY,
@@ -20,18 +25,26 @@ enum sched_sort {
 };
 
 struct sched_print {
-	const char *input, *instance, *comm, *flame;
+	const char *input, *instance, *comm, *flame, *heatmap;
 	int pid;
 	int view;			/* enum sched_view */
 	int sort;			/* enum sched_sort */
 	unsigned long long limit;
-	bool json, folded;
+	bool json, folded, per_task;
 	struct ftc_reader *r;
+	struct ftc_heat *heat;		/* with heatmap */
 };
 
 /* KEY of --sort; -1 when it is none. */
 int sched_print_sort_key(const char *key, int *sort);
+/* Whether a task is in the -p/--comm selection. */
+bool sched_print_selected(const struct sched_print *p, int pid, const char *comm);
 /* Runs the pass and prints the view: an exit status. */
 int sched_print_run(const struct command *cmd, struct sched_print *p);
+
+/* hist (sched-hist.c): the histograms, and the heat map fed by each delay. */
+void sched_hist_print(const struct sched_print *p, const struct ftc_sched *s);
+void sched_hist_heat_delay(const struct ftc_sched_task *t, uint64_t ts, uint64_t ns, void *ctx);
+int sched_hist_heat_write(const struct command *cmd, const struct sched_print *p);
 
 #endif

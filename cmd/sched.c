@@ -5,7 +5,8 @@
  * switches, delays, sleep and block time (latency, as perf sched latency
  * and trace-cmd report --profile), one line per stretch on a CPU
  * (timehist, as perf sched timehist), and off-CPU time by kernel stack
- * (offcpu: a table, folded stacks or a flame graph).
+ * (offcpu: a table, folded stacks or a flame graph), and the delays' log2
+ * histogram and heat map (hist).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +19,12 @@
 #include "parse-guard.h"
 #include "sched-print.h"
 #include "ftc.h"
+#include "ftc-heat.h"
 
-enum { OPT_JSON = 0x100, OPT_FOLDED, OPT_FLAME, OPT_LIMIT, OPT_COMM, OPT_INSTANCE };
+enum {
+	OPT_JSON = 0x100, OPT_FOLDED, OPT_FLAME, OPT_LIMIT, OPT_COMM, OPT_INSTANCE, OPT_PER_TASK,
+	OPT_HEATMAP,
+};
 
 static const struct cmd_option sched_options[] = {
 	{ 'i', "input", "FILE", "the trace.dat to read (default trace.dat)", 0 },
@@ -34,6 +39,8 @@ static const struct cmd_option sched_options[] = {
 	{ 0, "json", NULL, "latency: JSON instead of a table", OPT_JSON },
 	{ 0, "folded", NULL, "offcpu: folded stacks weighted in microseconds", OPT_FOLDED },
 	{ 0, "flamegraph", "FILE.svg", "offcpu: an SVG flame graph of the off-CPU time", OPT_FLAME },
+	{ 0, "per-task", NULL, "hist: a histogram per task too", OPT_PER_TASK },
+	{ 0, "heatmap", "FILE.svg", "hist: a heat map SVG of the delays over the run", OPT_HEATMAP },
 	FTC_HELP_OPTION,
 	{ 0 }
 };
@@ -42,9 +49,11 @@ static int sched_run(int argc, char **argv);
 
 const struct command cmd_sched = {
 	.name = "sched",
-	.summary = "scheduling answers from a trace: latency per task, timehist, off-CPU stacks",
-	.synopsis = "[latency|timehist|offcpu] [-i FILE | FILE] [--instance NAME] [-p PID] [--comm NAME]\n"
-		    "                   [-s KEY] [--limit N] [--json | --folded | --flamegraph FILE.svg]",
+	.summary = "scheduling answers from a trace: latency per task, timehist, off-CPU stacks, "
+		   "delay histogram",
+	.synopsis = "[latency|timehist|offcpu|hist] [-i FILE | FILE] [--instance NAME] [-p PID]\n"
+		    "                   [--comm NAME] [-s KEY] [--limit N] [--json | --folded |\n"
+		    "                   --flamegraph FILE.svg | --per-task | --heatmap FILE.svg]",
 	.options = sched_options,
 	.run = sched_run,
 };
@@ -76,6 +85,8 @@ static int sched_opt(int id, const char *arg, void *ctx)
 	case OPT_JSON: p->json = true; break;
 	case OPT_FOLDED: p->folded = true; break;
 	case OPT_FLAME: p->flame = arg; break;
+	case OPT_PER_TASK: p->per_task = true; break;
+	case OPT_HEATMAP: p->heatmap = arg; break;
 	}
 	return 0;
 }
@@ -85,6 +96,10 @@ static const char *check_view(const struct sched_print *p)
 {
 	if (p->view != SCHED_OFFCPU && (p->folded || p->flame))
 		return "--folded and --flamegraph go with offcpu";
+	if (p->view != SCHED_HIST && (p->per_task || p->heatmap))
+		return "--per-task and --heatmap go with hist";
+	if (p->view == SCHED_HIST && (p->sort != SCHED_SORT_DEFAULT || p->limit))
+		return "hist prints the buckets in order: no --sort or --limit";
 	if (p->view != SCHED_LATENCY && p->json)
 		return "--json goes with latency (offcpu has --folded)";
 	if (p->view == SCHED_TIMEHIST && (p->sort != SCHED_SORT_DEFAULT || p->limit))
@@ -103,18 +118,18 @@ static bool looks_like_file(const char *w)
 /* [VIEW] [FILE]: the view is latency unless named. */
 static int parse_words(struct sched_print *p, int argc, char **argv, int first)
 {
-	static const char *const views[] = { "latency", "timehist", "offcpu" };
+	static const char *const views[SCHED_NVIEWS] = { "latency", "timehist", "offcpu", "hist" };
 	bool named = false;
 
 	p->view = SCHED_LATENCY;
-	for (int v = 0; first < argc && v < 3 && !named; v++)
+	for (int v = 0; first < argc && v < SCHED_NVIEWS && !named; v++)
 		if (!strcmp(argv[first], views[v])) {
 			p->view = v;
 			named = true;
 			first++;
 		}
 	if (argc - first > 1 || (first < argc && !named && !looks_like_file(argv[first]))) {
-		cmd_error(&cmd_sched, "'%s': say latency, timehist or offcpu, then the file (ftc "
+		cmd_error(&cmd_sched, "'%s': say latency, timehist, offcpu or hist, then the file (ftc "
 			  "sched --help)", argv[first]);
 		return -1;
 	}
@@ -167,6 +182,7 @@ static int sched_run(int argc, char **argv)
 	if (open_input(&p, stdin_path, sizeof(stdin_path)) < 0)
 		return FTC_EXIT_FAIL;
 	status = sched_print_run(&cmd_sched, &p);
+	ftc_heat_free(p.heat);
 	ftc_reader_close(p.r);
 	return status;
 }

@@ -62,6 +62,9 @@ struct ftc_sched_run {
 };
 
 typedef void (*ftc_sched_run_fn)(const struct ftc_sched_run *run, void *ctx);
+/* A delay measured: t was runnable for ns until switched in at ts (a heat map's feed). */
+typedef void (*ftc_sched_delay_fn)(const struct ftc_sched_task *t, uint64_t ts, uint64_t ns,
+				   void *ctx);
 
 /* An options structure (FTC_OPTS_INIT). */
 struct ftc_sched_opts {
@@ -69,7 +72,8 @@ struct ftc_sched_opts {
 	/* the buffer to read: NULL for the first with a sched record, "" for the top level */
 	const char *instance;
 	ftc_sched_run_fn on_run;	/* NULL: none */
-	void *ctx;
+	void *ctx;			/* on_run's and on_delay's */
+	ftc_sched_delay_fn on_delay;	/* NULL: none */
 };
 
 /* Needs sched:sched_switch in r's formats (ENOENT otherwise, naming what to record). */

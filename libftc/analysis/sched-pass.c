@@ -104,7 +104,7 @@ struct ftc_sched *ftc_sched_new(struct ftc_reader *r, const struct ftc_sched_opt
 	strcpy(s->total.comm, "total");
 	if (s->ncpus < 1)
 		s->ncpus = 1;
-	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, ctx) < 0)
+	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, on_delay) < 0)
 		goto fail;
 	s->pending = malloc((size_t)s->ncpus * sizeof(*s->pending));
 	s->current = calloc((size_t)s->ncpus, sizeof(*s->current));
@@ -165,7 +165,7 @@ static void set_comm(struct sched_task *t, const struct tep_format_field *f,
 	t->t.comm[n] = '\0';
 }
 
-static void delay_seen(struct sched_task *t, uint64_t ns, uint64_t at)
+static void delay_seen(struct ftc_sched *s, struct sched_task *t, uint64_t ns, uint64_t at)
 {
 	int b = ns ? 63 - __builtin_clzll(ns) : 0;
 
@@ -177,6 +177,8 @@ static void delay_seen(struct sched_task *t, uint64_t ns, uint64_t at)
 		t->t.delay_max_at = at;
 	}
 	t->delay_ns = ns;
+	if (s->o.on_delay)
+		s->o.on_delay(&t->t, at, ns, s->o.ctx);
 }
 
 /* Off the CPU in S or D until now: that time is sleep or block. */
@@ -250,7 +252,7 @@ static int switch_in(struct ftc_sched *s, struct sched_task *t, uint64_t ts, boo
 	t->delay_ns = 0;
 	t->t.inferred += inferred;
 	if (t->st == ST_RUNNABLE && t->runnable_at && !inferred)
-		delay_seen(t, ts - t->runnable_at, ts);
+		delay_seen(s, t, ts - t->runnable_at, ts);
 	else if (t->st == ST_SLEEP || t->st == ST_BLOCK)
 		end_rest(t, ts);	/* its wakeup was not recorded */
 	if (t->off_state && t->off_at && ts > t->off_at &&

@@ -11,6 +11,7 @@
 
 #include "ftc.h"
 #include "ftc-perf.h"
+#include "xml-text.h"
 
 #define FLAME_WIDTH	1200
 #define FRAME_H		16
@@ -30,21 +31,6 @@ struct open_frame {
 	size_t len;
 	uint64_t start;
 };
-
-static void xml_text(FILE *f, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)s[i] >= 0x20)
-				fputc(s[i], f);
-		}
-	}
-}
 
 static unsigned int name_hash(const char *s, size_t len)
 {
@@ -80,7 +66,7 @@ static void emit(struct flame *fl, const struct open_frame *o, int depth, uint64
 		r = 205 + (int)(h % 50); g = (int)(h / 50 % 200); b = (int)(h / 10000 % 55);
 	}
 	fprintf(fl->f, "<g><title>");
-	xml_text(fl->f, o->name, o->len);
+	ftc_xml_text(fl->f, o->name, o->len);
 	fprintf(fl->f, " (%llu samples, %.2f%%)</title>"
 		"<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
 		"rx=\"2\"/>", (unsigned long long)(end - o->start),
@@ -90,9 +76,9 @@ static void emit(struct flame *fl, const struct open_frame *o, int depth, uint64
 	if (fit >= 3) {
 		fprintf(fl->f, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + FRAME_H - 4);
 		if (o->len <= fit) {
-			xml_text(fl->f, o->name, o->len);
+			ftc_xml_text(fl->f, o->name, o->len);
 		} else {
-			xml_text(fl->f, o->name, fit - 2);
+			ftc_xml_text(fl->f, o->name, fit - 2);
 			fputs("..", fl->f);
 		}
 		fputs("</text>", fl->f);
@@ -169,7 +155,7 @@ int ftc_perf_flame_svg(FILE *f, struct ftc_perf_tally *folded, const char *title
 		"<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"rgb(250,250,240)\"/>\n"
 		"<text x=\"%d\" y=\"24\" text-anchor=\"middle\" style=\"font-size: 17px\">",
 		FLAME_WIDTH, height, FLAME_WIDTH, height, FLAME_WIDTH / 2);
-	xml_text(f, title, strlen(title));
+	ftc_xml_text(f, title, strlen(title));
 	fprintf(f, "</text>\n");
 	walk(&fl, v, n);
 	fprintf(f, "</svg>\n");
