@@ -128,6 +128,7 @@ static int record_opt(int id, const char *arg, void *ctx)
 }
 
 static int record_run(int argc, char **argv);
+static int sched_record_run(int argc, char **argv);
 
 const struct command cmd_record = {
 	.name = "record",
@@ -136,6 +137,17 @@ const struct command cmd_record = {
 	.options = record_options,
 	.shared_options = control_options,
 	.run = record_run,
+	.stop_at_operand = true,
+};
+
+/* ftc sched record: record, with the events ftc sched reads added last. */
+const struct command cmd_sched_record = {
+	.name = "sched record",
+	.summary = "record what ftc sched reads: the scheduler's events and each switch's stack",
+	.synopsis = "[record's options] [-o FILE] [[--] COMMAND [ARGS] | -P PID]",
+	.options = record_options,
+	.shared_options = control_options,
+	.run = sched_record_run,
 	.stop_at_operand = true,
 };
 
@@ -437,7 +449,31 @@ static int capture(struct record *r)
 	return ret;
 }
 
-static int record_run(int argc, char **argv)
+/*
+ * What ftc sched reads, after the user's options (so in the instance of
+ * the last -B): each switch with its kernel stack (the trigger), wakeups,
+ * new tasks and migrations; with --call-graph, perf samples of every
+ * switch too, for the user stacks.
+ */
+static int add_sched_events(struct record *r)
+{
+	static const struct { int id; const char *arg; } ev[] = {
+		{ 'e', "sched:sched_switch" }, { 'R', "stacktrace" },
+		{ 'e', "sched:sched_wakeup" }, { 'e', "sched:sched_wakeup_new" },
+		{ 'e', "sched:sched_migrate_task" },
+	};
+
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		if (record_opt(ev[i].id, ev[i].arg, r) < 0)
+			return -1;
+	if (r->sample.o.callchain && !r->sample.o.sample &&
+	    (record_sample_opt(&r->sample, OPT_RS_SAMPLE, "sched:sched_switch") < 0 ||
+	     record_sample_opt(&r->sample, OPT_RS_PERIOD, "1") < 0))
+		return -1;
+	return 0;
+}
+
+static int record_main(const struct command *cmd, int argc, char **argv)
 {
 	struct record r = { .output = "trace.dat", .version = 7,
 			    .compression = FTC_COMPRESS_ZSTD };
@@ -445,13 +481,17 @@ static int record_run(int argc, char **argv)
 
 	r.session = control_session_new();
 	if (!r.session) {
-		cmd_error(&cmd_record, "out of memory");
+		cmd_error(cmd, "out of memory");
 		return FTC_EXIT_FAIL;
 	}
-	ret = cmd_options_parse(&cmd_record, argc, argv, record_opt, &r);
+	ret = cmd_options_parse(cmd, argc, argv, record_opt, &r);
 	if (ret < 0) {
 		ftc_session_free(r.session);
 		return cmd_options_exit(ret);
+	}
+	if (cmd == &cmd_sched_record && add_sched_events(&r) < 0) {
+		ftc_session_free(r.session);
+		return FTC_EXIT_USAGE;
 	}
 	if (ret < argc)
 		r.argv = argv + ret;
@@ -503,4 +543,14 @@ static int record_run(int argc, char **argv)
 out:
 	ftc_session_free(r.session);
 	return ret;
+}
+
+static int record_run(int argc, char **argv)
+{
+	return record_main(&cmd_record, argc, argv);
+}
+
+static int sched_record_run(int argc, char **argv)
+{
+	return record_main(&cmd_sched_record, argc, argv);
 }

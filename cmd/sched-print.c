@@ -217,8 +217,55 @@ static const char *ksym(struct tep_handle *tep, uint64_t ip, char *buf, size_t s
 	return buf;
 }
 
-/* "comm;outer;...;inner_[k];[S]": the folded key, kernel frames marked as flame graphs do. */
-static char *folded_key(struct tep_handle *tep, const struct ftc_sched_offcpu *o)
+/* What names the user frames: the samples' maps, the binaries, the kallsyms kept. */
+struct user_names {
+	struct ftc_perf_profile *prof;
+	struct ftc_symbols *syms;
+};
+
+static bool no_sample(const struct ftc_merge_record *mr, void *ctx)
+{
+	return false;
+}
+
+static int user_names_open(const struct sched_print *p, struct user_names *un)
+{
+	bool chain = false;
+
+	un->prof = ftc_perf_profile_new(0);
+	un->syms = ftc_symbols_new();
+	if (!un->prof || !un->syms ||
+	    ftc_reader_profile_select(p->r, un->prof, &chain, no_sample, NULL) < 0)
+		return -1;
+	ftc_reader_profile_symbols(p->r, un->syms);
+	return 0;
+}
+
+static void user_names_close(struct user_names *un)
+{
+	ftc_perf_profile_free(un->prof);
+	ftc_symbols_free(un->syms);
+}
+
+static void user_frames(FILE *f, struct user_names *un, const struct ftc_sched_offcpu *o)
+{
+	struct ftc_perf_frame fr[64];
+	int n;
+
+	if (!un->prof)
+		return;
+	n = ftc_perf_profile_resolve(un->prof, un->syms, (uint32_t)o->tgid, false, o->user_ips,
+				     o->nuser_ips, fr, 64);
+	while (n-- > 0)
+		fprintf(f, ";%s", fr[n].sym);
+}
+
+/*
+ * "comm;user outer;...;kernel inner_[k];[S]": the folded key, kernel
+ * frames marked as flame graphs do.
+ */
+static char *folded_key(struct tep_handle *tep, struct user_names *un,
+			const struct ftc_sched_offcpu *o)
 {
 	char *key = NULL, buf[32];
 	size_t len = 0;
@@ -227,9 +274,11 @@ static char *folded_key(struct tep_handle *tep, const struct ftc_sched_offcpu *o
 	if (!f)
 		return NULL;
 	fputs(o->comm, f);
+	if (o->nuser_ips)
+		user_frames(f, un, o);
 	for (size_t i = o->nips; i-- > 0;)
 		fprintf(f, ";%s_[k]", ksym(tep, o->ips[i], buf, sizeof(buf)));
-	if (!o->nips)
+	if (!o->nips && !o->nuser_ips)
 		fputs(";[no stack recorded]", f);
 	fprintf(f, ";[%c]", o->state);
 	if (fclose(f)) {
@@ -243,22 +292,25 @@ static int offcpu_tally(const struct sched_print *p, const struct ftc_sched *s,
 			struct ftc_perf_tally *t, uint64_t *total)
 {
 	struct tep_handle *tep = ftc_reader_tep(p->r);
+	struct user_names un = { 0 };
+	int ret = 0;
 
-	for (size_t i = 0; i < ftc_sched_noffcpu(s); i++) {
+	if (ftc_sched_seen(s, "sample") && user_names_open(p, &un) < 0)
+		ret = -1;
+	for (size_t i = 0; i < ftc_sched_noffcpu(s) && !ret; i++) {
 		const struct ftc_sched_offcpu *o = ftc_sched_offcpu_at(s, i);
 		char *key;
 
 		if (!sched_print_selected(p, o->pid, o->comm))
 			continue;
-		key = folded_key(tep, o);
-		if (!key || ftc_perf_tally_add(t, key, o->ns / 1000, 0) < 0) {
-			free(key);
-			return ftc_error(ENOMEM, "out of memory");
-		}
+		key = folded_key(tep, &un, o);
+		if (!key || ftc_perf_tally_add(t, key, o->ns / 1000, 0) < 0)
+			ret = ftc_error(ENOMEM, "out of memory");
 		free(key);
 		*total += o->ns;
 	}
-	return 0;
+	user_names_close(&un);
+	return ret;
 }
 
 static int offcpu_print(const struct command *cmd, const struct sched_print *p,
@@ -319,9 +371,11 @@ static int notes(const struct command *cmd, const struct sched_print *p,
 	if (!ftc_sched_seen(s, "sched_wakeup") && !ftc_sched_seen(s, "sched_waking"))
 		fprintf(stderr, "ftc sched: %s has no sched_wakeup: delays after a sleep are not "
 			"measured (record -e sched:sched_wakeup too)\n", p->input);
-	if (p->view == SCHED_OFFCPU && !ftc_sched_seen(s, "kernel_stack"))
-		fprintf(stderr, "ftc sched: %s has no stacks: record -e sched:sched_switch -R "
-			"stacktrace for the kernel stack of each switch\n", p->input);
+	if (p->view == SCHED_OFFCPU && !ftc_sched_seen(s, "kernel_stack") &&
+	    !ftc_sched_seen(s, "sample"))
+		fprintf(stderr, "ftc sched: %s has no stacks: record with 'ftc sched record' (-R "
+			"stacktrace on sched_switch; --call-graph fp for user stacks too)\n",
+			p->input);
 	if (ftc_sched_lost(s))
 		fprintf(stderr, "ftc sched: %llu events were lost%s%s: the numbers that depend on "
 			"them are short\n", (unsigned long long)ftc_sched_lost(s),

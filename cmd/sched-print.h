@@ -7,6 +7,7 @@
 #ifndef FTC_CMD_SCHED_PRINT_H
 #define FTC_CMD_SCHED_PRINT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -33,6 +34,12 @@ struct sched_print {
 	bool json, folded, per_task;
 	struct ftc_reader *r;
 	struct ftc_heat *heat;		/* with heatmap */
+	/* live (sched-live.c): -- COMMAND, or -a; recorded into live_path */
+	char **live_argv;
+	const char *duration;
+	bool all;
+	int live_status;		/* the recording's: the command's exit */
+	char live_dir[PATH_MAX], live_path[PATH_MAX + 16], live_comm[16];
 };
 
 /* KEY of --sort; -1 when it is none. */
@@ -42,6 +49,10 @@ bool sched_print_selected(const struct sched_print *p, int pid, const char *comm
 /* Runs the pass and prints the view: an exit status. */
 int sched_print_run(const struct command *cmd, struct sched_print *p);
 
+/* Records what the view reads, then points p->input at it: an exit status. */
+int sched_live_record(struct sched_print *p);
+/* Removes what the recording left. */
+void sched_live_clean(struct sched_print *p);
 /* hist (sched-hist.c): the histograms, and the heat map fed by each delay. */
 void sched_hist_print(const struct sched_print *p, const struct ftc_sched *s);
 void sched_hist_heat_delay(const struct ftc_sched_task *t, uint64_t ts, uint64_t ns, void *ctx);

@@ -16,6 +16,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "opt-values.h"
 #include "parse-guard.h"
 #include "sched-print.h"
 #include "ftc.h"
@@ -23,7 +24,7 @@
 
 enum {
 	OPT_JSON = 0x100, OPT_FOLDED, OPT_FLAME, OPT_LIMIT, OPT_COMM, OPT_INSTANCE, OPT_PER_TASK,
-	OPT_HEATMAP,
+	OPT_HEATMAP, OPT_DURATION,
 };
 
 static const struct cmd_option sched_options[] = {
@@ -41,19 +42,25 @@ static const struct cmd_option sched_options[] = {
 	{ 0, "flamegraph", "FILE.svg", "offcpu: an SVG flame graph of the off-CPU time", OPT_FLAME },
 	{ 0, "per-task", NULL, "hist: a histogram per task too", OPT_PER_TASK },
 	{ 0, "heatmap", "FILE.svg", "hist: a heat map SVG of the delays over the run", OPT_HEATMAP },
+	{ 'a', "all-cpus", NULL, "live: record every task (until Ctrl-C, or while -- COMMAND runs)",
+	  0 },
+	{ 0, "duration", "SECS", "live: stop recording after SECS seconds", OPT_DURATION },
 	FTC_HELP_OPTION,
 	{ 0 }
 };
 
 static int sched_run(int argc, char **argv);
+extern const struct command cmd_sched_record;
 
 const struct command cmd_sched = {
 	.name = "sched",
 	.summary = "scheduling answers from a trace: latency per task, timehist, off-CPU stacks, "
 		   "delay histogram",
-	.synopsis = "[latency|timehist|offcpu|hist] [-i FILE | FILE] [--instance NAME] [-p PID]\n"
-		    "                   [--comm NAME] [-s KEY] [--limit N] [--json | --folded |\n"
-		    "                   --flamegraph FILE.svg | --per-task | --heatmap FILE.svg]",
+	.synopsis = "[latency|timehist|offcpu|hist] [-i FILE | FILE | -a | -- COMMAND]\n"
+		    "                   [--instance NAME] [-p PID] [--comm NAME] [-s KEY] [--limit N]\n"
+		    "                   [--json | --folded | --flamegraph FILE.svg | --per-task |\n"
+		    "                   --heatmap FILE.svg]\n"
+		    "       ftc sched record [record's options] [[--] COMMAND [ARGS]]",
 	.options = sched_options,
 	.run = sched_run,
 };
@@ -87,6 +94,15 @@ static int sched_opt(int id, const char *arg, void *ctx)
 	case OPT_FLAME: p->flame = arg; break;
 	case OPT_PER_TASK: p->per_task = true; break;
 	case OPT_HEATMAP: p->heatmap = arg; break;
+	case 'a': p->all = true; break;
+	case OPT_DURATION: {
+		double secs;
+
+		if (cmd_opt_duration(arg, &secs) < 0)
+			return -1;
+		p->duration = arg;
+		break;
+	}
 	}
 	return 0;
 }
@@ -163,26 +179,71 @@ static int open_input(struct sched_print *p, char *buf, size_t size)
 	return 0;
 }
 
+/* Live: a file is not read but recorded, so none may be named. */
+static const char *check_live(const struct sched_print *p)
+{
+	bool live = p->all || p->live_argv;
+
+	if (live && p->input)
+		return "a file is read, or -a and -- COMMAND record one: not both";
+	if (live && p->instance)
+		return "--instance reads a file's instance; live, ftc sched records its own";
+	if (p->duration && !live)
+		return "--duration goes with -a or -- COMMAND";
+	return NULL;
+}
+
+/* "--" ends sched's words: the rest is the command to record. */
+static int split_command(struct sched_print *p, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			if (i + 1 < argc)
+				p->live_argv = argv + i + 1;
+			return i;
+		}
+	return argc;
+}
+
+static int read_file(struct sched_print *p)
+{
+	char stdin_path[64];
+	int status;
+
+	if (open_input(p, stdin_path, sizeof(stdin_path)) < 0)
+		return FTC_EXIT_FAIL;
+	status = sched_print_run(&cmd_sched, p);
+	ftc_heat_free(p->heat);
+	ftc_reader_close(p->r);
+	return status;
+}
+
 static int sched_run(int argc, char **argv)
 {
 	struct sched_print p = { .sort = SCHED_SORT_DEFAULT };
-	int ret = cmd_options_parse(&cmd_sched, argc, argv, sched_opt, &p), status;
-	char stdin_path[64];
 	const char *why;
+	int ret, status;
 
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return cmd_sched_record.run(argc - 1, argv + 1);
+	argc = split_command(&p, argc, argv);
+	ret = cmd_options_parse(&cmd_sched, argc, argv, sched_opt, &p);
 	if (ret < 0)
 		return cmd_options_exit(ret);
 	if (parse_words(&p, argc, argv, ret) < 0)
 		return FTC_EXIT_USAGE;
 	why = check_view(&p);
+	if (!why)
+		why = check_live(&p);
 	if (why) {
 		cmd_error(&cmd_sched, "%s (see 'ftc sched --help')", why);
 		return FTC_EXIT_USAGE;
 	}
-	if (open_input(&p, stdin_path, sizeof(stdin_path)) < 0)
-		return FTC_EXIT_FAIL;
-	status = sched_print_run(&cmd_sched, &p);
-	ftc_heat_free(p.heat);
-	ftc_reader_close(p.r);
-	return status;
+	if (!p.all && !p.live_argv)
+		return read_file(&p);
+	status = sched_live_record(&p);
+	if (!status)
+		status = read_file(&p);
+	sched_live_clean(&p);
+	return status ? status : p.live_status;
 }

@@ -217,6 +217,14 @@ FTC_API const char *ftc_perf_profile_comm(struct ftc_perf_profile *p, uint32_t p
  * (LOST records). */
 FTC_API size_t ftc_perf_profile_nsamples(const struct ftc_perf_profile *p);
 FTC_API uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p);
+/*
+ * The frames of nr addresses of process pid (a call chain, leaf first,
+ * its context marks included; kernel: whose addresses come before the
+ * first mark), named with the profile's maps: as many as were written.
+ */
+FTC_API int ftc_perf_profile_resolve(struct ftc_perf_profile *p, struct ftc_symbols *syms,
+				     uint32_t pid, bool kernel, const uint64_t *ips, size_t nr,
+				     struct ftc_perf_frame *frames, int max);
 /* Sample i's frames, leaf first. Returns how many were written. */
 FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 				    struct ftc_perf_frame *frames, int max);

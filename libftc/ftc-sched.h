@@ -95,7 +95,8 @@ FTC_API const char *ftc_sched_instance(const struct ftc_sched *s);
 /*
  * The records of an event the pass read in that buffer: sched_switch,
  * sched_wakeup, sched_wakeup_new, sched_waking, sched_migrate_task,
- * sched_process_exit or kernel_stack (0 for another name). A file holds
+ * sched_process_exit, kernel_stack, or sample (ftc_perf's, in any
+ * buffer; 0 for another name). A file holds
  * the formats of events it never recorded: this tells "not recorded"
  * from a format.
  */
@@ -103,7 +104,12 @@ FTC_API uint64_t ftc_sched_seen(const struct ftc_sched *s, const char *name);
 /* Events lost inside the window read: the numbers that depend on them are short. */
 FTC_API uint64_t ftc_sched_lost(const struct ftc_sched *s);
 
-/* Off-CPU time of one task in one state under one kernel stack (outermost last). */
+/*
+ * Off-CPU time of one task in one state under one stack. The kernel stack
+ * is the stacktrace trigger's, else a perf sample's of the same switch
+ * (ftc record --sample sched:sched_switch --count 1 --call-graph ...),
+ * which also gives the user stack; the process (tgid) names its maps.
+ */
 struct ftc_sched_offcpu {
 	int pid;
 	const char *comm;
@@ -111,6 +117,9 @@ struct ftc_sched_offcpu {
 	uint64_t ns, count;
 	const uint64_t *ips;		/* the kernel stack at the switch-out, innermost first */
 	size_t nips;			/* 0: none was recorded */
+	const uint64_t *user_ips;	/* the user stack, innermost first */
+	size_t nuser_ips;		/* 0: none was recorded */
+	int tgid;			/* the task's process (0: no perf sample said) */
 };
 
 FTC_API size_t ftc_sched_noffcpu(const struct ftc_sched *s);

@@ -10,9 +10,11 @@
  * The idle tasks (pid 0) are not tasks here.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
@@ -22,19 +24,21 @@
 #define MAX_STACK 128
 
 /* The events the pass reads, and their fields. */
-enum sched_kind { K_SWITCH, K_WAKEUP, K_WAKEUP_NEW, K_WAKING, K_MIGRATE, K_EXIT, K_STACK, NKINDS };
+enum sched_kind {
+	K_SWITCH, K_WAKEUP, K_WAKEUP_NEW, K_WAKING, K_MIGRATE, K_EXIT, K_STACK, K_SAMPLE, NKINDS
+};
 
 static const struct { const char *sys, *name; } events[NKINDS] = {
 	[K_SWITCH] = { "sched", "sched_switch" }, [K_WAKEUP] = { "sched", "sched_wakeup" },
 	[K_WAKEUP_NEW] = { "sched", "sched_wakeup_new" }, [K_WAKING] = { "sched", "sched_waking" },
 	[K_MIGRATE] = { "sched", "sched_migrate_task" }, [K_EXIT] = { "sched", "sched_process_exit" },
-	[K_STACK] = { "ftrace", "kernel_stack" },
+	[K_STACK] = { "ftrace", "kernel_stack" }, [K_SAMPLE] = { "ftc_perf", "sample" },
 };
 
 enum sched_field {
 	F_PREV_PID, F_PREV_STATE, F_PREV_COMM, F_NEXT_PID, F_NEXT_COMM,
 	F_WAKE_PID, F_WAKE_NEW_PID, F_WAKING_PID, F_MIGRATE_PID, F_EXIT_PID,
-	F_STACK_SIZE, F_STACK_CALLER, NFIELDS
+	F_STACK_SIZE, F_STACK_CALLER, F_SAMPLE_TID, F_SAMPLE_CHAIN, NFIELDS
 };
 
 static const struct { enum sched_kind kind; const char *name; } fields[NFIELDS] = {
@@ -44,7 +48,16 @@ static const struct { enum sched_kind kind; const char *name; } fields[NFIELDS] 
 	[F_WAKE_NEW_PID] = { K_WAKEUP_NEW, "pid" }, [F_WAKING_PID] = { K_WAKING, "pid" },
 	[F_MIGRATE_PID] = { K_MIGRATE, "pid" }, [F_EXIT_PID] = { K_EXIT, "pid" },
 	[F_STACK_SIZE] = { K_STACK, "size" }, [F_STACK_CALLER] = { K_STACK, "caller" },
+	[F_SAMPLE_TID] = { K_SAMPLE, "tid" }, [F_SAMPLE_CHAIN] = { K_SAMPLE, "callchain" },
 };
+
+/*
+ * A perf sample of sched:sched_switch and the ftrace record of the same
+ * switch are made in the same tracepoint call, microseconds apart, in
+ * either order: a sample this close to a task's switch-out is that
+ * switch's (a sample of another event rarely is).
+ */
+#define SAMPLE_NEAR_NS	20000
 
 struct ftc_sched {
 	struct ftc_reader *r;
@@ -224,7 +237,12 @@ static void switch_out(struct ftc_sched *s, struct sched_task *t, long long stat
 		}
 	}
 	t->off_at = ts;
-	t->stack = -1;
+	t->stack = t->pstack = t->ustack = -1;
+	if (t->sample_at && ts >= t->sample_at && ts - t->sample_at <= SAMPLE_NEAR_NS) {
+		t->pstack = t->sample_k;
+		t->ustack = t->sample_u;
+	}
+	t->sample_at = 0;
 	t->off_state = letter == 'S' || letter == 'D' ? letter : 0;
 	t->runnable_at = 0;
 	switch (letter) {
@@ -256,8 +274,8 @@ static int switch_in(struct ftc_sched *s, struct sched_task *t, uint64_t ts, boo
 	else if (t->st == ST_SLEEP || t->st == ST_BLOCK)
 		end_rest(t, ts);	/* its wakeup was not recorded */
 	if (t->off_state && t->off_at && ts > t->off_at &&
-	    ftc_sched_offcpu_add(&s->offcpu, idx, t->t.pid, t->off_state, t->stack,
-				 ts - t->off_at) < 0)
+	    ftc_sched_offcpu_add(&s->offcpu, idx, t->t.pid, t->off_state,
+				 t->stack >= 0 ? t->stack : t->pstack, t->ustack, ts - t->off_at) < 0)
 		return -1;
 	t->off_state = 0;
 	t->st = ST_RUNNING;
@@ -369,6 +387,62 @@ static int on_stack(struct ftc_sched *s, const struct tep_record *rec, long task
 	return 0;
 }
 
+/* A perf chain's kernel and user parts, split at its context marks, interned. */
+static int sample_stacks(struct ftc_sched *s, const struct tep_record *rec, int *k, int *u)
+{
+	const struct tep_format_field *f = s->f[F_SAMPLE_CHAIN];
+	uint64_t kips[MAX_STACK], uips[MAX_STACK], ip;
+	size_t nk = 0, nu = 0;
+	unsigned int loc, off, len;
+	bool user = false;
+
+	*k = *u = -1;
+	if (!f || f->offset < 0 || rec->size < f->offset + 4)
+		return 0;
+	memcpy(&loc, (const char *)rec->data + f->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (off + len > (unsigned int)rec->size)
+		return 0;
+	for (unsigned int i = 0; i + 8 <= len; i += 8) {
+		memcpy(&ip, (const char *)rec->data + off + i, 8);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+		else if (user && nu < MAX_STACK)
+			uips[nu++] = ip;
+		else if (!user && nk < MAX_STACK)
+			kips[nk++] = ip;
+	}
+	if ((nk && (*k = ftc_sched_stack_id(&s->stacks, kips, nk)) < 0) ||
+	    (nu && (*u = ftc_sched_stack_id(&s->stacks, uips, nu)) < 0))
+		return -1;
+	return 0;
+}
+
+/* A sample of a switch: the stacks of the task's switch-out, made or to come. */
+static int on_sample(struct ftc_sched *s, const struct tep_record *rec)
+{
+	int tid = (int)num(s, F_SAMPLE_TID, rec), k, u;
+	struct sched_task *t;
+
+	if (tid <= 0)
+		return 0;
+	t = ftc_sched_task_get(&s->tasks, tid);
+	if (!t || sample_stacks(s, rec, &k, &u) < 0)
+		return -1;
+	t->tgid = tep_data_pid(s->tep, (struct tep_record *)rec);
+	if (t->st != ST_RUNNING && t->off_at && rec->ts >= t->off_at &&
+	    rec->ts - t->off_at <= SAMPLE_NEAR_NS && t->pstack < 0 && t->ustack < 0) {
+		t->pstack = k;
+		t->ustack = u;
+		return 0;
+	}
+	t->sample_k = k;
+	t->sample_u = u;
+	t->sample_at = rec->ts;
+	return 0;
+}
+
 /* The kind of a record's type, NKINDS for another event. */
 static enum sched_kind kind_of(const struct ftc_sched *s, int type)
 {
@@ -415,6 +489,11 @@ int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 	int cpu = mr->cpu, ret = 0;
 	long pending = -1;
 
+	if (kind == K_SAMPLE) {
+		/* ftc_perf's buffer: not the one read, but of its tasks */
+		s->seen[kind]++;
+		return on_sample(s, rec);
+	}
 	if (!in_buffer(s, mr, kind))
 		return 0;
 	s->last_ts = rec->ts;
@@ -535,5 +614,8 @@ const struct ftc_sched_offcpu *ftc_sched_offcpu_at(const struct ftc_sched *s, si
 	e->pub.comm = s->tasks.v[e->task].t.comm;
 	e->pub.ips = e->stack >= 0 ? s->stacks.ips + s->stacks.v[e->stack].off : NULL;
 	e->pub.nips = e->stack >= 0 ? s->stacks.v[e->stack].n : 0;
+	e->pub.user_ips = e->ustack >= 0 ? s->stacks.ips + s->stacks.v[e->ustack].off : NULL;
+	e->pub.nuser_ips = e->ustack >= 0 ? s->stacks.v[e->ustack].n : 0;
+	e->pub.tgid = s->tasks.v[e->task].tgid;
 	return &e->pub;
 }

@@ -86,7 +86,7 @@ struct sched_task *ftc_sched_task_get(struct sched_tasks *t, int pid)
 		return NULL;
 	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
 	t->v[t->n].t.pid = pid;
-	t->v[t->n].stack = -1;
+	t->v[t->n].stack = t->v[t->n].pstack = t->v[t->n].ustack = -1;
 	for (k = mix((uint64_t)(uint32_t)pid) & (t->idx.cap - 1); t->idx.slot[k];
 	     k = (k + 1) & (t->idx.cap - 1))
 		;
@@ -161,30 +161,31 @@ void ftc_sched_stacks_free(struct sched_stacks *s)
 
 /* ---- off-CPU time ---- */
 
-static uint64_t offcpu_key(size_t task, char state, int stack)
+static uint64_t offcpu_key(size_t task, char state, int stack, int ustack)
 {
 	return mix(((uint64_t)task << 32) ^ ((uint64_t)(unsigned char)state << 24) ^
-		   (uint64_t)(uint32_t)(stack + 1));
+		   (uint64_t)(uint32_t)(stack + 1) ^ ((uint64_t)(uint32_t)(ustack + 1) << 40));
 }
 
 static uint64_t offcpu_hash(const void *tab, size_t i)
 {
 	const struct sched_offcpu *e = &((const struct sched_offcpus *)tab)->v[i];
 
-	return offcpu_key(e->task, e->pub.state, e->stack);
+	return offcpu_key(e->task, e->pub.state, e->stack, e->ustack);
 }
 
 int ftc_sched_offcpu_add(struct sched_offcpus *o, size_t task, int pid, char state, int stack,
-			 uint64_t ns)
+			 int ustack, uint64_t ns)
 {
-	uint64_t h = offcpu_key(task, state, stack);
+	uint64_t h = offcpu_key(task, state, stack, ustack);
 	struct sched_offcpu *e;
 	size_t k;
 
 	if (o->idx.cap) {
 		for (k = h & (o->idx.cap - 1); o->idx.slot[k]; k = (k + 1) & (o->idx.cap - 1)) {
 			e = &o->v[o->idx.slot[k] - 1];
-			if (e->task == task && e->pub.state == state && e->stack == stack) {
+			if (e->task == task && e->pub.state == state && e->stack == stack &&
+			    e->ustack == ustack) {
 				e->pub.ns += ns;
 				e->pub.count++;
 				return 0;
@@ -198,6 +199,7 @@ int ftc_sched_offcpu_add(struct sched_offcpus *o, size_t task, int pid, char sta
 	memset(e, 0, sizeof(*e));
 	e->task = task;
 	e->stack = stack;
+	e->ustack = ustack;
 	e->pub.pid = pid;
 	e->pub.state = state;
 	e->pub.ns = ns;

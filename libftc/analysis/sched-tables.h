@@ -24,6 +24,12 @@ struct sched_task {
 	uint64_t wait_ns, delay_ns;	/* before its current run */
 	char off_state;			/* S or D at the last switch-out, else 0 */
 	int stack;			/* kernel stack at that switch-out, -1: none */
+	/* a perf sample of that switch-out: its kernel and user stacks (-1: none) */
+	int pstack, ustack;
+	int tgid;			/* the process, as perf samples say (0: not seen) */
+	/* a sample made before its switch-out was read: its stacks and time */
+	int sample_k, sample_u;
+	uint64_t sample_at;
 };
 
 struct sched_index {			/* key -> index + 1; 0 is empty */
@@ -47,7 +53,7 @@ struct sched_stacks {
 
 struct sched_offcpu {
 	struct ftc_sched_offcpu pub;	/* comm and ips are filled when asked */
-	int stack;
+	int stack, ustack;
 	size_t task;			/* index in the tasks */
 };
 
@@ -63,9 +69,9 @@ void ftc_sched_tasks_free(struct sched_tasks *t);
 /* The id of a stack of n addresses (added when new); -1 when out of memory. */
 int ftc_sched_stack_id(struct sched_stacks *s, const uint64_t *ips, size_t n);
 void ftc_sched_stacks_free(struct sched_stacks *s);
-/* Adds ns off the CPU to (task, state, stack). */
+/* Adds ns off the CPU to (task, state, kernel stack, user stack). */
 int ftc_sched_offcpu_add(struct sched_offcpus *o, size_t task, int pid, char state, int stack,
-			 uint64_t ns);
+			 int ustack, uint64_t ns);
 void ftc_sched_offcpus_free(struct sched_offcpus *o);
 
 #endif

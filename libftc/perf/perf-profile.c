@@ -305,18 +305,16 @@ static void resolve_kernel(struct ftc_symbols *syms, uint64_t ip, struct ftc_per
 		snprintf(f->sym, sizeof(f->sym), "[kernel]+0x%" PRIx64, ip);
 }
 
-int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
-			    struct ftc_perf_frame *frames, int max)
+int ftc_perf_profile_resolve(struct ftc_perf_profile *p, struct ftc_symbols *syms, uint32_t pid,
+			     bool kernel, const uint64_t *ips, size_t nr,
+			     struct ftc_perf_frame *frames, int max)
 {
-	const struct ftc_perf_profile_sample *s = &p->samples[i];
-	const struct ftc_perf_proc *pr = ftc_perf_proc_find(p, s->pid);
-	unsigned int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	bool kernel = mode == PERF_RECORD_MISC_KERNEL;
+	const struct ftc_perf_proc *pr = ftc_perf_proc_find(p, pid);
 	bool first = true;
 	int n = 0;
 
-	for (uint32_t k = 0; k < s->nr && n < max; k++) {
-		uint64_t ip = p->ips[s->at + k];
+	for (size_t k = 0; k < nr && n < max; k++) {
+		uint64_t ip = ips[k];
 
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
 			/* A context marker says whose addresses follow. */
@@ -334,6 +332,16 @@ int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms
 		n++;
 	}
 	return n;
+}
+
+int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
+			    struct ftc_perf_frame *frames, int max)
+{
+	const struct ftc_perf_profile_sample *s = &p->samples[i];
+	unsigned int mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return ftc_perf_profile_resolve(p, syms, s->pid, mode == PERF_RECORD_MISC_KERNEL,
+					p->ips + s->at, s->nr, frames, max);
 }
 
 static int synthesize_pid(struct ftc_perf_profile *p, uint32_t pid)

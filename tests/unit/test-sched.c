@@ -63,16 +63,16 @@ static void test_offcpu(void)
 {
 	struct sched_offcpus o = { 0 };
 
-	CHECK("a first entry", !ftc_sched_offcpu_add(&o, 0, 10, 'S', 4, 100) && o.n == 1);
+	CHECK("a first entry", !ftc_sched_offcpu_add(&o, 0, 10, 'S', 4, -1, 100) && o.n == 1);
 	CHECK("the same task, state and stack add up",
-	      !ftc_sched_offcpu_add(&o, 0, 10, 'S', 4, 50) && o.n == 1 && o.v[0].pub.ns == 150 &&
+	      !ftc_sched_offcpu_add(&o, 0, 10, 'S', 4, -1, 50) && o.n == 1 && o.v[0].pub.ns == 150 &&
 	      o.v[0].pub.count == 2);
-	CHECK("another state is another entry", !ftc_sched_offcpu_add(&o, 0, 10, 'D', 4, 7) &&
+	CHECK("another state is another entry", !ftc_sched_offcpu_add(&o, 0, 10, 'D', 4, -1, 7) &&
 	      o.n == 2);
-	CHECK("no stack (-1) is a key too", !ftc_sched_offcpu_add(&o, 0, 10, 'S', -1, 1) &&
-	      !ftc_sched_offcpu_add(&o, 0, 10, 'S', -1, 1) && o.n == 3 && o.v[2].pub.ns == 2);
+	CHECK("no stack (-1) is a key too", !ftc_sched_offcpu_add(&o, 0, 10, 'S', -1, -1, 1) &&
+	      !ftc_sched_offcpu_add(&o, 0, 10, 'S', -1, -1, 1) && o.n == 3 && o.v[2].pub.ns == 2);
 	for (size_t task = 1; task < 2000; task++)
-		ftc_sched_offcpu_add(&o, task, (int)task, 'S', 1, 1);
+		ftc_sched_offcpu_add(&o, task, (int)task, 'S', 1, -1, 1);
 	CHECK("2000 tasks' entries", o.n == 3 + 1999);
 	ftc_sched_offcpus_free(&o);
 }
