@@ -26,12 +26,7 @@ int report_profile_opt(struct report_profile *o, int id, const char *arg)
 
 	switch (id) {
 	case OPT_RP_PROFILE: o->table = true; break;
-	case OPT_RP_TC_PROFILE:
-		/* the name is trace-cmd's: say what it is here rather than guess */
-		cmd_error(&cmd_report, "--profile is trace-cmd's latency profile, which ftc "
-			  "does not compute; --sample-profile prints the stored perf samples' "
-			  "profile");
-		return -1;
+	case OPT_RP_TC_PROFILE: o->sched = true; break;
 	case OPT_RP_FOLDED: o->folded = true; break;
 	case OPT_RP_FLAME: o->flame = arg; break;
 	case OPT_RP_SYMFS:

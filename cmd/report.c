@@ -25,6 +25,7 @@
 #include "report-initcalls.h"
 #include "report-jobs.h"
 #include "report-profile.h"
+#include "report-sched.h"
 
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
@@ -86,6 +87,7 @@ static const struct cmd_option report_options[] = {
 #define M_PROF CMD_MODE(5)
 #define M_FOLDED CMD_MODE(6)
 #define M_FLAME CMD_MODE(7)
+#define M_SCHED CMD_MODE(8)
 #define M_SAMPLES (M_PROF | M_FOLDED | M_FLAME)
 #define M_RECORDS (M_TEXT | M_JSON)
 /* the records a selection picks are also counted (--stat) or profiled */
@@ -101,6 +103,7 @@ static const struct cmd_mode_rule report_modes[] = {
 	{ OPT_RP_PROFILE, M_PROF, M_FOLDED | M_FLAME },
 	{ OPT_RP_FOLDED, M_FOLDED, M_PROF | M_FLAME },
 	{ OPT_RP_FLAME, M_FLAME, M_PROF | M_FOLDED },
+	{ OPT_RP_TC_PROFILE, M_SCHED, 0 },
 	{ 'F', 0, M_SELECT },
 	{ OPT_CPU, 0, M_SELECT },
 	{ OPT_PID, 0, M_SELECT },
@@ -108,7 +111,7 @@ static const struct cmd_mode_rule report_modes[] = {
 	{ OPT_FROM, 0, M_SELECT },
 	{ OPT_TO, 0, M_SELECT },
 	{ OPT_EVENT, 0, M_EVENTS },
-	{ OPT_INSTANCE, 0, M_EVENTS },
+	{ OPT_INSTANCE, 0, M_EVENTS | M_SCHED },
 	{ OPT_FIRST, 0, M_RECORDS },
 	{ OPT_LAST, 0, M_RECORDS },
 	{ OPT_JOBS, 0, M_RECORDS },
@@ -711,6 +714,11 @@ static int report_run(int argc, char **argv)
 	/* as a missing instance or event in tracefs: a name that is not there */
 	if (find_instance(&rp) < 0 || check_events(&rp) < 0 || check_cpus(&rp) < 0) {
 		status = FTC_EXIT_REFUSED;
+		goto out;
+	}
+	if (rp.prof.sched) {
+		status = report_sched_profile(rp.r, rp.input, rp.buffer_sel < 0 ? NULL :
+					      ftc_reader_buffer(rp.r, rp.buffer_sel)->name);
 		goto out;
 	}
 	if (report_profile_wanted(&rp.prof)) {

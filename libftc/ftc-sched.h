@@ -29,6 +29,13 @@ struct ftc_sched;
 /* log2 buckets of ns: bucket i holds [2^i, 2^(i+1)), bucket 0 also 0 */
 #define FTC_SCHED_BUCKETS 64
 
+/* Spans of one kind: how many, their sum, the longest and shortest and when they ended. */
+struct ftc_sched_span {
+	uint64_t count, total_ns;
+	uint64_t max_ns, max_at;	/* the first of the longest */
+	uint64_t min_ns, min_at;	/* the first of the shortest */
+};
+
 /* A task (a thread: pid is the kernel's), or the total over all (pid -1). */
 struct ftc_sched_task {
 	int pid;
@@ -48,6 +55,14 @@ struct ftc_sched_task {
 	uint64_t sleeps, sleep_ns;	/* off the CPU in S (or I) */
 	uint64_t blocks, block_ns;	/* off the CPU in D */
 	uint64_t hist[FTC_SCHED_BUCKETS];	/* delays */
+	/*
+	 * As trace-cmd's profile has them: from each switch-out, by the state
+	 * it left in (R: preempted; S, with I; D), to the next switch-in
+	 * (inferred ones too, as the off-CPU table); and from each wakeup to
+	 * a recorded switch-in (the delays are woken's and off_r's recorded
+	 * ones).
+	 */
+	struct ftc_sched_span off_r, off_s, off_d, woken;
 };
 
 /* One stretch on a CPU, given when it ends (ftc sched timehist). */

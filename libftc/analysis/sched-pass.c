@@ -194,6 +194,57 @@ static void delay_seen(struct ftc_sched *s, struct sched_task *t, uint64_t ns, u
 		s->o.on_delay(&t->t, at, ns, s->o.ctx);
 }
 
+static void span_add(struct ftc_sched_span *sp, uint64_t ns, uint64_t at)
+{
+	if (ns > sp->max_ns || !sp->count) {
+		sp->max_ns = ns;
+		sp->max_at = at;
+	}
+	if (ns < sp->min_ns || !sp->count) {
+		sp->min_ns = ns;
+		sp->min_at = at;
+	}
+	sp->count++;
+	sp->total_ns += ns;
+}
+
+static void span_merge(struct ftc_sched_span *sum, const struct ftc_sched_span *sp)
+{
+	if (!sp->count)
+		return;
+	if (sp->max_ns > sum->max_ns || !sum->count) {
+		sum->max_ns = sp->max_ns;
+		sum->max_at = sp->max_at;
+	}
+	if (sp->min_ns < sum->min_ns || !sum->count) {
+		sum->min_ns = sp->min_ns;
+		sum->min_at = sp->min_at;
+	}
+	sum->count += sp->count;
+	sum->total_ns += sp->total_ns;
+}
+
+/*
+ * The spans a switch-in at ts ends: off the CPU since the switch-out (as
+ * the off-CPU table has it, an inferred switch-in ends it too), and since
+ * a wakeup (measured only when the switch-in was recorded).
+ */
+static void spans_end(struct sched_task *t, uint64_t ts, bool inferred)
+{
+	struct ftc_sched_span *off = NULL;
+
+	if (t->off_at && ts >= t->off_at)
+		switch (t->off_letter) {
+		case 'R': off = &t->t.off_r; break;
+		case 'S': off = &t->t.off_s; break;
+		case 'D': off = &t->t.off_d; break;
+		}
+	if (off)
+		span_add(off, ts - t->off_at, ts);
+	if (t->st == ST_RUNNABLE && t->runnable_at && t->woken && !inferred)
+		span_add(&t->t.woken, ts - t->runnable_at, ts);
+}
+
 /* Off the CPU in S or D until now: that time is sleep or block. */
 static void end_rest(struct sched_task *t, uint64_t ts)
 {
@@ -237,6 +288,8 @@ static void switch_out(struct ftc_sched *s, struct sched_task *t, long long stat
 		}
 	}
 	t->off_at = ts;
+	t->off_letter = letter;
+	t->woken = false;
 	t->stack = t->pstack = t->ustack = -1;
 	if (t->sample_at && ts >= t->sample_at && ts - t->sample_at <= SAMPLE_NEAR_NS) {
 		t->pstack = t->sample_k;
@@ -269,6 +322,7 @@ static int switch_in(struct ftc_sched *s, struct sched_task *t, uint64_t ts, boo
 	t->wait_ns = t->off_at && ts > t->off_at && !inferred ? ts - t->off_at : 0;
 	t->delay_ns = 0;
 	t->t.inferred += inferred;
+	spans_end(t, ts, inferred);
 	if (t->st == ST_RUNNABLE && t->runnable_at && !inferred)
 		delay_seen(s, t, ts - t->runnable_at, ts);
 	else if (t->st == ST_SLEEP || t->st == ST_BLOCK)
@@ -327,6 +381,7 @@ static int on_wakeup(struct ftc_sched *s, int pid, uint64_t ts)
 	if (t->st != ST_RUNNING && t->st != ST_RUNNABLE) {
 		t->st = ST_RUNNABLE;
 		t->runnable_at = ts;
+		t->woken = true;
 	}
 	return 0;
 }
@@ -543,6 +598,10 @@ void ftc_sched_finish(struct ftc_sched *s)
 		}
 		for (int b = 0; b < FTC_SCHED_BUCKETS; b++)
 			tot->hist[b] += t->t.hist[b];
+		span_merge(&tot->off_r, &t->t.off_r);
+		span_merge(&tot->off_s, &t->t.off_s);
+		span_merge(&tot->off_d, &t->t.off_d);
+		span_merge(&tot->woken, &t->t.woken);
 	}
 }
 

@@ -7,6 +7,7 @@
 #ifndef FTC_SCHED_TABLES_H
 #define FTC_SCHED_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,8 +22,10 @@ struct sched_task {
 	uint64_t on_at;			/* switched in (RUNNING) */
 	uint64_t off_at;		/* switched out (0: not seen) */
 	uint64_t runnable_at;		/* woken or preempted (0: not seen) */
+	bool woken;			/* runnable_at is a wakeup's */
 	uint64_t wait_ns, delay_ns;	/* before its current run */
 	char off_state;			/* S or D at the last switch-out, else 0 */
+	char off_letter;		/* the state of the last switch-out: R, S, D... */
 	int stack;			/* kernel stack at that switch-out, -1: none */
 	/* a perf sample of that switch-out: its kernel and user stacks (-1: none) */
 	int pstack, ustack;

@@ -170,10 +170,19 @@ else
 fi
 # sched: the view first, then capture files
 got=$(complete_words ftc sched "")
-expect_match "TAB on 'ftc sched' offers its views" '^latency timehist offcpu$' "$(echo $got)"
+expect_match "TAB on 'ftc sched' offers its views and record" \
+	'^latency timehist offcpu hist record$' "$(echo $got)"
 mkdir -p "$OUT/compl-sched" && : >"$OUT/compl-sched/t.dat" && : >"$OUT/compl-sched/t.txt"
 got=$(cd "$OUT/compl-sched" && complete_words ftc sched offcpu "")
 expect_match "TAB on 'ftc sched offcpu' offers .dat files" '^t.dat$' "$(echo $got)"
+got=$(complete_words ftc sched hist --heat)
+expect_match "TAB on 'ftc sched hist --heat' offers --heatmap" '^--heatmap$' "$got"
+got=$(complete_words ftc sched record --call-gr)
+expect_match "TAB on 'ftc sched record --call-gr' offers record's --call-graph" \
+	'^--call-graph$' "$got"
+got=$(complete_words ftc sched record -e sched:sched_sw)
+expect_match "TAB on 'ftc sched record -e' offers events as record's does" \
+	'^sched:sched_switch$' "$got"
 
 # probe add: a synthetic event's spec starts with ftc's prefix
 got=$(complete_words ftc probe add s)

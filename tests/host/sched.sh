@@ -5,8 +5,11 @@
 # trace-cmd report prints them from the same file (about N switch-ins),
 # and timehist has a line per switch-out. A program that sleeps 100 x 10 ms
 # spends 1.00 s +-5% off the CPU in state S, under do_nanosleep, in latency
-# and offcpu alike, folded and drawn. A file without sched_switch, a view
-# or option that does not fit, and a missing instance get their exit codes.
+# and offcpu alike, folded and drawn, and with ftc sched record's perf
+# samples under its own main too; live (-- COMMAND, -a) the same without a
+# file left. hist holds latency's delays, in buckets and in the heat map.
+# A file without sched_switch, a view or option that does not fit, and a
+# missing instance get their exit codes.
 . "$(dirname "$0")/../lib.sh"
 
 for t in cc trace-cmd python3; do
@@ -75,7 +78,9 @@ int main(void)
 	return 0;
 }
 EOF
-if ! cc -O2 -pthread -o "$D/pp" "$D/pp.c" || ! cc -O2 -o "$D/nap" "$D/nap.c"; then
+# fp/nap: frame pointers, for the user stacks of perf's fp call chains
+if ! cc -O2 -pthread -o "$D/pp" "$D/pp.c" || ! cc -O2 -o "$D/nap" "$D/nap.c" ||
+   ! mkdir -p "$D/fp" || ! cc -O0 -fno-omit-frame-pointer -o "$D/fp/nap" "$D/nap.c"; then
 	fail "setup: build the workloads" "cc failed"
 	finish
 fi
@@ -148,6 +153,73 @@ expect_match "offcpu folded stacks start with the task, the state last" '^nap;.*
 	grep -q "do_nanosleep" "$D/nap.svg" && pass "offcpu --flamegraph draws do_nanosleep" ||
 	fail "offcpu --flamegraph draws do_nanosleep" "$(head -c 200 "$D/nap.svg" 2>&1)"
 
+# --- hist: the same delays as latency, in buckets and over time ------------
+total=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"]["delays"])' \
+	"$D/pp.json" 2>/dev/null)
+"$FTC" sched hist --comm pp "$D/pp.dat" >"$D/pp.hist" 2>&1
+head=$(sed -n 's/^# the selected tasks: \([0-9]*\) delays.*/\1/p' "$D/pp.hist")
+rows=$(awk -F'|' '/ -> / && NF == 3 { split($1, a, " "); s += a[4] } END { print s + 0 }' "$D/pp.hist")
+[ -n "$total" ] && [ "$head" = "$total" ] && [ "$rows" = "$total" ] &&
+	pass "hist: its rows hold latency's $total delays" ||
+	fail "hist: its rows hold latency's delays" "latency ${total:-?}, header ${head:-?}, rows $rows: $(head -5 "$D/pp.hist")"
+expect_match "hist: the percentiles and the maximum" '^p50 [0-9.]+ us, p90 [0-9.]+ us, p99 [0-9.]+ us, max [0-9.]+ us' \
+	"$(cat "$D/pp.hist")"
+n=$("$FTC" sched hist --comm pp --per-task "$D/pp.dat" 2>/dev/null | grep -c '^# pp\[[0-9]*\]: ')
+[ "$n" = 2 ] && pass "hist --per-task: one histogram per thread" ||
+	fail "hist --per-task: one histogram per thread" "$n"
+: >"$D/heat.svg"
+"$FTC" sched hist --comm pp --heatmap "$D/heat.svg" "$D/pp.dat" >/dev/null 2>"$D/heat.err"
+cells=$(python3 - "$D/heat.svg" <<'EOF2'
+import re, sys, xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+print(sum(int(re.search(r': (\d+) in', t.text).group(1))
+	for t in E.parse(sys.argv[1]).getroot().iter(ns + 'title')))
+EOF2
+)
+[ -n "$total" ] && [ "$cells" = "$total" ] && pass "hist --heatmap: valid SVG whose cells hold the $total delays" ||
+	fail "hist --heatmap: its cells hold the delays" "${cells:-not SVG} of ${total:-?}: $(cat "$D/heat.err")"
+[ -f "$D/heat.svg.old" ] && pass "hist --heatmap keeps the file it replaces as .old" ||
+	fail "hist --heatmap keeps the file it replaces as .old" "$(ls "$D" | grep heat)"
+
+# --- ftc sched record: the events, the trigger and, for user stacks, perf ----
+if "$FTC" sched record -q -o "$D/napu.dat" -B "$I" --call-graph fp -- "$D/fp/nap" >"$D/rec.log" 2>&1; then
+	pass "ftc sched record --call-graph fp records the sleeper"
+else
+	fail "ftc sched record --call-graph fp records the sleeper" "$(tail -3 "$D/rec.log")"
+fi
+trace-cmd report -i "$D/napu.dat" >"$D/napu.tc" 2>/dev/null
+for what in "sched_switch:" "sched_wakeup:" "<stack trace" "sample:"; do
+	grep -q -- "$what" "$D/napu.tc" && pass "ftc sched record: trace-cmd reads its $what records" ||
+		fail "ftc sched record: trace-cmd reads its $what records" "none in $(wc -l <"$D/napu.tc") lines"
+done
+"$FTC" sched offcpu --comm nap --folded "$D/napu.dat" >"$D/napu.folded" 2>"$D/napu.err"
+us=$(awk '/^nap;.*;main;.*;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END { print s + 0 }' \
+	"$D/napu.folded")
+within "$us" 950000 1050000 && pass "offcpu: $us us in S under main (user) and do_nanosleep (kernel)" ||
+	fail "offcpu: 1 s +-5% in S under main and do_nanosleep" "$us us: $(head -c 600 "$D/napu.folded") $(cat "$D/napu.err")"
+
+# --- live: the view records while the command runs -------------------------
+mkdir -p "$D/tmp"
+TMPDIR=$D/tmp "$FTC" sched offcpu --folded -- "$D/nap" >"$D/live.folded" 2>"$D/live.err"
+rc=$?
+us=$(awk '/^nap;.*;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END { print s + 0 }' "$D/live.folded")
+[ $rc = 0 ] && within "$us" 950000 1050000 && pass "live offcpu -- nap: $us us in S under do_nanosleep" ||
+	fail "live offcpu -- nap: 1 s +-5% under do_nanosleep" "exit $rc, $us us: $(head -c 300 "$D/live.folded") $(cat "$D/live.err")"
+expect_match "live: the command's tasks are shown, and it says so" "the tasks named 'nap'" "$(cat "$D/live.err")"
+grep -v '^nap;' "$D/live.folded" | grep -q . && fail "live: only the command's tasks" "$(grep -v '^nap;' "$D/live.folded" | head -3)" ||
+	pass "live: only the command's tasks"
+[ -z "$(ls -A "$D/tmp")" ] && pass "live: the scratch folder is removed" ||
+	fail "live: the scratch folder is removed" "$(ls -R "$D/tmp" | head)"
+left=$(ls "$TRACEFS/instances" | grep '^ftc_sched_')
+[ -z "$left" ] && pass "live: its instance is removed" || fail "live: its instance is removed" "$left"
+expect_status "live: the command's exit status is passed on" 7 "$FTC" sched latency -- sh -c 'exit 7'
+expect_status "live -a --duration 1 exits 0" 0 "$FTC" sched latency -a --duration 1
+expect_match "... with every task's table" '\(all tasks\)' "$(cat "$OUT/last.out")"
+expect_status "a file and -a exit 2" 2 "$FTC" sched latency -a "$D/pp.dat"
+expect_status "a file and -- COMMAND exit 2" 2 "$FTC" sched latency "$D/pp.dat" -- true
+expect_status "--duration without -a or a command exits 2" 2 "$FTC" sched latency --duration 1 "$D/pp.dat"
+expect_status "--instance live exits 2" 2 "$FTC" sched latency --instance x -- true
+
 # --- what does not fit ------------------------------------------------------
 "$FTC" record -q -o "$D/nosw.dat" -B "$I" -e sched:sched_wakeup -- true >/dev/null 2>&1
 expect_status "a file without sched_switch exits 3" 3 "$FTC" sched latency "$D/nosw.dat"
@@ -160,6 +232,9 @@ expect_status "--folded with latency exits 2" 2 "$FTC" sched latency --folded "$
 expect_status "--json with timehist exits 2" 2 "$FTC" sched timehist --json "$D/pp.dat"
 expect_status "--json with offcpu exits 2" 2 "$FTC" sched offcpu --json "$D/pp.dat"
 expect_status "--limit with timehist exits 2" 2 "$FTC" sched timehist --limit 3 "$D/pp.dat"
+expect_status "--per-task with latency exits 2" 2 "$FTC" sched latency --per-task "$D/pp.dat"
+expect_status "--heatmap with offcpu exits 2" 2 "$FTC" sched offcpu --heatmap "$D/x.svg" "$D/pp.dat"
+expect_status "--limit with hist exits 2" 2 "$FTC" sched hist --limit 3 "$D/pp.dat"
 expect_status "a bad sort key exits 2" 2 "$FTC" sched latency -s nosuch "$D/pp.dat"
 expect_status "an instance the file lacks exits 3" 3 "$FTC" sched latency --instance nosuch "$D/pp.dat"
 expect_match "... and names it" "no instance 'nosuch'" "$(cat "$OUT/last.err")"
