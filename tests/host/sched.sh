@@ -198,6 +198,32 @@ us=$(awk '/^nap;.*;main;.*;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END
 within "$us" 950000 1050000 && pass "offcpu: $us us in S under main (user) and do_nanosleep (kernel)" ||
 	fail "offcpu: 1 s +-5% in S under main and do_nanosleep" "$us us: $(head -c 600 "$D/napu.folded") $(cat "$D/napu.err")"
 
+# --- report --profile: trace-cmd's profile, its numbers and its layout -------
+# trace-cmd's reads the top level only. The sleeper is pinned to CPU 0: this
+# kernel does not record every switch out of an idle CPU 1, and trace-cmd
+# does not infer the switch-ins the trace lacks.
+if "$FTC" sched record -q -o "$D/top.dat" -- taskset -c 0 "$D/nap" >"$D/rec.log" 2>&1; then
+	"$FTC" report --profile "$D/top.dat" >"$D/top.ftc" 2>"$D/top.err"
+	trace-cmd report --profile -i "$D/top.dat" >"$D/top.tc" 2>/dev/null
+	pid=$(sed -n 's/^task: nap-\([0-9]*\)$/\1/p' "$D/top.ftc" | head -1)
+	for ev in "sched_switch:S" "sched_wakeup:$pid"; do
+		# "Event: NAME (COUNT) Total: NS" in the nap task's block
+		get() { awk -v t="task: nap-$pid" -v e="$ev" '/^task: / { on = ($0 == t) }
+			on && $1 == "Event:" && $2 == e { gsub(/[()]/, "", $3); print $3, $5; exit }' "$1"; }
+		f=$(get "$D/top.ftc"); t=$(get "$D/top.tc")
+		[ -n "$pid" ] && [ -n "$f" ] && [ "$f" = "$t" ] &&
+			pass "report --profile: nap's $ev (count, total ns) is trace-cmd's: $f" ||
+			fail "report --profile: nap's $ev is trace-cmd's" "ftc '${f:-none}', trace-cmd '${t:-none}' (pid ${pid:-?})"
+	done
+	expect_match "report --profile: the S time is under do_nanosleep, in trace-cmd's layout" \
+		'^ +\+ .*\(0x[0-9a-f]+\)$' "$(sed -n "/^task: nap-$pid/,/^task:/p" "$D/top.ftc")"
+	grep -q "do_nanosleep (0x" "$D/top.ftc" && pass "report --profile names do_nanosleep" ||
+		fail "report --profile names do_nanosleep" "$(head -c 400 "$D/top.ftc")"
+else
+	fail "setup: ftc sched record at the top level" "$(tail -3 "$D/rec.log")"
+fi
+expect_status "report --profile with --cpu exits 2" 2 "$FTC" report --profile --cpu 0 "$D/pp.dat"
+
 # --- live: the view records while the command runs -------------------------
 mkdir -p "$D/tmp"
 TMPDIR=$D/tmp "$FTC" sched offcpu --folded -- "$D/nap" >"$D/live.folded" 2>"$D/live.err"
@@ -224,6 +250,8 @@ expect_status "--instance live exits 2" 2 "$FTC" sched latency --instance x -- t
 "$FTC" record -q -o "$D/nosw.dat" -B "$I" -e sched:sched_wakeup -- true >/dev/null 2>&1
 expect_status "a file without sched_switch exits 3" 3 "$FTC" sched latency "$D/nosw.dat"
 expect_match "... and says what to record" "sched:sched_switch" "$(cat "$OUT/last.err")"
+expect_status "report --profile of a file without sched_switch exits 3" 3 \
+	"$FTC" report --profile "$D/nosw.dat"
 expect_status "no view word: latency" 0 "$FTC" sched "$D/pp.dat"
 expect_match "... its table" '^ +PID COMM +RUN ms +SWITCHES' "$(cat "$OUT/last.out")"
 expect_status "an unknown view exits 2" 2 "$FTC" sched lateny "$D/pp.dat"
