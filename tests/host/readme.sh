@@ -53,6 +53,10 @@ localize() {
 	case $sub in
 	record|start|extract|stream|stop|reset)
 		case $l in *" -B "*) ;; *) l="ftc $sub -B $inst ${l#ftc $sub }" ;; esac ;;
+	sched)	# sched record is record; the views live record into an instance of their own
+		case $l in *" -B "*) ;;
+		"ftc sched record "*) l="ftc sched record -B $inst ${l#ftc sched record }" ;;
+		esac ;;
 	esac
 	echo "\"\$FTC\"${l#ftc}"
 }
@@ -77,7 +81,8 @@ judge_of() {
 	"ftc top --view syscall") echo tty ;;
 	"ftc record --probe './app:parse_req len buf:string' -o t.dat -- ./app") echo "cap uprobes" ;;
 	"ftc boot-args -e 'initcall:*' -C local -b 512 -O nooverwrite") echo 0 ;;
-	"ftc record -e sched:sched_switch -R stacktrace -e sched:sched_wakeup -o w.dat -- ./workload") echo 0 ;;
+	"ftc sched offcpu -- ./workload") echo 0 ;;
+	"ftc sched record --call-graph fp -o w.dat -- ./workload") echo 0 ;;
 	"ftc sched offcpu --comm workload w.dat") echo 0 ;;
 	"ftc extract -o boot.dat"|"ftc report --initcalls boot.dat | head") echo "lab tests/lab/boot-trace.sh" ;;
 	"ftc list --module mymod"|"ftc record -p function -l ':mod:mymod' -o t.dat -- insmod mymod.ko"|\
