@@ -161,6 +161,15 @@ static void latency_table(const struct ftc_sched *s, const struct ftc_sched_task
 		       us(tot->delay_max_ns));
 }
 
+static void json_span(const char *name, const struct ftc_sched_span *sp)
+{
+	printf(",\"%s\":{\"count\":%llu,\"total_ns\":%llu,\"max_ns\":%llu,\"max_at_ns\":%llu,"
+	       "\"min_ns\":%llu,\"min_at_ns\":%llu}", name, (unsigned long long)sp->count,
+	       (unsigned long long)sp->total_ns, (unsigned long long)sp->max_ns,
+	       (unsigned long long)sp->max_at, (unsigned long long)sp->min_ns,
+	       (unsigned long long)sp->min_at);
+}
+
 static void json_task(const struct ftc_sched_task *t)
 {
 	printf("{\"pid\":%d,\"comm\":", t->pid);
@@ -170,7 +179,7 @@ static void json_task(const struct ftc_sched_task *t)
 	       "\"migrations\":%llu,\"delays\":%llu,\"delay_ns\":%llu,\"delay_max_ns\":%llu,"
 	       "\"delay_max_at_ns\":%llu,\"delay_p50_ns\":%llu,\"delay_p90_ns\":%llu,"
 	       "\"delay_p99_ns\":%llu,\"sleeps\":%llu,\"sleep_ns\":%llu,\"blocks\":%llu,"
-	       "\"block_ns\":%llu}",
+	       "\"block_ns\":%llu",
 	       (unsigned long long)t->run_ns, (unsigned long long)t->switches,
 	       (unsigned long long)t->inferred, (unsigned long long)t->wakeups, (unsigned long long)t->preempted,
 	       (unsigned long long)t->migrations, (unsigned long long)t->delays,
@@ -181,6 +190,12 @@ static void json_task(const struct ftc_sched_task *t)
 	       (unsigned long long)ftc_sched_percentile(t, 99), (unsigned long long)t->sleeps,
 	       (unsigned long long)t->sleep_ns, (unsigned long long)t->blocks,
 	       (unsigned long long)t->block_ns);
+	/* trace-cmd's profile's spans: woken is the wakeup latency alone */
+	json_span("woken", &t->woken);
+	json_span("preempted_wait", &t->off_r);
+	json_span("off_cpu_s", &t->off_s);
+	json_span("off_cpu_d", &t->off_d);
+	printf("}");
 }
 
 static void latency_json(const struct sched_print *p, const struct ftc_sched *s,

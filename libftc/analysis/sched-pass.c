@@ -38,7 +38,7 @@ static const struct { const char *sys, *name; } events[NKINDS] = {
 enum sched_field {
 	F_PREV_PID, F_PREV_STATE, F_PREV_COMM, F_NEXT_PID, F_NEXT_COMM,
 	F_WAKE_PID, F_WAKE_NEW_PID, F_WAKING_PID, F_MIGRATE_PID, F_EXIT_PID,
-	F_STACK_SIZE, F_STACK_CALLER, F_SAMPLE_TID, F_SAMPLE_CHAIN, NFIELDS
+	F_STACK_SIZE, F_STACK_CALLER, F_SAMPLE_IP, F_SAMPLE_TID, F_SAMPLE_CHAIN, NFIELDS
 };
 
 static const struct { enum sched_kind kind; const char *name; } fields[NFIELDS] = {
@@ -48,16 +48,9 @@ static const struct { enum sched_kind kind; const char *name; } fields[NFIELDS] 
 	[F_WAKE_NEW_PID] = { K_WAKEUP_NEW, "pid" }, [F_WAKING_PID] = { K_WAKING, "pid" },
 	[F_MIGRATE_PID] = { K_MIGRATE, "pid" }, [F_EXIT_PID] = { K_EXIT, "pid" },
 	[F_STACK_SIZE] = { K_STACK, "size" }, [F_STACK_CALLER] = { K_STACK, "caller" },
-	[F_SAMPLE_TID] = { K_SAMPLE, "tid" }, [F_SAMPLE_CHAIN] = { K_SAMPLE, "callchain" },
+	[F_SAMPLE_IP] = { K_SAMPLE, "ip" }, [F_SAMPLE_TID] = { K_SAMPLE, "tid" },
+	[F_SAMPLE_CHAIN] = { K_SAMPLE, "callchain" },
 };
-
-/*
- * A perf sample of sched:sched_switch and the ftrace record of the same
- * switch are made in the same tracepoint call, microseconds apart, in
- * either order: a sample this close to a task's switch-out is that
- * switch's (a sample of another event rarely is).
- */
-#define SAMPLE_NEAR_NS	20000
 
 struct ftc_sched {
 	struct ftc_reader *r;
@@ -65,7 +58,6 @@ struct ftc_sched {
 	struct ftc_sched_opts o;
 	int buffer;			/* the buffer read, -1 until chosen */
 	int id[NKINDS];			/* each event's id, -1 when the file has no format */
-	bool wake_by_waking;		/* no sched_wakeup in the file: sched_waking stands in */
 	uint64_t seen[NKINDS];		/* the records read of each */
 	struct tep_format_field *f[NFIELDS];
 	struct sched_tasks tasks;
@@ -77,6 +69,8 @@ struct ftc_sched {
 	int ncpus;
 	uint64_t last_ts, lost;
 	struct ftc_sched_task total;
+	uint64_t sample_ip;		/* the last sample's ip, and whether it is a switch's */
+	bool sample_ip_switch;
 };
 
 static int look_up_events(struct ftc_sched *s)
@@ -86,7 +80,6 @@ static int look_up_events(struct ftc_sched *s)
 
 		s->id[k] = e ? e->id : -1;
 	}
-	s->wake_by_waking = s->id[K_WAKEUP] < 0 && s->id[K_WAKING] >= 0;
 	for (int f = 0; f < NFIELDS; f++) {
 		int id = s->id[fields[f].kind];
 		struct tep_event *e = id >= 0 ? tep_find_event(s->tep, id) : NULL;
@@ -291,7 +284,7 @@ static void switch_out(struct ftc_sched *s, struct sched_task *t, long long stat
 	t->off_letter = letter;
 	t->woken = false;
 	t->stack = t->pstack = t->ustack = -1;
-	if (t->sample_at && ts >= t->sample_at && ts - t->sample_at <= SAMPLE_NEAR_NS) {
+	if (t->sample_at) {	/* the sample of this switch, made before its record */
 		t->pstack = t->sample_k;
 		t->ustack = t->sample_u;
 	}
@@ -386,6 +379,32 @@ static int on_wakeup(struct ftc_sched *s, int pid, uint64_t ts)
 	return 0;
 }
 
+/* sched_waking stands in for sched_wakeup until one is recorded. */
+static int on_waking(struct ftc_sched *s, int pid, uint64_t ts)
+{
+	struct sched_task *t;
+
+	if (s->seen[K_WAKEUP] || pid <= 0)
+		return 0;
+	t = ftc_sched_task_get(&s->tasks, pid);
+	if (!t)
+		return -1;
+	t->waking_counted = true;
+	return on_wakeup(s, pid, ts);
+}
+
+/* A task's first sched_wakeup after its waking stood in is that waking's. */
+static int on_wakeup_record(struct ftc_sched *s, int pid, uint64_t ts)
+{
+	struct sched_task *t = pid > 0 ? ftc_sched_task_get(&s->tasks, pid) : NULL;
+
+	if (t && t->waking_counted) {
+		t->waking_counted = false;
+		return 0;
+	}
+	return on_wakeup(s, pid, ts);
+}
+
 static int on_migrate(struct ftc_sched *s, int pid)
 {
 	struct sched_task *t = pid > 0 ? ftc_sched_task_get(&s->tasks, pid) : NULL;
@@ -474,20 +493,43 @@ static int sample_stacks(struct ftc_sched *s, const struct tep_record *rec, int 
 	return 0;
 }
 
-/* A sample of a switch: the stacks of the task's switch-out, made or to come. */
+/*
+ * Whether a sample is one of sched:sched_switch: its ip is in the switch's
+ * tracepoint (__traceiter_sched_switch, perf_trace_sched_switch). Without
+ * the kernel's symbols in the file, it is taken to be.
+ */
+static bool switch_sample(struct ftc_sched *s, uint64_t ip)
+{
+	const char *f;
+
+	if (ip != s->sample_ip || !s->sample_ip) {
+		f = tep_find_function(s->tep, ip);
+		s->sample_ip = ip;
+		s->sample_ip_switch = !f || strstr(f, "sched_switch");
+	}
+	return s->sample_ip_switch;
+}
+
+/*
+ * A sample of a switch: the stacks of its thread's switch-out. The sample
+ * and the record are made in the same tracepoint call, in either order
+ * (far apart on a slow machine): one that follows the switch-out, the
+ * thread not having run since, is that switch-out's; one that comes
+ * first waits for the thread's next switch-out.
+ */
 static int on_sample(struct ftc_sched *s, const struct tep_record *rec)
 {
 	int tid = (int)num(s, F_SAMPLE_TID, rec), k, u;
 	struct sched_task *t;
 
-	if (tid <= 0)
+	if (tid <= 0 || !switch_sample(s, (uint64_t)num(s, F_SAMPLE_IP, rec)))
 		return 0;
 	t = ftc_sched_task_get(&s->tasks, tid);
 	if (!t || sample_stacks(s, rec, &k, &u) < 0)
 		return -1;
 	t->tgid = tep_data_pid(s->tep, (struct tep_record *)rec);
-	if (t->st != ST_RUNNING && t->off_at && rec->ts >= t->off_at &&
-	    rec->ts - t->off_at <= SAMPLE_NEAR_NS && t->pstack < 0 && t->ustack < 0) {
+	if (t->st != ST_RUNNING && t->off_at && rec->ts >= t->off_at && t->pstack < 0 &&
+	    t->ustack < 0) {
 		t->pstack = k;
 		t->ustack = u;
 		return 0;
@@ -528,10 +570,9 @@ static int dispatch(struct ftc_sched *s, enum sched_kind kind, const struct tep_
 	switch (kind) {
 	case K_SWITCH: return on_switch(s, rec, cpu);
 	case K_STACK: return on_stack(s, rec, pending);
-	case K_WAKEUP: return on_wakeup(s, (int)num(s, F_WAKE_PID, rec), rec->ts);
+	case K_WAKEUP: return on_wakeup_record(s, (int)num(s, F_WAKE_PID, rec), rec->ts);
 	case K_WAKEUP_NEW: return on_wakeup(s, (int)num(s, F_WAKE_NEW_PID, rec), rec->ts);
-	case K_WAKING:
-		return s->wake_by_waking ? on_wakeup(s, (int)num(s, F_WAKING_PID, rec), rec->ts) : 0;
+	case K_WAKING: return on_waking(s, (int)num(s, F_WAKING_PID, rec), rec->ts);
 	case K_MIGRATE: return on_migrate(s, (int)num(s, F_MIGRATE_PID, rec));
 	default: return 0;
 	}

@@ -23,6 +23,7 @@ struct sched_task {
 	uint64_t off_at;		/* switched out (0: not seen) */
 	uint64_t runnable_at;		/* woken or preempted (0: not seen) */
 	bool woken;			/* runnable_at is a wakeup's */
+	bool waking_counted;		/* a sched_waking stood in for its wakeup to come */
 	uint64_t wait_ns, delay_ns;	/* before its current run */
 	char off_state;			/* S or D at the last switch-out, else 0 */
 	char off_letter;		/* the state of the last switch-out: R, S, D... */

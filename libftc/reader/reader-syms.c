@@ -7,6 +7,7 @@
  * whole text plus a malloc per symbol: several times the memory.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -244,11 +245,28 @@ static int locate(struct ftc_reader *r, uint64_t *off, uint64_t *len, bool *comp
 	return 0;
 }
 
-static int by_addr(const void *a, const void *b)
+/* A linker's mark of a section ("__sched_text_start", "_stext"), not a function. */
+static bool is_mark(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "_stext") || !strcmp(name, "_text") ||
+	       (name[0] == '_' && ((n > 6 && !strcmp(name + n - 6, "_start")) ||
+				   (n > 4 && !strcmp(name + n - 4, "_end"))));
+}
+
+/*
+ * By address; at one address a mark before the function it shares it
+ * with, so that the lookup (the last at or below) names the function:
+ * io_schedule_timeout, not __sched_text_start.
+ */
+static int by_addr(const void *a, const void *b, void *arena)
 {
 	const struct sym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)!is_mark((char *)arena + x->name) - (int)!is_mark((char *)arena + y->name);
 }
 
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)
@@ -321,7 +339,7 @@ int ftc_load_kallsyms(struct ftc_reader *r)
 	if (ret < 0)
 		goto fail;
 	if (s->n)
-		qsort(s->v, s->n, sizeof(*s->v), by_addr);
+		qsort_r(s->v, s->n, sizeof(*s->v), by_addr, s->arena);
 	if (tep_set_function_resolver(r->tep, resolve, s) < 0)
 		goto fail;
 	r->syms = s;
