@@ -20,8 +20,8 @@ enum { OPT_RP_PROFILE = 3000, OPT_RP_FOLDED, OPT_RP_FLAME, OPT_RP_LIMIT, OPT_RP_
 	{ 0, "flamegraph", "FILE.svg", "draw the stored samples as an SVG flame graph", \
 	  OPT_RP_FLAME }, \
 	{ 0, "limit", "N", "with --sample-profile, print at most N rows", OPT_RP_LIMIT }, \
-	{ 0, "profile", NULL, "trace-cmd's profile of the sched events: per task, switch and " \
-	  "wakeup times with stacks", OPT_RP_TC_PROFILE }, \
+	{ 0, "profile", NULL, "trace-cmd's profile of the sched events (switch, wakeup times)", \
+	  OPT_RP_TC_PROFILE }, \
 	{ 0, "symfs", "DIR", "the samples' user binaries are under DIR (a board's files)", OPT_RP_SYMFS }
 
 struct report_profile {

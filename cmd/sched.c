@@ -54,8 +54,7 @@ extern const struct command cmd_sched_record;
 
 const struct command cmd_sched = {
 	.name = "sched",
-	.summary = "scheduling answers from a trace: latency per task, timehist, off-CPU stacks, "
-		   "delay histogram",
+	.summary = "scheduling answers: latency per task, timehist, off-CPU stacks, delays",
 	.synopsis = "[latency|timehist|offcpu|hist] [-i FILE | FILE | -a | -- COMMAND]\n"
 		    "                   [--instance NAME] [-p PID] [--comm NAME] [-s KEY] [--limit N]\n"
 		    "                   [--json | --folded | --flamegraph FILE.svg | --per-task |\n"
