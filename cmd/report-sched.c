@@ -16,6 +16,7 @@
 
 #include "output.h"
 #include "report-sched.h"
+#include "sched-print.h"
 #include "ftc.h"
 #include "ftc-sched.h"
 
@@ -93,24 +94,6 @@ static void task(struct tep_handle *tep, const struct ftc_sched *s, const struct
 		event_line(name, &t->woken);
 }
 
-static int pass(struct ftc_reader *r, struct ftc_sched *s)
-{
-	struct ftc_merge *m = ftc_merge_open(r, NULL);
-	struct ftc_merge_record mr;
-	int ret;
-
-	if (!m)
-		return -1;
-	while ((ret = ftc_merge_next(m, &mr)) == 1)
-		if (ftc_sched_add(s, &mr) < 0) {
-			ret = -1;
-			break;
-		}
-	ftc_merge_close(m);
-	ftc_sched_finish(s);
-	return ret < 0 ? -1 : 0;
-}
-
 static int print(struct ftc_reader *r, const struct ftc_sched *s)
 {
 	size_t n = ftc_sched_ntasks(s);
@@ -137,7 +120,7 @@ int report_sched_profile(struct ftc_reader *r, const char *path, const char *ins
 		cmd_error(&cmd_report, "--profile: %s: %s", path, ftc_strerror());
 		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	if (pass(r, s) < 0 || print(r, s) < 0) {
+	if (sched_print_pass(r, s) < 0 || print(r, s) < 0) {
 		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
 	}

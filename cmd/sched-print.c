@@ -398,9 +398,9 @@ static int notes(const struct command *cmd, const struct sched_print *p,
 	return 0;
 }
 
-static int pass(const struct sched_print *p, struct ftc_sched *s)
+int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s)
 {
-	struct ftc_merge *m = ftc_merge_open(p->r, NULL);
+	struct ftc_merge *m = ftc_merge_open(r, NULL);
 	struct ftc_merge_record mr;
 	int ret;
 
@@ -481,7 +481,7 @@ int sched_print_run(const struct command *cmd, struct sched_print *p)
 	}
 	if (p->view == SCHED_TIMEHIST)
 		timehist_head();
-	if (pass(p, s) < 0) {
+	if (sched_print_pass(p->r, s) < 0) {
 		cmd_error(cmd, "%s", ftc_strerror());
 		ftc_sched_free(s);
 		return FTC_EXIT_FAIL;

@@ -46,6 +46,8 @@ struct sched_print {
 int sched_print_sort_key(const char *key, int *sort);
 /* Whether a task is in the -p/--comm selection. */
 bool sched_print_selected(const struct sched_print *p, int pid, const char *comm);
+/* Every record of r through s in timestamp order, then finished: 0 or -1. */
+int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s);
 /* Runs the pass and prints the view: an exit status. */
 int sched_print_run(const struct command *cmd, struct sched_print *p);
 
