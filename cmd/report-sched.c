@@ -22,9 +22,10 @@
 
 extern const struct command cmd_report;
 
+/* As trace-cmd prints a time: the microseconds rounded, without a carry. */
 static void ts(uint64_t t)
 {
-	printf("(ts:%" PRIu64 ".%06" PRIu64 ")", t / 1000000000, t % 1000000000 / 1000);
+	printf("(ts:%" PRIu64 ".%06" PRIu64 ")", t / 1000000000, (t % 1000000000 + 500) / 1000);
 }
 
 static void event_line(const char *name, const struct ftc_sched_span *sp)
@@ -37,10 +38,28 @@ static void event_line(const char *name, const struct ftc_sched_span *sp)
 	printf("\n");
 }
 
-/* The S or D entries of one task: a branch per stack, its share, then its frames. */
-static void stacks(struct tep_handle *tep, const struct ftc_sched *s, int pid, char state,
-		   const struct ftc_sched_span *sp)
+/* The off-CPU time of one task in one state, under any stack. */
+static uint64_t offcpu_ns(const struct ftc_sched *s, int pid, char state)
 {
+	uint64_t ns = 0;
+
+	for (size_t i = 0; i < ftc_sched_noffcpu(s); i++) {
+		const struct ftc_sched_offcpu *o = ftc_sched_offcpu_at(s, i);
+
+		if (o->pid == pid && o->state == state)
+			ns += o->ns;
+	}
+	return ns;
+}
+
+/*
+ * The S or D entries of one task: a branch per stack, with its share of
+ * the task's off-CPU time in that state (switch-out to switch-in), then
+ * its frames.
+ */
+static void stacks(struct tep_handle *tep, const struct ftc_sched *s, int pid, char state)
+{
+	uint64_t all = offcpu_ns(s, pid, state);
 	bool head = false;
 
 	for (size_t i = 0; i < ftc_sched_noffcpu(s); i++) {
@@ -59,7 +78,7 @@ static void stacks(struct tep_handle *tep, const struct ftc_sched *s, int pid, c
 			       o->ips[k]);
 			if (!k)
 				printf("              %d%% (%" PRIu64 ") time:%" PRIu64 " avg:%" PRIu64
-				       "\n", sp->total_ns ? (int)(o->ns * 100 / sp->total_ns) : 0,
+				       "\n", all ? (int)(o->ns * 100 / all) : 0,
 				       o->count, o->ns, o->ns / o->count);
 		}
 		printf("            \n");
@@ -83,13 +102,14 @@ static void task(struct tep_handle *tep, const struct ftc_sched *s, const struct
 		event_line("sched_switch:R", &t->off_r);
 	if (t->off_s.count) {
 		event_line("sched_switch:S", &t->off_s);
-		stacks(tep, s, t->pid, 'S', &t->off_s);
+		stacks(tep, s, t->pid, 'S');
 	}
 	if (t->off_d.count) {
 		event_line("sched_switch:D", &t->off_d);
-		stacks(tep, s, t->pid, 'D', &t->off_d);
+		stacks(tep, s, t->pid, 'D');
 	}
-	snprintf(name, sizeof(name), "sched_wakeup:%d", t->pid);
+	/* trace-cmd prints the pid, its value, in hex */
+	snprintf(name, sizeof(name), "sched_wakeup:0x%x", (unsigned int)t->pid);
 	if (t->woken.count)
 		event_line(name, &t->woken);
 }

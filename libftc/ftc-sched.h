@@ -57,10 +57,10 @@ struct ftc_sched_task {
 	uint64_t hist[FTC_SCHED_BUCKETS];	/* delays */
 	/*
 	 * As trace-cmd's profile has them: from each switch-out, by the state
-	 * it left in (R: preempted; S, with I; D), to the next switch-in
-	 * (inferred ones too, as the off-CPU table); and from each wakeup to
-	 * a recorded switch-in (the delays are woken's and off_r's recorded
-	 * ones).
+	 * it left in (R: preempted; S, with I; D), to its wakeup, or to the
+	 * next switch-in when no wakeup came first (a preemption; inferred
+	 * switch-ins too); and from each wakeup of a task seen going to sleep
+	 * to a recorded switch-in.
 	 */
 	struct ftc_sched_span off_r, off_s, off_d, woken;
 };

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,22 +219,30 @@ static void span_merge(struct ftc_sched_span *sum, const struct ftc_sched_span *
 }
 
 /*
- * The spans a switch-in at ts ends: off the CPU since the switch-out (as
- * the off-CPU table has it, an inferred switch-in ends it too), and since
- * a wakeup (measured only when the switch-in was recorded).
+ * The span off the CPU since the switch-out ends, by its state (trace-cmd's
+ * sched_switch:R, :S, :D): a sleep at its wakeup, else (a preemption, or a
+ * wakeup the trace lacks) at the switch-in, inferred ones too.
  */
-static void spans_end(struct sched_task *t, uint64_t ts, bool inferred)
+static void off_span_end(struct sched_task *t, uint64_t ts)
 {
 	struct ftc_sched_span *off = NULL;
 
-	if (t->off_at && ts >= t->off_at)
-		switch (t->off_letter) {
-		case 'R': off = &t->t.off_r; break;
-		case 'S': off = &t->t.off_s; break;
-		case 'D': off = &t->t.off_d; break;
-		}
+	if (t->off_span_done || !t->off_at || ts < t->off_at)
+		return;
+	switch (t->off_letter) {
+	case 'R': off = &t->t.off_r; break;
+	case 'S': off = &t->t.off_s; break;
+	case 'D': off = &t->t.off_d; break;
+	}
 	if (off)
 		span_add(off, ts - t->off_at, ts);
+	t->off_span_done = true;
+}
+
+/* A switch-in ends the span off the CPU, if open, and the one since a wakeup (recorded only). */
+static void spans_end(struct sched_task *t, uint64_t ts, bool inferred)
+{
+	off_span_end(t, ts);
 	if (t->st == ST_RUNNABLE && t->runnable_at && t->woken && !inferred)
 		span_add(&t->t.woken, ts - t->runnable_at, ts);
 }
@@ -282,6 +291,7 @@ static void switch_out(struct ftc_sched *s, struct sched_task *t, long long stat
 	}
 	t->off_at = ts;
 	t->off_letter = letter;
+	t->off_span_done = false;
 	t->woken = false;
 	t->stack = t->pstack = t->ustack = -1;
 	if (t->sample_at) {	/* the sample of this switch, made before its record */
@@ -359,9 +369,11 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 	return 0;
 }
 
-static int on_wakeup(struct ftc_sched *s, int pid, uint64_t ts)
+/* A wakeup (is_new: of a new task): its sleep ends, its delay starts. */
+static int wakeup(struct ftc_sched *s, int pid, uint64_t ts, bool is_new)
 {
 	struct sched_task *t;
+	bool asleep;
 
 	if (pid <= 0)
 		return 0;
@@ -369,14 +381,23 @@ static int on_wakeup(struct ftc_sched *s, int pid, uint64_t ts)
 	if (!t)
 		return -1;
 	t->t.wakeups++;
-	if (t->st == ST_SLEEP || t->st == ST_BLOCK)
+	/* trace-cmd's wakeup span: of a task seen going to sleep only */
+	asleep = t->st == ST_SLEEP || t->st == ST_BLOCK;
+	if (asleep) {
 		end_rest(t, ts);
+		off_span_end(t, ts);
+	}
 	if (t->st != ST_RUNNING && t->st != ST_RUNNABLE) {
 		t->st = ST_RUNNABLE;
 		t->runnable_at = ts;
-		t->woken = true;
+		t->woken = asleep && !is_new;
 	}
 	return 0;
+}
+
+static int on_wakeup(struct ftc_sched *s, int pid, uint64_t ts)
+{
+	return wakeup(s, pid, ts, false);
 }
 
 /* sched_waking stands in for sched_wakeup until one is recorded. */
@@ -571,7 +592,7 @@ static int dispatch(struct ftc_sched *s, enum sched_kind kind, const struct tep_
 	case K_SWITCH: return on_switch(s, rec, cpu);
 	case K_STACK: return on_stack(s, rec, pending);
 	case K_WAKEUP: return on_wakeup_record(s, (int)num(s, F_WAKE_PID, rec), rec->ts);
-	case K_WAKEUP_NEW: return on_wakeup(s, (int)num(s, F_WAKE_NEW_PID, rec), rec->ts);
+	case K_WAKEUP_NEW: return wakeup(s, (int)num(s, F_WAKE_NEW_PID, rec), rec->ts, true);
 	case K_WAKING: return on_waking(s, (int)num(s, F_WAKING_PID, rec), rec->ts);
 	case K_MIGRATE: return on_migrate(s, (int)num(s, F_MIGRATE_PID, rec));
 	default: return 0;
@@ -617,6 +638,10 @@ void ftc_sched_finish(struct ftc_sched *s)
 	for (size_t i = 0; i < s->tasks.n; i++) {
 		struct sched_task *t = &s->tasks.v[i];
 
+		/* a task no switch named (only woken, or running from the start) */
+		if (!t->t.comm[0])
+			snprintf(t->t.comm, sizeof(t->t.comm), "%s",
+				 tep_data_comm_from_pid(s->tep, t->t.pid));
 		if (t->st == ST_RUNNING && s->last_ts > t->on_at) {
 			t->t.run_ns += s->last_ts - t->on_at;
 			t->on_at = s->last_ts;

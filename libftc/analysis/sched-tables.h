@@ -22,11 +22,12 @@ struct sched_task {
 	uint64_t on_at;			/* switched in (RUNNING) */
 	uint64_t off_at;		/* switched out (0: not seen) */
 	uint64_t runnable_at;		/* woken or preempted (0: not seen) */
-	bool woken;			/* runnable_at is a wakeup's */
+	bool woken;			/* runnable_at is a wakeup's (not a new task's) */
 	bool waking_counted;		/* a sched_waking stood in for its wakeup to come */
 	uint64_t wait_ns, delay_ns;	/* before its current run */
 	char off_state;			/* S or D at the last switch-out, else 0 */
 	char off_letter;		/* the state of the last switch-out: R, S, D... */
+	bool off_span_done;		/* its span (off_r, off_s, off_d) was counted */
 	int stack;			/* kernel stack at that switch-out, -1: none */
 	/* a perf sample of that switch-out: its kernel and user stacks (-1: none) */
 	int pstack, ustack;

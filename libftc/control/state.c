@@ -103,9 +103,31 @@ static int read_for_save(const char *instance, const char *file, char **value)
 
 struct list_ctx {
 	char *out;
+	const char *instance;
 	bool func_filter;	/* set_ftrace_filter: leave triggers out */
+	bool set_event;		/* set_event: leave out events a trigger alone holds */
 	int err;
 };
+
+/*
+ * set_event lists an event that only a trigger holds ("0*" in its enable
+ * file): written back, that line would enable it for real, and it would
+ * stay enabled once the trigger is gone.
+ */
+static bool soft_enabled_only(const char *instance, const char *line)
+{
+	const char *colon = strchr(line, ':');
+	char file[512], *v = NULL;
+	bool soft;
+
+	if (!colon || (size_t)snprintf(file, sizeof(file), "events/%.*s/%s/enable",
+				       (int)(colon - line), line, colon + 1) >= sizeof(file) ||
+	    ftc_knob_read(instance, file, &v) < 0)
+		return false;
+	soft = v[0] == '0' && v[1] == '*';
+	free(v);
+	return soft;
+}
 
 static int keep_list_line(const char *line, void *arg)
 {
@@ -115,12 +137,15 @@ static int keep_list_line(const char *line, void *arg)
 		return 0;
 	if (c->func_filter && ftc_is_func_trigger(line))
 		return 0;
+	if (c->set_event && soft_enabled_only(c->instance, line))
+		return 0;
 	return ftc_str_addline(&c->out, line);
 }
 
 static int save_list(const char *instance, const char *file, char **undo)
 {
-	struct list_ctx c = { .func_filter = !strcmp(file, "set_ftrace_filter") };
+	struct list_ctx c = { .func_filter = !strcmp(file, "set_ftrace_filter"),
+			      .set_event = !strcmp(file, "set_event"), .instance = instance };
 	char *text;
 
 	if (read_for_save(instance, file, &text) < 0)

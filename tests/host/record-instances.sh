@@ -170,4 +170,15 @@ expect_status "record with one clock everywhere exits 0" 0 "$FTC" record -q \
 expect_nomatch "... without a clock warning" "trace clock" "$(cat "$OUT/last.err")"
 knobs_unchanged "record with mixed clocks"
 
+# 8. A trigger in an instance that was there before: its event is left as
+# found. set_event lists an event a trigger alone holds ("0*"); saved with
+# that line, the restore enabled it for real once the trigger was gone.
+mkdir "$TRACEFS/instances/$C"
+expect_status "record with -R stacktrace in an existing instance exits 0" 0 "$FTC" record -q \
+	-B "$C" -e sched:sched_switch -R stacktrace -o "$D/trig.dat" -- true
+left="set_event=[$(cat "$TRACEFS/instances/$C/set_event")] enable=$(cat "$TRACEFS/instances/$C/events/sched/sched_switch/enable")"
+[ "$left" = "set_event=[] enable=0" ] && pass "... and leaves its event disabled, as found" ||
+	fail "... and leaves its event disabled, as found" "$left"
+rmdir "$TRACEFS/instances/$C"
+
 finish

@@ -79,7 +79,9 @@ expect_match "lab listen: ftc report shows the guest's function tracer, called f
 st=$("$FTC" report -i "$f" --stat 2>&1)
 expect_match "lab listen: the guest's irq events are in it" 'irq_handler_entry|softirq_entry' "$st"
 # The loss the guest's recorder printed is what the file's CPU stats say.
-lost_rec=$(grep -o '[0-9]* lost' "$LAB_OUTPUT" | head -1 | awk '{ print $1 }')
+# its summary line ("ftc record: N events, M lost ..."), not another line
+# that says lost
+lost_rec=$(sed -n 's/^ftc record: [0-9]* events, \([0-9]*\) lost.*/\1/p' "$LAB_OUTPUT" | head -1)
 lost_file=$(echo "$st" | awk '/^instance +cpu/ { t = 1; next } t && NF >= 4 { s += $4 } END { print s + 0 }')
 [ -n "$lost_rec" ] && [ "$lost_rec" = "$lost_file" ] &&
 	pass "lab listen: the guest's printed loss ($lost_rec) = the file's CPU stats" ||

@@ -79,8 +79,10 @@ if expect "$NAME: the capture comes back" lab_file synth /tmp/s.dat "$OUT/s.dat"
 		sed -n 's/.* ftc_wakeup_lat: *pid=\([0-9]*\),* lat=\([0-9]*\)$/\1 \2/p' "$f" >"$f.lat"
 		n=$(wc -l <"$f.lat")
 		expect "$who report: synthetic records ($n)" test "$n" -ge 3
-		bad=$(awk '$2 <= 0 || $2 > 10000000000' "$f.lat")
-		expect "$who report: every lat is > 0 ns and < 10 s" test -z "$bad"
+		# 0 is a latency too: a waking and its switch-in can read the
+		# same clock value (seen under load: pid 15, lat 0)
+		bad=$(awk '$2 > 10000000000' "$f.lat")
+		expect "$who report: every lat is under 10 s" test -z "$bad"
 		# each pid is the next_pid of a sched_switch record of the trace
 		sed -n 's/.*sched_switch:.*==> .*:\([0-9][0-9]*\) \[[0-9]*\]$/\1/p' "$f" |
 			sort -u >"$f.next"
