@@ -57,8 +57,8 @@ const struct command cmd_sched = {
 	.summary = "scheduling answers: latency per task, timehist, off-CPU stacks, delays",
 	.synopsis = "[latency|timehist|offcpu|hist] [-i FILE | FILE | -a | -- COMMAND]\n"
 		    "                   [--instance NAME] [-p PID] [--comm NAME] [-s KEY] [--limit N]\n"
-		    "                   [--json | --folded | --flamegraph FILE.svg | --per-task |\n"
-		    "                   --heatmap FILE.svg]\n"
+		    "                   [--json | --folded | --flamegraph FILE.svg] [--per-task]\n"
+		    "                   [--heatmap FILE.svg] [--duration SECS]\n"
 		    "       ftc sched record [record's options] [[--] COMMAND [ARGS]]",
 	.options = sched_options,
 	.run = sched_run,

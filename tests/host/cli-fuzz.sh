@@ -129,6 +129,7 @@ tail_args() {
 	record|stream|stat|profile|hist) echo "-- true" ;;
 	report) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	sched) case $2 in --input) ;; --flamegraph|--folded) echo "offcpu $T/tiny.dat" ;;
+		--heatmap) echo "hist $T/tiny.dat" ;;
 		*) echo "$T/tiny.dat" ;; esac ;;
 	dump|restore|import) echo "$T/tiny.dat" ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
