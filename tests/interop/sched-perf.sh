@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc sched against perf sched latency on the same run: perf sched record
+# (system-wide) runs ftc sched record, which runs two threads pinned to one
+# CPU ping-ponging N times. perf's columns, accounted for per thread (-p):
+# its Switches are the delays it measures, and with the sched_waking events
+# its record records, those are the delays after a preemption only (plus
+# the thread's first switch-in): ftc's preempted_wait count, +-2. Its Max
+# delay is the longest of those: ftc's to the microsecond. Its Runtime
+# (sched_stat_runtime) is ftc's run time (switch-in to switch-out) +-10%.
+# ftc's DELAYS column counts the wakeup delays too: about N per thread.
+. "$(dirname "$0")/../lib.sh"
+
+for t in perf cc python3; do
+	command -v $t >/dev/null || { skip "sched-perf" "$t is not installed"; finish; }
+done
+perf sched record -o /dev/null -- true >/dev/null 2>&1 ||
+	{ skip "sched-perf" "perf sched record fails here"; finish; }
+D=$OUT/sched-perf.$$
+rm -rf "$D"; mkdir -p "$D"
+I=$(test_instance schedperf)
+trap 'instances_remove "$I"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
+knobs_save
+cat >"$D/pp.c" <<'EOF2'
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+static int a[2], b[2], n;
+static void pin(void)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(0, &s);
+	sched_setaffinity(0, sizeof(s), &s);
+}
+static void *pong(void *x)
+{
+	char c;
+
+	pin();
+	for (int i = 0; i < n; i++)
+		if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+			break;
+	return x;
+}
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	char c = 'x';
+
+	n = atoi(argv[1]);
+	if (pipe(a) || pipe(b))
+		return 1;
+	pin();
+	pthread_create(&t, NULL, pong, NULL);
+	for (int i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			break;
+	pthread_join(t, NULL);
+	return 0;
+}
+EOF2
+cc -O2 -pthread -o "$D/pp" "$D/pp.c" || { fail "setup: build the ping-pong" "cc failed"; finish; }
+N=1000
+if ! perf sched record -o "$D/perf.data" -- "$FTC" sched record -q -B "$I" -o "$D/pp.dat" -- \
+	"$D/pp" $N >"$D/rec.log" 2>&1; then
+	fail "setup: perf sched record of ftc sched record" "$(tail -3 "$D/rec.log")"
+	finish
+fi
+pass "perf sched record and ftc sched record took the same run"
+# perf: "pp:PID | Runtime ms | Switches | avg: ms | max: ms | ..."
+perf sched latency -p -i "$D/perf.data" 2>/dev/null |
+	awk -F'|' '$1 ~ /^ *pp:[0-9]+ *$/ { split($1, t, ":"); gsub(/[^0-9.]/, "", $2); gsub(/ /, "", $3)
+		sub(/.*max: */, "", $5); sub(/ ms.*/, "", $5); print t[2] + 0, $2, $3, $5 }' |
+	sort >"$D/perf.rows"
+"$FTC" sched latency --json --comm pp "$D/pp.dat" 2>/dev/null | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tasks"]:
+	w = t["preempted_wait"]
+	print(t["pid"], t["run_ns"] / 1e6, w["count"], w["max_ns"], t["delays"])' | sort >"$D/ftc.rows"
+[ "$(wc -l <"$D/perf.rows")" = 2 ] && [ "$(wc -l <"$D/ftc.rows")" = 2 ] &&
+	pass "both see the two pp threads" ||
+	fail "both see the two pp threads" "perf: $(cat "$D/perf.rows" | tr '\n' ';') ftc: $(cat "$D/ftc.rows" | tr '\n' ';')"
+join "$D/perf.rows" "$D/ftc.rows" >"$D/both"
+while read -r pid prun psw pmax frun fpre fmax fdel; do
+	d=$((psw - fpre))
+	[ $d -ge -2 ] && [ $d -le 2 ] &&
+		pass "thread $pid: perf's $psw Switches are ftc's $fpre delays after a preemption (+-2)" ||
+		fail "thread $pid: perf's Switches are ftc's delays after a preemption" "perf $psw, ftc $fpre"
+	awk -v p="$pmax" -v f="$fmax" 'BEGIN { d = p * 1e6 - f; exit !(d <= 1000 && d >= -1000) }' &&
+		pass "thread $pid: perf's Max delay $pmax ms is ftc's longest after a preemption ($fmax ns)" ||
+		fail "thread $pid: perf's Max delay is ftc's longest after a preemption" "perf $pmax ms, ftc $fmax ns"
+	awk -v p="$prun" -v f="$frun" 'BEGIN { exit !(f >= p * 0.9 && f <= p * 1.1) }' &&
+		pass "thread $pid: perf's Runtime $prun ms is ftc's run time $frun ms (+-10%)" ||
+		fail "thread $pid: perf's Runtime is ftc's run time +-10%" "perf $prun ms, ftc $frun ms"
+	[ "$fdel" -ge $((N - 5)) ] &&
+		pass "thread $pid: ftc's DELAYS ($fdel) count the wakeups too: about N ($N)" ||
+		fail "thread $pid: ftc's DELAYS count the wakeups too" "$fdel of $N"
+done <"$D/both"
+[ -s "$D/both" ] || fail "perf's and ftc's threads are the same pids" "perf: $(cat "$D/perf.rows") ftc: $(cat "$D/ftc.rows")"
+knobs_unchanged "sched-perf"
+finish
