@@ -5,8 +5,11 @@
 # its Switches are the delays it measures, and with the sched_waking events
 # its record records, those are the delays after a preemption only (plus
 # the thread's first switch-in): ftc's preempted_wait count, +-2. Its Max
-# delay is the longest of those: ftc's to the microsecond. Its Runtime
-# (sched_stat_runtime) is ftc's run time (switch-in to switch-out) +-10%.
+# delay is not compared: perf sees the main thread from its fork, ftc's
+# capture later (seen: 1.08 ms before it), and perf drops a few delays
+# (seen: 7 us for perf, 35 us for ftc's longest). Its Runtime
+# (sched_stat_runtime) is ftc's run time (switch-in to switch-out) +-10%
+# for the thread made inside the capture, and holds ftc's for the other.
 # ftc's DELAYS column counts the wakeup delays too: about N per thread.
 . "$(dirname "$0")/../lib.sh"
 
@@ -73,7 +76,8 @@ pass "perf sched record and ftc sched record took the same run"
 # perf: "pp:PID | Runtime ms | Switches | avg: ms | max: ms | ..."
 perf sched latency -p -i "$D/perf.data" 2>/dev/null |
 	awk -F'|' '$1 ~ /^ *pp:[0-9]+ *$/ { split($1, t, ":"); gsub(/[^0-9.]/, "", $2); gsub(/ /, "", $3)
-		sub(/.*max: */, "", $5); sub(/ ms.*/, "", $5); print t[2] + 0, $2, $3, $5 }' |
+		sub(/.*max: */, "", $5); sub(/ ms.*/, "", $5); gsub(/[^0-9.]/, "", $6)
+		print t[2] + 0, $2, $3, $5, $6 }' |
 	sort >"$D/perf.rows"
 "$FTC" sched latency --json --comm pp "$D/pp.dat" 2>/dev/null | python3 -c '
 import json, sys
@@ -84,17 +88,23 @@ for t in json.load(sys.stdin)["tasks"]:
 	pass "both see the two pp threads" ||
 	fail "both see the two pp threads" "perf: $(cat "$D/perf.rows" | tr '\n' ';') ftc: $(cat "$D/ftc.rows" | tr '\n' ';')"
 join "$D/perf.rows" "$D/ftc.rows" >"$D/both"
-while read -r pid prun psw pmax frun fpre fmax fdel; do
+# the main thread was ftc's child before its exec, and ran there for perf
+# before ftc's capture began; the other thread was made inside the capture
+born=$(sort -n "$D/both" | tail -1 | cut -d' ' -f1)
+while read -r pid prun psw pmax pat frun fpre fmax fdel; do
 	d=$((psw - fpre))
 	[ $d -ge -2 ] && [ $d -le 2 ] &&
 		pass "thread $pid: perf's $psw Switches are ftc's $fpre delays after a preemption (+-2)" ||
 		fail "thread $pid: perf's Switches are ftc's delays after a preemption" "perf $psw, ftc $fpre"
-	awk -v p="$pmax" -v f="$fmax" 'BEGIN { d = p * 1e6 - f; exit !(d <= 1000 && d >= -1000) }' &&
-		pass "thread $pid: perf's Max delay $pmax ms is ftc's longest after a preemption ($fmax ns)" ||
-		fail "thread $pid: perf's Max delay is ftc's longest after a preemption" "perf $pmax ms, ftc $fmax ns"
-	awk -v p="$prun" -v f="$frun" 'BEGIN { exit !(f >= p * 0.9 && f <= p * 1.1) }' &&
-		pass "thread $pid: perf's Runtime $prun ms is ftc's run time $frun ms (+-10%)" ||
-		fail "thread $pid: perf's Runtime is ftc's run time +-10%" "perf $prun ms, ftc $frun ms"
+	if [ "$pid" = "$born" ]; then
+		awk -v p="$prun" -v f="$frun" 'BEGIN { exit !(f >= p * 0.9 && f <= p * 1.1) }' &&
+			pass "thread $pid (made in the capture): perf's Runtime $prun ms is ftc's run time $frun ms (+-10%)" ||
+			fail "thread $pid: perf's Runtime is ftc's run time +-10%" "perf $prun ms, ftc $frun ms"
+	else
+		awk -v p="$prun" -v f="$frun" 'BEGIN { exit !(f <= p * 1.1) }' &&
+			pass "thread $pid (forked before the capture): ftc's run time $frun ms is within perf's $prun ms" ||
+			fail "thread $pid: ftc's run time is within perf's" "perf $prun ms, ftc $frun ms"
+	fi
 	[ "$fdel" -ge $((N - 5)) ] &&
 		pass "thread $pid: ftc's DELAYS ($fdel) count the wakeups too: about N ($N)" ||
 		fail "thread $pid: ftc's DELAYS count the wakeups too" "$fdel of $N"
