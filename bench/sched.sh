@@ -7,12 +7,14 @@
 # records; then ftc sched alone over BIG_ROUNDS round trips (about 10 M
 # records: trace-cmd would take minutes a run). Not a test.
 #   ROUNDS=N (default 100000: about 0.5 M records) RUNS=N (5)
-#   BIG_ROUNDS=N (default 2000000; 0 skips it)
+#   BIG_ROUNDS=N (default 0: skipped. 2000000 is about 10 M records, but on
+#   2026-11-28 that capture grew to 68 GB in its 10 minutes and was killed:
+#   to be understood before it is run by default)
 set -u
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-5}
 ROUNDS=${ROUNDS:-100000}
-BIG_ROUNDS=${BIG_ROUNDS:-2000000}
+BIG_ROUNDS=${BIG_ROUNDS:-0}
 T=/sys/kernel/tracing
 
 command -v trace-cmd >/dev/null || { echo "sched bench: trace-cmd is not installed"; exit 0; }
