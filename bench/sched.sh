@@ -7,9 +7,10 @@
 # records; then ftc sched alone over BIG_ROUNDS round trips (about 10 M
 # records: trace-cmd would take minutes a run). Not a test.
 #   ROUNDS=N (default 100000: about 0.5 M records) RUNS=N (5)
-#   BIG_ROUNDS=N (default 0: skipped. 2000000 is about 10 M records, but on
-#   2026-11-28 that capture grew to 68 GB in its 10 minutes and was killed:
-#   to be understood before it is run by default)
+#   BIG_ROUNDS=N (default 0: skipped; 2000000 is about 10 M records and takes
+#   about 3 minutes to record: the unpinned ping-pong makes some 50 K records
+#   a second. While it records, the file's apparent size is the writer's
+#   sparse layout, tens of GB; it is compacted when the capture ends)
 set -u
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-5}
