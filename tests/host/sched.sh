@@ -21,48 +21,6 @@ I=$(test_instance sched)
 trap 'instances_remove "$I"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
 knobs_save
 
-cat >"$D/pp.c" <<'EOF'
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdlib.h>
-#include <unistd.h>
-static int a[2], b[2], n;
-static void pin(void)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(0, &s);
-	sched_setaffinity(0, sizeof(s), &s);
-}
-static void *pong(void *x)
-{
-	char c;
-
-	pin();
-	for (int i = 0; i < n; i++)
-		if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
-			break;
-	return x;
-}
-int main(int argc, char **argv)
-{
-	pthread_t t;
-	char c = 'x';
-
-	n = atoi(argv[1]);
-	if (pipe(a) || pipe(b))
-		return 1;
-	pin();
-	pthread_create(&t, NULL, pong, NULL);
-	for (int i = 0; i < n; i++)
-		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
-			break;
-	pthread_join(t, NULL);
-	return 0;
-}
-EOF
 cat >"$D/nap.c" <<'EOF'
 #include <time.h>
 __attribute__((noinline)) static void nap(void)
@@ -79,7 +37,7 @@ int main(void)
 }
 EOF
 # fp/nap: frame pointers, for the user stacks of perf's fp call chains
-if ! cc -O2 -pthread -o "$D/pp" "$D/pp.c" || ! cc -O2 -o "$D/nap" "$D/nap.c" ||
+if ! cc -O2 -pthread -o "$D/pp" "$TOP/tests/fixtures/pingpong.c" || ! cc -O2 -o "$D/nap" "$D/nap.c" ||
    ! mkdir -p "$D/fp" || ! cc -O0 -fno-omit-frame-pointer -o "$D/fp/nap" "$D/nap.c"; then
 	fail "setup: build the workloads" "cc failed"
 	finish

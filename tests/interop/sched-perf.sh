@@ -23,49 +23,7 @@ rm -rf "$D"; mkdir -p "$D"
 I=$(test_instance schedperf)
 trap 'instances_remove "$I"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
 knobs_save
-cat >"$D/pp.c" <<'EOF2'
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdlib.h>
-#include <unistd.h>
-static int a[2], b[2], n;
-static void pin(void)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(0, &s);
-	sched_setaffinity(0, sizeof(s), &s);
-}
-static void *pong(void *x)
-{
-	char c;
-
-	pin();
-	for (int i = 0; i < n; i++)
-		if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
-			break;
-	return x;
-}
-int main(int argc, char **argv)
-{
-	pthread_t t;
-	char c = 'x';
-
-	n = atoi(argv[1]);
-	if (pipe(a) || pipe(b))
-		return 1;
-	pin();
-	pthread_create(&t, NULL, pong, NULL);
-	for (int i = 0; i < n; i++)
-		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
-			break;
-	pthread_join(t, NULL);
-	return 0;
-}
-EOF2
-cc -O2 -pthread -o "$D/pp" "$D/pp.c" || { fail "setup: build the ping-pong" "cc failed"; finish; }
+cc -O2 -pthread -o "$D/pp" "$TOP/tests/fixtures/pingpong.c" || { fail "setup: build the ping-pong" "cc failed"; finish; }
 N=1000
 if ! perf sched record -o "$D/perf.data" -- "$FTC" sched record -q -B "$I" -o "$D/pp.dat" -- \
 	"$D/pp" $N >"$D/rec.log" 2>&1; then
