@@ -413,8 +413,12 @@ else
 fi
 expect_status "split of a v7 file cut short: exit 1" 1 "$FTC" split -i "$D/cut7.dat" -o "$D/cut7s" -e 1000 -r
 # v6 keeps it at the start: cut in the data, the records before the cut are kept.
+# The cut goes through A's fullest CPU: it went through CPU 0 until a CI run
+# where both reports of the cut file were empty, as they are when the
+# workload ran on CPU 1 alone (a cut past an empty CPU 0, in CPU 1's first
+# page, leaves no whole page before it).
 set -- $("$FTC" dump --buffers "$D/v6.dat" | awk -v a="\"$A\"" '$1 == "buffer" { b = $2 }
-	b == a && $1 == "cpu" && $2 == 0 { print $4, $6 }')
+	b == a && $1 == "cpu" && $6 > size { off = $4; size = $6 } END { print off, size }')
 head -c $(( $1 + $2 / 2 + 1234 )) "$D/v6.dat" >"$D/cut6.dat"
 expect_status "convert of a v6 file cut short: exit 1" 1 "$FTC" convert --file-version 6 "$D/cut6.dat" "$D/cut6c.dat"
 expect_match "convert of a v6 file cut short: names the damage" "cut6\.dat: .*truncated" "$(cat "$OUT/last.err")"

@@ -43,7 +43,7 @@ for v in "v6 --file-version 6" "none --compression none" "zstd --compression zst
 	     split=$(report_comm_split "$D/$name.tc.norm" "$D/$name.ftc.norm" "$D/$name.cmdlines"); then
 		pass "report-ftcrecord: $name: $(wc -l <"$D/$name.tc.norm") records agree with trace-cmd but for the names of ${split#* } tasks with stale saved names (${split% *} lines)"
 	else
-		fail "report-ftcrecord: $name agrees with trace-cmd" "$(diff "$D/$name.tc.norm" "$D/$name.ftc.norm" | head -4)"
+		fail "report-ftcrecord: $name agrees with trace-cmd" "$(diff "$D/$name.tc.norm" "$D/$name.ftc.norm" | head -8)"
 	fi
 done
 # A v6 file needs no restore, even cut short (the parse fails before the
