@@ -152,9 +152,10 @@ int report_sched_profile(struct ftc_reader *r, const char *path, const char *ins
 	}
 	if (!ftc_sched_seen(s, "sched_wakeup") && !ftc_sched_seen(s, "sched_waking"))
 		fprintf(stderr, "ftc report: %s has no sched_wakeup: no wakeup latency\n", path);
-	if (ftc_sched_lost(s))
-		fprintf(stderr, "ftc report: %llu events were lost: the times that depend on "
-			"them are short\n", (unsigned long long)ftc_sched_lost(s));
+	if (ftc_sched_total(s)->lost_gaps)
+		fprintf(stderr, "ftc report: %llu events were lost (%llu gaps): the times that "
+			"depend on them are short\n", (unsigned long long)ftc_sched_lost(s),
+			(unsigned long long)ftc_sched_total(s)->lost_gaps);
 	status = FTC_EXIT_OK;
 out:
 	ftc_sched_free(s);

@@ -15,26 +15,13 @@
 
 #define BAR 40
 
-/* 2^b ns as the histogram's rows name it. */
-static void edge(int b, char *buf, size_t size)
-{
-	uint64_t v = b >= 64 ? UINT64_MAX : 1ULL << b;
-
-	if (v < 1000)
-		snprintf(buf, size, "%lluns", (unsigned long long)v);
-	else if (v < 1000000)
-		snprintf(buf, size, "%.3gus", (double)v / 1e3);
-	else if (v < 1000000000)
-		snprintf(buf, size, "%.3gms", (double)v / 1e6);
-	else
-		snprintf(buf, size, "%.3gs", (double)v / 1e9);
-}
-
 static void add_task(struct ftc_sched_task *sum, const struct ftc_sched_task *t)
 {
 	for (int b = 0; b < FTC_SCHED_BUCKETS; b++)
 		sum->hist[b] += t->hist[b];
 	sum->delays += t->delays;
+	if (t->lost_gaps > sum->lost_gaps)
+		sum->lost_gaps = t->lost_gaps;
 	sum->delay_ns += t->delay_ns;
 	if (t->delay_max_ns >= sum->delay_max_ns) {
 		sum->delay_max_ns = t->delay_max_ns;
@@ -55,6 +42,9 @@ static void histogram(const char *what, const struct ftc_sched_task *t)
 		}
 	printf("# %s: %llu delays (woken or preempted, to switched in)\n", what,
 	       (unsigned long long)t->delays);
+	if (t->lost_gaps)
+		printf("# ! events were lost while followed (%llu gaps): counts may be short\n",
+		       (unsigned long long)t->lost_gaps);
 	if (hi < 0)
 		return;
 	printf("%10s -> %-10s %10s  distribution\n", "from", "below", "count");
@@ -62,8 +52,8 @@ static void histogram(const char *what, const struct ftc_sched_task *t)
 		char from[16], to[16], bar[BAR + 1];
 		int len = (int)((t->hist[b] * BAR + most - 1) / most);
 
-		edge(b, from, sizeof(from));
-		edge(b + 1, to, sizeof(to));
+		ftc_heat_bucket_label(b, from, sizeof(from));
+		ftc_heat_bucket_label(b + 1, to, sizeof(to));
 		memset(bar, '*', (size_t)len);
 		bar[len] = 0;
 		printf("%10s -> %-10s %10llu  |%-*s|\n", b ? from : "0", to,

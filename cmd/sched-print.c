@@ -71,6 +71,19 @@ static void timehist_line(const struct ftc_sched_run *run, void *ctx)
 	       task, ms(run->wait_ns), ms(run->delay_ns), ms(run->run_ns), run->state);
 }
 
+/* Where a CPU lost events, in the stretches' order: those around it may be short. */
+static void timehist_lost(int cpu, uint64_t ts, long long missed, void *ctx)
+{
+	char what[48] = "events (how many is unknown)";
+
+	if (cmd_output_failed())
+		return;
+	if (missed > 0)
+		snprintf(what, sizeof(what), "%lld events", missed);
+	printf("%15.6f [%03d]  *** lost %s: the stretches around here may be short\n",
+	       (double)ts / 1e9, cpu, what);
+}
+
 /* ---- latency: a row per task ---- */
 
 static int sort_key;
@@ -131,11 +144,14 @@ static void latency_row(const struct ftc_sched_task *t)
 
 	if (t->delays)
 		snprintf(at, sizeof(at), "%.6f", (double)t->delay_max_at / 1e9);
-	printf("%8d %-16s %10.3f %8llu %8llu %9.1f %9.1f %15s %10.3f %10.3f %7llu %5llu\n",
+	printf("%8d %-16s %10.3f %8llu %8llu %9.1f %9.1f %15s %10.3f %10.3f %7llu %5llu",
 	       t->pid, t->comm, ms(t->run_ns), (unsigned long long)t->switches,
 	       (unsigned long long)t->delays, t->delays ? us(t->delay_ns / t->delays) : 0.0,
 	       us(t->delay_max_ns), at, ms(t->sleep_ns), ms(t->block_ns),
 	       (unsigned long long)t->preempted, (unsigned long long)t->migrations);
+	if (t->lost_gaps)
+		printf(" !");
+	putchar('\n');
 }
 
 static void latency_table(const struct ftc_sched *s, const struct ftc_sched_task **v, size_t n)
@@ -150,6 +166,10 @@ static void latency_table(const struct ftc_sched *s, const struct ftc_sched_task
 	printf("%8s %-16s %10.3f %8llu %8llu %9.1f %9.1f\n", "", "(all tasks)", ms(tot->run_ns),
 	       (unsigned long long)tot->switches, (unsigned long long)tot->delays,
 	       tot->delays ? us(tot->delay_ns / tot->delays) : 0.0, us(tot->delay_max_ns));
+	if (tot->lost_gaps)
+		printf("\n! events were lost while these tasks were followed (%llu gaps, %llu events "
+		       "counted in all):\ntheir numbers may be short (a larger buffer: record -b)\n",
+		       (unsigned long long)tot->lost_gaps, (unsigned long long)ftc_sched_lost(s));
 	if (tot->inferred)
 		printf("\n%llu switch-ins were not recorded (the kernel does not always record the "
 		       "switch out of an idle CPU):\ntaken from each task's next record, they count, "
@@ -190,6 +210,7 @@ static void json_task(const struct ftc_sched_task *t)
 	       (unsigned long long)ftc_sched_percentile(t, 99), (unsigned long long)t->sleeps,
 	       (unsigned long long)t->sleep_ns, (unsigned long long)t->blocks,
 	       (unsigned long long)t->block_ns);
+	printf(",\"lost_gaps\":%llu", (unsigned long long)t->lost_gaps);
 	/* trace-cmd's profile's spans: woken is the wakeup latency alone */
 	json_span("woken", &t->woken);
 	json_span("preempted_wait", &t->off_r);
@@ -391,10 +412,11 @@ static int notes(const struct command *cmd, const struct sched_print *p,
 		fprintf(stderr, "ftc sched: %s has no stacks: record with 'ftc sched record' (-R "
 			"stacktrace on sched_switch; --call-graph fp for user stacks too)\n",
 			p->input);
-	if (ftc_sched_lost(s))
-		fprintf(stderr, "ftc sched: %llu events were lost%s%s: the numbers that depend on "
-			"them are short\n", (unsigned long long)ftc_sched_lost(s),
-			inst ? " in instance " : "", inst ? inst : "");
+	if (ftc_sched_total(s)->lost_gaps)
+		fprintf(stderr, "ftc sched: %llu events were lost%s%s (%llu gaps): the numbers "
+			"that depend on them are short\n", (unsigned long long)ftc_sched_lost(s),
+			inst ? " in instance " : "", inst ? inst : "",
+			(unsigned long long)ftc_sched_total(s)->lost_gaps);
 	return 0;
 }
 
@@ -456,7 +478,8 @@ static int print_view(const struct command *cmd, const struct sched_print *p,
 int sched_print_run(const struct command *cmd, struct sched_print *p)
 {
 	struct ftc_sched_opts o = FTC_OPTS_INIT(ftc_sched_opts, .instance = p->instance,
-		.on_run = p->view == SCHED_TIMEHIST ? timehist_line : NULL, .ctx = p);
+		.on_run = p->view == SCHED_TIMEHIST ? timehist_line : NULL, .ctx = p,
+		.on_lost = p->view == SCHED_TIMEHIST ? timehist_lost : NULL);
 	struct ftc_sched *s;
 	int status;
 

@@ -31,6 +31,11 @@ FTC_API void ftc_heat_free(struct ftc_heat *h);
 FTC_API int ftc_heat_add(struct ftc_heat *h, uint64_t ts, uint64_t value);
 /* The bucket of a value. */
 FTC_API int ftc_heat_bucket(uint64_t value);
+/*
+ * Bucket b's lower edge, 2^b ns, in the unit that keeps it short, to three
+ * significant digits: "512ns", "1.02us", "16.4us", "2.1ms", "1.07s".
+ */
+FTC_API void ftc_heat_bucket_label(int b, char *buf, size_t size);
 FTC_API size_t ftc_heat_columns(const struct ftc_heat *h);
 FTC_API uint64_t ftc_heat_start(const struct ftc_heat *h);
 FTC_API uint64_t ftc_heat_width(const struct ftc_heat *h);

@@ -63,6 +63,12 @@ struct ftc_sched_task {
 	 * to a recorded switch-in.
 	 */
 	struct ftc_sched_span off_r, off_s, off_d, woken;
+	/*
+	 * Gaps where a CPU lost events while this task was followed (from its
+	 * first record to the end, or to its exit): any of its numbers may be
+	 * short. The total's: every gap in the buffer read.
+	 */
+	uint64_t lost_gaps;
 };
 
 /* One stretch on a CPU, given when it ends (ftc sched timehist). */
@@ -81,14 +87,18 @@ typedef void (*ftc_sched_run_fn)(const struct ftc_sched_run *run, void *ctx);
 typedef void (*ftc_sched_delay_fn)(const struct ftc_sched_task *t, uint64_t ts, uint64_t ns,
 				   void *ctx);
 
+/* Events were lost on cpu before the record at ts: missed of them (-1: how many is unknown). */
+typedef void (*ftc_sched_lost_fn)(int cpu, uint64_t ts, long long missed, void *ctx);
+
 /* An options structure (FTC_OPTS_INIT). */
 struct ftc_sched_opts {
 	size_t size;			/* sizeof(struct ftc_sched_opts) */
 	/* the buffer to read: NULL for the first with a sched record, "" for the top level */
 	const char *instance;
 	ftc_sched_run_fn on_run;	/* NULL: none */
-	void *ctx;			/* on_run's and on_delay's */
+	void *ctx;			/* on_run's, on_delay's and on_lost's */
 	ftc_sched_delay_fn on_delay;	/* NULL: none */
+	ftc_sched_lost_fn on_lost;	/* NULL: none */
 };
 
 /* Needs sched:sched_switch in r's formats (ENOENT otherwise, naming what to record). */
@@ -116,7 +126,11 @@ FTC_API const char *ftc_sched_instance(const struct ftc_sched *s);
  * from a format.
  */
 FTC_API uint64_t ftc_sched_seen(const struct ftc_sched *s, const char *name);
-/* Events lost inside the window read: the numbers that depend on them are short. */
+/*
+ * Events lost inside the window read (those counted: a gap of unknown size
+ * adds none, but counts in lost_gaps): the numbers that depend on them are
+ * short.
+ */
 FTC_API uint64_t ftc_sched_lost(const struct ftc_sched *s);
 
 /*

@@ -122,18 +122,17 @@ const uint64_t *ftc_heat_column(const struct ftc_heat *h, size_t i)
 	return i < h->n ? h->col[i] : NULL;
 }
 
-/* 2^b ns in the unit that keeps it short: "512ns", "16us", "2ms", "4s". */
-static void bucket_label(int b, char *buf, size_t size)
+void ftc_heat_bucket_label(int b, char *buf, size_t size)
 {
 	static const char *const unit[] = { "ns", "us", "ms", "s" };
-	double v = ldexp(1.0, b);
+	double v = ldexp(1.0, b < 0 ? 0 : b);
 	int u = 0;
 
 	while (u < 3 && v >= 1000) {
 		v /= 1000;
 		u++;
 	}
-	snprintf(buf, size, "%.*f%s", v < 10 && v != floor(v) ? 1 : 0, v, unit[u]);
+	snprintf(buf, size, u && v < 1000 ? "%.3g%s" : "%.0f%s", v, unit[u]);
 }
 
 /* From pale yellow (1) to dark red (the most), on a log scale. */
@@ -167,8 +166,8 @@ static void cell(FILE *f, const struct ftc_heat *h, size_t i, int b, int y, doub
 	char fill[32], from[16], to[16];
 
 	colour(h->col[i][b], most, fill, sizeof(fill));
-	bucket_label(b, from, sizeof(from));
-	bucket_label(b + 1, to, sizeof(to));
+	ftc_heat_bucket_label(b, from, sizeof(from));
+	ftc_heat_bucket_label(b + 1, to, sizeof(to));
 	fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
 		"<title>+%.6f s: %" PRIu64 " in [%s, %s)</title></rect>\n", LEFT + cw * (double)i, y,
 		cw, CELL_H, fill, (double)(h->width * i) / 1e9, h->col[i][b], from, to);
@@ -180,7 +179,7 @@ static void axes(FILE *f, const struct ftc_heat *h, int lo, int hi, double cw)
 	char label[16];
 
 	for (int b = lo; b <= hi + 1; b++) {
-		bucket_label(b, label, sizeof(label));
+		ftc_heat_bucket_label(b, label, sizeof(label));
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", LEFT - 6,
 			TOP + (hi + 1 - b) * CELL_H + 4, label);
 	}

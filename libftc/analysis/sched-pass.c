@@ -69,6 +69,7 @@ struct ftc_sched {
 	int *current;			/* per CPU: the pid switched in last */
 	int ncpus;
 	uint64_t last_ts, lost;
+	uint64_t gaps;			/* lost-event gaps met, on any CPU */
 	struct ftc_sched_task total;
 	uint64_t sample_ip;		/* the last sample's ip, and whether it is a switch's */
 	bool sample_ip_switch;
@@ -111,7 +112,7 @@ struct ftc_sched *ftc_sched_new(struct ftc_reader *r, const struct ftc_sched_opt
 	strcpy(s->total.comm, "total");
 	if (s->ncpus < 1)
 		s->ncpus = 1;
-	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, on_delay) < 0)
+	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, on_lost) < 0)
 		goto fail;
 	s->pending = malloc((size_t)s->ncpus * sizeof(*s->pending));
 	s->current = calloc((size_t)s->ncpus, sizeof(*s->current));
@@ -170,6 +171,18 @@ static void set_comm(struct sched_task *t, const struct tep_format_field *f,
 		return;
 	memcpy(t->t.comm, (const char *)rec->data + f->offset, n);
 	t->t.comm[n] = '\0';
+}
+
+/* The task of pid, followed from now: the gaps met before it are not its own. */
+static struct sched_task *task_of(struct ftc_sched *s, int pid)
+{
+	struct sched_task *t = ftc_sched_task_get(&s->tasks, pid);
+
+	if (t && !t->followed) {
+		t->followed = true;
+		t->gaps_from = s->gaps;
+	}
+	return t;
 }
 
 static void delay_seen(struct ftc_sched *s, struct sched_task *t, uint64_t ns, uint64_t at)
@@ -309,7 +322,10 @@ static void switch_out(struct ftc_sched *s, struct sched_task *t, long long stat
 		break;
 	case 'S': t->st = ST_SLEEP; break;
 	case 'D': t->st = ST_BLOCK; break;
-	default: t->st = ST_GONE; break;
+	default:
+		t->st = ST_GONE;
+		t->gaps_to = s->gaps;
+		break;
 	}
 }
 
@@ -348,7 +364,7 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 	struct sched_task *t;
 
 	if (prev > 0) {
-		t = ftc_sched_task_get(&s->tasks, prev);
+		t = task_of(s, prev);
 		if (!t || (t->st != ST_RUNNING && switch_in(s, t, ts, true) < 0))
 			return -1;
 		set_comm(t, s->f[F_PREV_COMM], rec);
@@ -357,7 +373,7 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 			s->pending[cpu] = (long)(t - s->tasks.v);
 	}
 	if (next > 0) {
-		t = ftc_sched_task_get(&s->tasks, next);
+		t = task_of(s, next);
 		if (!t)
 			return -1;
 		set_comm(t, s->f[F_NEXT_COMM], rec);
@@ -377,7 +393,7 @@ static int wakeup(struct ftc_sched *s, int pid, uint64_t ts, bool is_new)
 
 	if (pid <= 0)
 		return 0;
-	t = ftc_sched_task_get(&s->tasks, pid);
+	t = task_of(s, pid);
 	if (!t)
 		return -1;
 	t->t.wakeups++;
@@ -407,7 +423,7 @@ static int on_waking(struct ftc_sched *s, int pid, uint64_t ts)
 
 	if (s->seen[K_WAKEUP] || pid <= 0)
 		return 0;
-	t = ftc_sched_task_get(&s->tasks, pid);
+	t = task_of(s, pid);
 	if (!t)
 		return -1;
 	t->waking_counted = true;
@@ -417,7 +433,7 @@ static int on_waking(struct ftc_sched *s, int pid, uint64_t ts)
 /* A task's first sched_wakeup after its waking stood in is that waking's. */
 static int on_wakeup_record(struct ftc_sched *s, int pid, uint64_t ts)
 {
-	struct sched_task *t = pid > 0 ? ftc_sched_task_get(&s->tasks, pid) : NULL;
+	struct sched_task *t = pid > 0 ? task_of(s, pid) : NULL;
 
 	if (t && t->waking_counted) {
 		t->waking_counted = false;
@@ -428,7 +444,7 @@ static int on_wakeup_record(struct ftc_sched *s, int pid, uint64_t ts)
 
 static int on_migrate(struct ftc_sched *s, int pid)
 {
-	struct sched_task *t = pid > 0 ? ftc_sched_task_get(&s->tasks, pid) : NULL;
+	struct sched_task *t = pid > 0 ? task_of(s, pid) : NULL;
 
 	if (pid > 0 && !t)
 		return -1;
@@ -446,7 +462,7 @@ static int running(struct ftc_sched *s, int pid, int cpu, uint64_t ts)
 		return 0;	/* the task the CPU switched to last: known to run */
 	if (cpu >= 0 && cpu < s->ncpus)
 		s->current[cpu] = pid;
-	t = ftc_sched_task_get(&s->tasks, pid);
+	t = task_of(s, pid);
 	if (!t)
 		return -1;
 	return t->st == ST_RUNNING ? 0 : switch_in(s, t, ts, true);
@@ -545,7 +561,7 @@ static int on_sample(struct ftc_sched *s, const struct tep_record *rec)
 
 	if (tid <= 0 || !switch_sample(s, (uint64_t)num(s, F_SAMPLE_IP, rec)))
 		return 0;
-	t = ftc_sched_task_get(&s->tasks, tid);
+	t = task_of(s, tid);
 	if (!t || sample_stacks(s, rec, &k, &u) < 0)
 		return -1;
 	t->tgid = tep_data_pid(s->tep, (struct tep_record *)rec);
@@ -599,6 +615,16 @@ static int dispatch(struct ftc_sched *s, enum sched_kind kind, const struct tep_
 	}
 }
 
+/* Events lost on a CPU before this record: every task followed across it may be short. */
+static void lost_gap(struct ftc_sched *s, const struct ftc_merge_record *mr)
+{
+	if (mr->missed > 0)
+		s->lost += (uint64_t)mr->missed;
+	s->gaps++;
+	if (s->o.on_lost)
+		s->o.on_lost(mr->cpu, mr->rec->ts, mr->missed, s->o.ctx);
+}
+
 int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 {
 	const struct tep_record *rec = mr->rec;
@@ -614,8 +640,8 @@ int ftc_sched_add(struct ftc_sched *s, const struct ftc_merge_record *mr)
 	if (!in_buffer(s, mr, kind))
 		return 0;
 	s->last_ts = rec->ts;
-	if (mr->missed > 0)
-		s->lost += (uint64_t)mr->missed;
+	if (mr->missed)
+		lost_gap(s, mr);
 	if (cpu >= 0 && cpu < s->ncpus) {
 		pending = s->pending[cpu];
 		s->pending[cpu] = -1;
@@ -635,6 +661,7 @@ void ftc_sched_finish(struct ftc_sched *s)
 	memset(tot, 0, sizeof(*tot));
 	tot->pid = -1;
 	strcpy(tot->comm, "total");
+	tot->lost_gaps = s->gaps;
 	for (size_t i = 0; i < s->tasks.n; i++) {
 		struct sched_task *t = &s->tasks.v[i];
 
@@ -646,6 +673,7 @@ void ftc_sched_finish(struct ftc_sched *s)
 			t->t.run_ns += s->last_ts - t->on_at;
 			t->on_at = s->last_ts;
 		}
+		t->t.lost_gaps = (t->st == ST_GONE ? t->gaps_to : s->gaps) - t->gaps_from;
 		tot->run_ns += t->t.run_ns;
 		tot->switches += t->t.switches;
 		tot->inferred += t->t.inferred;

@@ -35,6 +35,9 @@ struct sched_task {
 	/* a sample made before its switch-out was read: its stacks and time */
 	int sample_k, sample_u;
 	uint64_t sample_at;
+	bool followed;			/* gaps_from is set */
+	/* the pass's gap count when it was first met, and when it left (ST_GONE) */
+	uint64_t gaps_from, gaps_to;
 };
 
 struct sched_index {			/* key -> index + 1; 0 is empty */

@@ -8,6 +8,9 @@
 # and offcpu alike, folded and drawn, and with ftc sched record's perf
 # samples under its own main too; live (-- COMMAND, -a) the same without a
 # file left. hist holds latency's delays, in buckets and in the heat map.
+# Lost events: pages of a copy marked lost give exact gaps and counts,
+# marked rows and timehist lines; a real loss (the recorder stopped while
+# a one-page buffer floods) gives the figures of report's markers.
 # A file without sched_switch, a view or option that does not fit, and a
 # missing instance get their exit codes.
 . "$(dirname "$0")/../lib.sh"
@@ -182,6 +185,66 @@ else
 	fail "setup: ftc sched record at the top level" "$(tail -3 "$D/rec.log")"
 fi
 expect_status "report --profile with --cpu exits 2" 2 "$FTC" report --profile --cpu 0 "$D/pp.dat"
+
+# --- lost events: where, how many, and whose numbers they touch ------------
+# Exact first: pages of a copy marked as the kernel marks a loss, 12 events
+# counted on one, an unknown number on the other.
+"$FTC" convert --file-version 6 --compression none "$D/pp.dat" "$D/pp6.dat" 2>"$D/lose.err"
+set -- $("$FTC" dump --buffers "$D/pp6.dat" | awk -v i="\"$I\"" '$1 == "buffer" { b = $2 }
+	b == i && $1 == "cpu" && $6 > size { off = $4; size = $6 } END { print off, size }')
+if [ "${2:-0}" -ge $((4096 * 12)) ] &&
+   python3 "$TOP/tests/fixtures/tracedat-lose.py" "$D/pp6.dat" "$D/lose.dat" $(($1 + 4096 * 3)):12 \
+	$(($1 + 4096 * 9)) 2>>"$D/lose.err"; then
+	"$FTC" sched latency --json "$D/lose.dat" >"$D/lose.json" 2>"$D/lose.jerr"
+	got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print(d["lost_events"], d["total"]["lost_gaps"], *sorted({t["lost_gaps"] for t in d["tasks"] if t["comm"] == "pp"}))' "$D/lose.json")
+	[ "$got" = "12 2 2" ] && pass "two marked pages: 12 events lost in 2 gaps, and both inside pp's trace" ||
+		fail "two marked pages: 12 lost in 2 gaps, both inside pp's trace" "$got: $(head -2 "$D/lose.jerr")"
+	expect_match "... said on standard error" "12 events were lost in instance $I \(2 gaps\)" "$(cat "$D/lose.jerr")"
+	"$FTC" sched latency --comm pp "$D/lose.dat" >"$D/lose.tab" 2>/dev/null
+	n=$(grep -c '^ *[0-9]\+ pp .* !$' "$D/lose.tab")
+	[ "$n" = 2 ] && grep -q '^! events were lost while these tasks were followed (2 gaps, 12 events' "$D/lose.tab" &&
+		pass "the table marks both pp threads, and says why" || fail "the table marks both pp threads" "$(cat "$D/lose.tab")"
+	"$FTC" sched latency --comm pp "$D/pp.dat" 2>/dev/null | grep -q ' !$' &&
+		fail "the table of the unmarked file marks no row" "$("$FTC" sched latency "$D/pp.dat" | grep ' !$')" ||
+		pass "the table of the unmarked file marks no row"
+	"$FTC" sched timehist "$D/lose.dat" >"$D/lose.th" 2>/dev/null
+	a=$(grep -n '\*\*\* lost 12 events' "$D/lose.th" | cut -d: -f1)
+	b=$(grep -n '\*\*\* lost events (how many is unknown)' "$D/lose.th" | cut -d: -f1)
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] && [ "$(grep -c '\*\*\* lost' "$D/lose.th")" = 2 ] &&
+		pass "timehist: a line at each gap, in time order" || fail "timehist: a line at each gap" "lines '$a' '$b'"
+	# the gap's line comes just before the first stretch closed after it, as report prints the marker
+	ts=$(sed -n "${a:-0}p" "$D/lose.th" 2>/dev/null | awk '{ print $1 }')
+	rts=$("$FTC" report "$D/lose.dat" | grep -A1 'LOST 12 EVENTS' | tail -1 | grep -o '[0-9]\+\.[0-9]\{6\}' | head -1)
+	[ "$ts" = "$rts" ] && pass "timehist: the gap at the time of report's marker ($ts)" ||
+		fail "timehist: the gap at the time of report's marker" "timehist $ts, report $rts"
+	"$FTC" sched hist --comm pp "$D/lose.dat" 2>/dev/null | grep -q '^# ! events were lost while followed (2 gaps)' &&
+		pass "hist says its counts may be short" || fail "hist says its counts may be short" "no such line"
+else
+	fail "setup: a copy with two pages marked lost" "$(cat "$D/lose.err") (fullest CPU: $*)"
+fi
+# Then the kernel's own: the recorder stopped a moment while the ping-pong
+# floods a one-page buffer. Each figure must be the markers report prints.
+"$FTC" record -q -o "$D/flood.dat" -B "$I" -b 4 -e sched:sched_switch -e sched:sched_wakeup \
+	-- "$D/pp" 20000 >"$D/flood.log" 2>&1 &
+rpid=$!
+for k in $(seq 50); do pgrep -x pp >/dev/null && break; sleep 0.1; done
+sleep 0.2; kill -STOP $rpid; sleep 0.3; kill -CONT $rpid
+wait $rpid
+"$FTC" report "$D/flood.dat" >"$D/flood.txt" 2>/dev/null
+marks=$(grep -c "^$I: CPU [0-9]*: \[LOST" "$D/flood.txt")
+counted=$(grep -o "^$I: CPU [0-9]*: \[LOST [0-9]* EVENTS" "$D/flood.txt" | awk '{ s += $(NF - 1) } END { print s + 0 }')
+got=$("$FTC" sched latency --json "$D/flood.dat" 2>/dev/null | python3 -c 'import json, sys; d = json.load(sys.stdin)
+print(d["lost_events"], d["total"]["lost_gaps"])')
+if [ "$marks" -gt 0 ]; then
+	[ "$got" = "$counted $marks" ] && pass "a real loss: $marks gaps and $counted events, as report's markers" ||
+		fail "a real loss: the gaps and events of report's markers" "sched: $got, report: $counted $marks"
+	th=$("$FTC" sched timehist "$D/flood.dat" 2>/dev/null | grep -c '\*\*\* lost')
+	[ "$th" = "$marks" ] && pass "a real loss: timehist has a line per marker" ||
+		fail "a real loss: timehist has a line per marker" "$th lines, $marks markers"
+else
+	fail "setup: the stopped recorder lost events" "no marker in report: $(tail -2 "$D/flood.log")"
+fi
 
 # --- live: the view records while the command runs -------------------------
 mkdir -p "$D/tmp"

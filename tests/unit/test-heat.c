@@ -2,7 +2,8 @@
 /*
  * Unit tests of the heat map (libftc/analysis/heat.c): values land in the
  * slice of their time and the log2 bucket of their size; past the last
- * slice the slices merge pairwise and nothing is lost; the SVG has a cell
+ * slice the slices merge pairwise and nothing is lost; a bucket's label
+ * keeps three digits in its unit; the SVG has a cell
  * per occupied (slice, bucket) whose counts add up to the values.
  */
 #include <stdbool.h>
@@ -27,6 +28,22 @@ static void test_buckets(void)
 	CHECK("1023 is bucket 9, 1024 bucket 10", ftc_heat_bucket(1023) == 9 &&
 	      ftc_heat_bucket(1024) == 10);
 	CHECK("the largest value is bucket 63", ftc_heat_bucket(UINT64_MAX) == 63);
+}
+
+static bool label_is(int b, const char *want)
+{
+	char buf[16];
+
+	ftc_heat_bucket_label(b, buf, sizeof(buf));
+	return !strcmp(buf, want);
+}
+
+static void test_labels(void)
+{
+	CHECK("ns below 1000, whole", label_is(0, "1ns") && label_is(9, "512ns"));
+	CHECK("us, ms and s to three digits", label_is(10, "1.02us") && label_is(14, "16.4us") &&
+	      label_is(21, "2.1ms") && label_is(30, "1.07s"));
+	CHECK("past seconds: still s", label_is(40, "1100s"));
 }
 
 static void test_slices(void)
@@ -89,6 +106,7 @@ static void test_svg(void)
 int main(void)
 {
 	test_buckets();
+	test_labels();
 	test_slices();
 	test_svg();
 	return CHECK_DONE();
