@@ -219,6 +219,21 @@ static void json_task(const struct ftc_sched_task *t)
 	printf("}");
 }
 
+/* Whether the capture enabled sched:EVENT in the buffer read: 1, 0, -1 (not said). */
+static int enabled(const struct sched_print *p, const struct ftc_sched *s, const char *event)
+{
+	const char *inst = ftc_sched_instance(s);
+
+	return ftc_reader_event_enabled(p->r, inst ? inst : p->instance ? p->instance : "",
+					"sched", event);
+}
+
+/* Two answers of "was it enabled" as JSON: true if either was, null if neither says. */
+static const char *tri(int a, int b)
+{
+	return a == 1 || b == 1 ? "true" : a < 0 && b < 0 ? "null" : "false";
+}
+
 static void latency_json(const struct sched_print *p, const struct ftc_sched *s,
 			 const struct ftc_sched_task **v, size_t n)
 {
@@ -228,9 +243,11 @@ static void latency_json(const struct sched_print *p, const struct ftc_sched *s,
 	cmd_json_string(stdout, p->input);
 	printf(",\"instance\":");
 	cmd_json_string(stdout, inst ? inst : "");
-	printf(",\"wakeups_recorded\":%s,\"stacks_recorded\":%s,\"lost_events\":%llu,"
-	       "\"tasks\":[", ftc_sched_seen(s, "sched_wakeup") || ftc_sched_seen(s, "sched_waking") ?
-	       "true" : "false", ftc_sched_seen(s, "kernel_stack") ? "true" : "false",
+	printf(",\"wakeups_recorded\":%s,\"wakeups_enabled\":%s,\"stacks_recorded\":%s,"
+	       "\"lost_events\":%llu,\"tasks\":[",
+	       ftc_sched_seen(s, "sched_wakeup") || ftc_sched_seen(s, "sched_waking") ?
+	       "true" : "false", tri(enabled(p, s, "sched_wakeup"), enabled(p, s, "sched_waking")),
+	       ftc_sched_seen(s, "kernel_stack") ? "true" : "false",
 	       (unsigned long long)ftc_sched_lost(s));
 	for (size_t i = 0; i < n; i++) {
 		printf(i ? "," : "");
@@ -393,20 +410,36 @@ out:
 
 /* ---- the pass ---- */
 
+/* Neither kind of wakeup recorded: not enabled, or enabled and nothing woke. */
+static void no_wakeups(const struct sched_print *p, const struct ftc_sched *s)
+{
+	if (enabled(p, s, "sched_wakeup") == 1 || enabled(p, s, "sched_waking") == 1)
+		fprintf(stderr, "ftc sched: %s: sched_wakeup was enabled but recorded nothing: no "
+			"task was woken in the capture\n", p->input);
+	else
+		fprintf(stderr, "ftc sched: %s has no sched_wakeup: delays after a sleep are not "
+			"measured (record -e sched:sched_wakeup too)\n", p->input);
+}
+
 static int notes(const struct command *cmd, const struct sched_print *p,
 		 const struct ftc_sched *s)
 {
 	const char *inst = ftc_sched_instance(s);
 
 	if (!ftc_sched_seen(s, "sched_switch")) {
-		cmd_error(cmd, "%s has no sched_switch record%s%s: record -e sched:sched_switch -e "
-			  "sched:sched_wakeup (ftc sched --help)", p->input, p->instance ?
-			  " in instance " : "", p->instance ? p->instance : "");
+		if (enabled(p, s, "sched_switch") == 1)
+			cmd_error(cmd, "%s: sched_switch was enabled%s%s but recorded nothing (was "
+				  "tracing on?)", p->input, p->instance ? " in instance " : "",
+				  p->instance ? p->instance : "");
+		else
+			cmd_error(cmd, "%s has no sched_switch record%s%s: record -e "
+				  "sched:sched_switch -e sched:sched_wakeup (ftc sched --help)",
+				  p->input, p->instance ? " in instance " : "",
+				  p->instance ? p->instance : "");
 		return FTC_EXIT_REFUSED;
 	}
 	if (!ftc_sched_seen(s, "sched_wakeup") && !ftc_sched_seen(s, "sched_waking"))
-		fprintf(stderr, "ftc sched: %s has no sched_wakeup: delays after a sleep are not "
-			"measured (record -e sched:sched_wakeup too)\n", p->input);
+		no_wakeups(p, s);
 	if (p->view == SCHED_OFFCPU && !ftc_sched_seen(s, "kernel_stack") &&
 	    !ftc_sched_seen(s, "sample"))
 		fprintf(stderr, "ftc sched: %s has no stacks: record with 'ftc sched record' (-R "

@@ -74,7 +74,15 @@ enum ftc_dat_option {
 	 * nothing past them. Never in a finished file.
 	 */
 	FTC_OPT_FTC_RESTORING	= 0x4657,
+	/*
+	 * What a buffer recorded, as tracefs said when the capture began:
+	 * the buffer's name, then a line per event enabled in it
+	 * ("SYSTEM:EVENT"), each followed by its triggers, one per line
+	 * after a tab. One per buffer; absent from files of other writers.
+	 */
+	FTC_OPT_FTC_ENABLED	= 0x4658,
 };
+
 
 struct tep_handle;
 struct tep_record;
@@ -196,6 +204,13 @@ FTC_API const char *ftc_section_name(unsigned int id);
 FTC_API const char *ftc_reader_clock(struct ftc_reader *r);
 /* The text of an option, NULL when absent (first one of that id). */
 FTC_API const char *ftc_reader_option_text(struct ftc_reader *r, unsigned int id);
+/*
+ * Whether the capture enabled SYSTEM:EVENT in buffer instance ("" for the
+ * top level), from its FTC_OPT_FTC_ENABLED option: 1 yes, 0 no, -1 the
+ * file does not say (another writer, an older ftc).
+ */
+FTC_API int ftc_reader_event_enabled(struct ftc_reader *r, const char *instance,
+				     const char *system, const char *event);
 /* Parses every event format (for filters on event names). */
 FTC_API int ftc_reader_parse_all_events(struct ftc_reader *r);
 /* The event system:name of the file's formats, parsing that one alone; NULL if absent. */

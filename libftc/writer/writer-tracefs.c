@@ -8,6 +8,7 @@
  * instead, and then nothing here reads the kernel either.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,78 @@
 #include "meta.h"
 #include "tracefs-layer.h"
 #include "writer.h"
+
+/* One event's line and its triggers' ("\tTRIGGER" each) into f, if it records. */
+static void enabled_event(FILE *f, const char *instance, const char *line)
+{
+	const char *colon = strchr(line, ':');
+	char file[512], *v = NULL;
+	bool records;
+
+	if (!colon || (size_t)snprintf(file, sizeof(file), "events/%.*s/%s/enable",
+				       (int)(colon - line), line, colon + 1) >= sizeof(file) ||
+	    ftc_tracefs_read_max(instance, file, 64, &v) < 0)
+		return;
+	/* "0*": held by a trigger alone, recording nothing */
+	records = v[0] == '1';
+	free(v);
+	if (records)
+		fprintf(f, "%s\n", line);
+	strcpy(strrchr(file, '/') + 1, "trigger");
+	if (ftc_tracefs_read_max(instance, file, 1 << 16, &v) < 0)
+		return;
+	for (char *t = v, *end; *t; t = end + (*end != '\0')) {
+		end = t + strcspn(t, "\n");
+		if (*t != '#' && end > t) {
+			if (!records)
+				fprintf(f, "%s (triggers only)\n", line);
+			records = true;
+			fprintf(f, "\t%.*s\n", (int)(end - t), t);
+		}
+	}
+	free(v);
+}
+
+/*
+ * What the buffer records, as tracefs says before the capture starts
+ * (FTC_OPT_FTC_ENABLED): a reader tells an event not recorded from one
+ * that did not happen. Unreadable, it is left out: the file then says
+ * nothing, as another writer's.
+ */
+static int add_enabled(struct ftc_writer *w, const char *instance)
+{
+	char *events = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (ftc_tracefs_read_max(instance, "set_event", 1 << 20, &events) < 0)
+		return 0;
+	f = open_memstream(&text, &len);
+	if (!f) {
+		free(events);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	fprintf(f, "%s\n", instance ? instance : "");
+	for (char *l = events, *end; *l; l = end + (*end != '\0')) {
+		end = l + strcspn(l, "\n");
+		if (end > l) {
+			char c = *end;
+
+			*end = '\0';
+			enabled_event(f, instance, l);
+			*end = c;
+		}
+	}
+	free(events);
+	if (fclose(f)) {
+		free(text);
+		return ftc_error(ENOMEM, "out of memory");
+	}
+	ret = ftc_writer_add_option(w, FTC_OPT_FTC_ENABLED, text, (uint32_t)len + 1);
+	free(text);
+	return ret;
+}
 
 int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 			  int ncpus, const int *cpus)
@@ -30,6 +103,8 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 		return -1;
 	ret = ftc_writer_add_buffer_clock(w, instance, clock, ncpus, cpus);
 	free(clock);
+	if (ret >= 0 && add_enabled(w, instance) < 0)
+		return -1;
 	return ret;
 }
 
