@@ -295,5 +295,22 @@ expect_status "a missing file exits 1" 1 "$FTC" sched latency "$D/none.dat"
 expect_match "a file without wakeups says its delays are not measured" \
 	"has no sched_wakeup: delays after a sleep are not measured" "$(cat "$D/nowake.err")"
 
+# --- the file says what was enabled --------------------------------------------
+jenabled() { python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["wakeups_enabled"]))' "$1" 2>/dev/null; }
+[ "$(jenabled "$D/pp.json")" = true ] && pass "--json: wakeups_enabled is true for a file that recorded them" ||
+	fail "--json: wakeups_enabled is true for a file that recorded them" "$(jenabled "$D/pp.json")"
+"$FTC" sched latency --json "$D/nowake.dat" >"$D/nowake.json" 2>/dev/null
+[ "$(jenabled "$D/nowake.json")" = false ] && pass "--json: wakeups_enabled is false where only sched_switch was" ||
+	fail "--json: wakeups_enabled is false where only sched_switch was" "$(jenabled "$D/nowake.json")"
+"$FTC" convert "$D/pp.dat" "$D/ppc.dat" >/dev/null 2>&1
+"$FTC" sched latency --json "$D/ppc.dat" >"$D/ppc.json" 2>/dev/null
+[ "$(jenabled "$D/ppc.json")" = true ] && pass "ftc convert keeps what was enabled" ||
+	fail "ftc convert keeps what was enabled" "$(jenabled "$D/ppc.json")"
+"$FTC" record -q -o "$D/notr.dat" -B "$I" -e sched:sched_switch --no-tracing-on -- true >/dev/null 2>&1
+expect_status "sched_switch enabled, tracing never on: exit 3" 3 "$FTC" sched latency "$D/notr.dat"
+expect_match "... saying it was enabled but recorded nothing" \
+	"sched_switch was enabled.* but recorded nothing \(was tracing on\?\)" "$(cat "$OUT/last.err")"
+expect_status "trace-cmd reads a file with the option" 0 trace-cmd report -i "$D/pp.dat"
+
 knobs_unchanged "ftc sched"
 finish
