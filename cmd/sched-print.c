@@ -219,13 +219,24 @@ static void json_task(const struct ftc_sched_task *t)
 	printf("}");
 }
 
-/* Whether the capture enabled sched:EVENT in the buffer read: 1, 0, -1 (not said). */
+/*
+ * Whether the capture enabled sched:EVENT in the buffer read (none read:
+ * in any buffer): 1, 0, -1 (the file does not say).
+ */
 static int enabled(const struct sched_print *p, const struct ftc_sched *s, const char *event)
 {
 	const char *inst = ftc_sched_instance(s);
+	int ret = -1;
 
-	return ftc_reader_event_enabled(p->r, inst ? inst : p->instance ? p->instance : "",
-					"sched", event);
+	if (inst || p->instance)
+		return ftc_reader_event_enabled(p->r, inst ? inst : p->instance, "sched", event);
+	for (int i = 0; i < ftc_reader_nbuffers(p->r) && ret < 1; i++) {
+		int e = ftc_reader_event_enabled(p->r, ftc_reader_buffer(p->r, i)->name, "sched",
+						 event);
+
+		ret = e > ret ? e : ret;
+	}
+	return ret;
 }
 
 /* Two answers of "was it enabled" as JSON: true if either was, null if neither says. */
