@@ -144,7 +144,7 @@ static int add_buffer(struct extract *x, int i, struct ftc_capture *cap, struct 
 		ftc_error(EINVAL, "tracing_cpumask%s%s selects no CPU: nothing to extract",
 			  inst ? " of instance " : "", inst ? inst : "");
 	if (n > 0 && ftc_capture_add(cap, i, inst, n, cpus) == 0 &&
-	    ftc_writer_add_buffer(w, inst, n, cpus) == i)
+	    ftc_writer_add_buffer(w, inst, n, cpus) == i && ftc_writer_add_enabled(w, inst) == 0)
 		ret = 0;
 	free(cpus);
 	return ret;

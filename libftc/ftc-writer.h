@@ -58,6 +58,14 @@ FTC_API int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 				  int ncpus, const int *cpus);
 
 /*
+ * Stores what the buffer of instance records, as tracefs says now (each
+ * event enabled and its triggers: FTC_OPT_FTC_ENABLED), so that a reader
+ * tells an event not recorded from one that did not happen. Before
+ * ftc_writer_start(); 0 also when tracefs cannot say, -1 when out of memory.
+ */
+FTC_API int ftc_writer_add_enabled(struct ftc_writer *w, const char *instance);
+
+/*
  * Events that ftc makes itself (writer-synthetic.c), before start: an
  * event system whose "format" texts (with ids no kernel event uses) join
  * the file's event formats, and a buffer (an instance of the file) whose

@@ -177,6 +177,7 @@ static int open_meta(struct ftc_live *l, const struct ftc_live_opts *o)
 	if (!l->w)
 		return -1;
 	if (ftc_writer_add_buffer(l->w, l->instance, o->ncpus, o->cpus) < 0 ||
+	    (o->record_path && ftc_writer_add_enabled(l->w, l->instance) < 0) ||
 	    ftc_writer_start(l->w) < 0)
 		return -1;
 	l->page = ftc_writer_page_size(l->w);

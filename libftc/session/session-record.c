@@ -48,7 +48,8 @@ static int open_writer(struct ftc_session *s, const struct ftc_session_record_op
 	/* buffer i of the file is section i: the names are the instances' */
 	for (size_t i = 0; i < s->n; i++)
 		if (ftc_writer_add_buffer(s->w, s->secs[i]->instance, s->secs[i]->ncpus,
-					  s->secs[i]->cpus) != (int)i)
+					  s->secs[i]->cpus) != (int)i ||
+		    ftc_writer_add_enabled(s->w, s->secs[i]->instance) < 0)
 			return -1;
 	return 0;
 }

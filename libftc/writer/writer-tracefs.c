@@ -49,13 +49,8 @@ static void enabled_event(FILE *f, const char *instance, const char *line)
 	free(v);
 }
 
-/*
- * What the buffer records, as tracefs says before the capture starts
- * (FTC_OPT_FTC_ENABLED): a reader tells an event not recorded from one
- * that did not happen. Unreadable, it is left out: the file then says
- * nothing, as another writer's.
- */
-static int add_enabled(struct ftc_writer *w, const char *instance)
+/* Unreadable, the option is left out: the file then says nothing, as another writer's. */
+int ftc_writer_add_enabled(struct ftc_writer *w, const char *instance)
 {
 	char *events = NULL, *text = NULL;
 	size_t len = 0;
@@ -103,8 +98,6 @@ int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
 		return -1;
 	ret = ftc_writer_add_buffer_clock(w, instance, clock, ncpus, cpus);
 	free(clock);
-	if (ret >= 0 && add_enabled(w, instance) < 0)
-		return -1;
 	return ret;
 }
 
