@@ -53,6 +53,15 @@ static double us(uint64_t ns)
 
 /* ---- timehist: a line per stretch on a CPU, as the pass closes it ---- */
 
+/* s.us rounded in integers, as trace-cmd prints it (a double's %.6f is off at .5) */
+void sched_print_ts(uint64_t ns)
+{
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+
+	printf("%8llu.%06llu", (unsigned long long)(us / 1000000),
+	       (unsigned long long)(us % 1000000));
+}
+
 static void timehist_head(void)
 {
 	printf("%15s %5s  %-28s %10s %10s %10s  %s\n", "time", "cpu", "task [pid]", "wait ms",
@@ -67,7 +76,8 @@ static void timehist_line(const struct ftc_sched_run *run, void *ctx)
 	if (!sched_print_selected(p, run->pid, run->comm) || cmd_output_failed())
 		return;
 	snprintf(task, sizeof(task), "%s[%d]", run->comm, run->pid);
-	printf("%15.6f [%03d]  %-28s %10.3f %10.3f %10.3f  %c\n", (double)run->ts / 1e9, run->cpu,
+	sched_print_ts(run->ts);
+	printf(" [%03d]  %-28s %10.3f %10.3f %10.3f  %c\n", run->cpu,
 	       task, ms(run->wait_ns), ms(run->delay_ns), ms(run->run_ns), run->state);
 }
 
@@ -80,8 +90,8 @@ static void timehist_lost(int cpu, uint64_t ts, long long missed, void *ctx)
 		return;
 	if (missed > 0)
 		snprintf(what, sizeof(what), "%lld events", missed);
-	printf("%15.6f [%03d]  *** lost %s: the stretches around here may be short\n",
-	       (double)ts / 1e9, cpu, what);
+	sched_print_ts(ts);
+	printf(" [%03d]  *** lost %s: the stretches around here may be short\n", cpu, what);
 }
 
 /* ---- latency: a row per task ---- */
@@ -519,11 +529,27 @@ static int print_view(const struct command *cmd, const struct sched_print *p,
 	return FTC_EXIT_OK;
 }
 
+/* The views that print as the pass goes: their heads, and the map's state. */
+static int lines_head(struct sched_print *p)
+{
+	if (p->view == SCHED_TIMEHIST)
+		timehist_head();
+	if (p->view != SCHED_MAP)
+		return 0;
+	p->map = sched_map_new(p, ftc_reader_ncpus(p->r));
+	if (!p->map)
+		return ftc_error(ENOMEM, "out of memory");
+	sched_map_head(p->map);
+	return 0;
+}
+
 int sched_print_run(const struct command *cmd, struct sched_print *p)
 {
+	bool lines = p->view == SCHED_TIMEHIST || p->view == SCHED_MAP;
 	struct ftc_sched_opts o = FTC_OPTS_INIT(ftc_sched_opts, .instance = p->instance,
 		.on_run = p->view == SCHED_TIMEHIST ? timehist_line : NULL, .ctx = p,
-		.on_lost = p->view == SCHED_TIMEHIST ? timehist_lost : NULL);
+		.on_lost = lines ? timehist_lost : NULL,
+		.on_switch = p->view == SCHED_MAP ? sched_map_switch : NULL);
 	struct ftc_sched *s;
 	int status;
 
@@ -546,9 +572,8 @@ int sched_print_run(const struct command *cmd, struct sched_print *p)
 		cmd_error(cmd, "%s: %s", p->input, ftc_strerror());
 		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	if (p->view == SCHED_TIMEHIST)
-		timehist_head();
-	if (sched_print_pass(p->r, s) < 0) {
+	if (lines_head(p) < 0 || sched_print_pass(p->r, s) < 0 ||
+	    (p->map && sched_map_failed(p->map) && ftc_error(ENOMEM, "out of memory"))) {
 		cmd_error(cmd, "%s", ftc_strerror());
 		ftc_sched_free(s);
 		return FTC_EXIT_FAIL;

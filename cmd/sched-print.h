@@ -17,8 +17,12 @@ struct ftc_reader;
 struct ftc_heat;
 struct ftc_sched;
 struct ftc_sched_task;
+struct ftc_sched_switch;
+struct sched_map;
 
-enum sched_view { SCHED_LATENCY, SCHED_TIMEHIST, SCHED_OFFCPU, SCHED_HIST, SCHED_NVIEWS };
+enum sched_view {
+	SCHED_LATENCY, SCHED_TIMEHIST, SCHED_OFFCPU, SCHED_HIST, SCHED_MAP, SCHED_NVIEWS
+};
 
 enum sched_sort {
 	SCHED_SORT_DEFAULT, SCHED_SORT_RUN, SCHED_SORT_SWITCHES, SCHED_SORT_DELAY,
@@ -34,6 +38,7 @@ struct sched_print {
 	bool json, folded, per_task;
 	struct ftc_reader *r;
 	struct ftc_heat *heat;		/* with heatmap */
+	struct sched_map *map;		/* the map view's */
 	/* live (sched-live.c): -- COMMAND, or -a; recorded into live_path */
 	char **live_argv;
 	const char *duration;
@@ -44,6 +49,8 @@ struct sched_print {
 
 /* KEY of --sort; -1 when it is none. */
 int sched_print_sort_key(const char *key, int *sort);
+/* A time as the line views print it: seconds and microseconds, as trace-cmd rounds them. */
+void sched_print_ts(uint64_t ns);
 /* Whether a task is in the -p/--comm selection. */
 bool sched_print_selected(const struct sched_print *p, int pid, const char *comm);
 /* Every record of r through s in timestamp order, then finished: 0 or -1. */
@@ -59,5 +66,12 @@ void sched_live_clean(struct sched_print *p);
 void sched_hist_print(const struct sched_print *p, const struct ftc_sched *s);
 void sched_hist_heat_delay(const struct ftc_sched_task *t, uint64_t ts, uint64_t ns, void *ctx);
 int sched_hist_heat_write(const struct command *cmd, const struct sched_print *p);
+/* map (sched-map.c): a line per switch, fed by the pass (ctx: the sched_print). */
+struct sched_map *sched_map_new(const struct sched_print *p, int ncpus);
+void sched_map_free(struct sched_map *m);
+void sched_map_head(const struct sched_map *m);
+void sched_map_switch(const struct ftc_sched_switch *sw, void *ctx);
+/* errno of a failure in the callbacks (out of memory), else 0 */
+int sched_map_failed(const struct sched_map *m);
 
 #endif

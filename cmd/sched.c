@@ -5,8 +5,9 @@
  * switches, delays, sleep and block time (latency, as perf sched latency
  * and trace-cmd report --profile), one line per stretch on a CPU
  * (timehist, as perf sched timehist), and off-CPU time by kernel stack
- * (offcpu: a table, folded stacks or a flame graph), and the delays' log2
- * histogram and heat map (hist).
+ * (offcpu: a table, folded stacks or a flame graph), the delays' log2
+ * histogram and heat map (hist), and what each CPU runs (map, as perf
+ * sched map).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,8 +55,8 @@ extern const struct command cmd_sched_record;
 
 const struct command cmd_sched = {
 	.name = "sched",
-	.summary = "scheduling answers: latency per task, timehist, off-CPU stacks, delays",
-	.synopsis = "[latency|timehist|offcpu|hist] [-i FILE | FILE | -a | -- COMMAND]\n"
+	.summary = "scheduling answers: latency per task, timehist, off-CPU stacks, delays, CPU map",
+	.synopsis = "[latency|timehist|offcpu|hist|map] [-i FILE | FILE | -a | -- COMMAND]\n"
 		    "                   [--instance NAME] [-p PID] [--comm NAME] [-s KEY] [--limit N]\n"
 		    "                   [--json | --folded | --flamegraph FILE.svg] [--per-task]\n"
 		    "                   [--heatmap FILE.svg] [--duration SECS]\n"
@@ -119,6 +120,8 @@ static const char *check_view(const struct sched_print *p)
 		return "--json goes with latency (offcpu has --folded)";
 	if (p->view == SCHED_TIMEHIST && (p->sort != SCHED_SORT_DEFAULT || p->limit))
 		return "timehist prints every stretch in time order: no --sort or --limit";
+	if (p->view == SCHED_MAP && (p->sort != SCHED_SORT_DEFAULT || p->limit))
+		return "map prints every switch in time order: no --sort or --limit";
 	if (p->view == SCHED_OFFCPU && p->sort != SCHED_SORT_DEFAULT)
 		return "offcpu sorts by time: no --sort";
 	return NULL;
@@ -133,7 +136,8 @@ static bool looks_like_file(const char *w)
 /* [VIEW] [FILE]: the view is latency unless named. */
 static int parse_words(struct sched_print *p, int argc, char **argv, int first)
 {
-	static const char *const views[SCHED_NVIEWS] = { "latency", "timehist", "offcpu", "hist" };
+	static const char *const views[SCHED_NVIEWS] = { "latency", "timehist", "offcpu", "hist",
+							  "map" };
 	bool named = false;
 
 	p->view = SCHED_LATENCY;
@@ -144,8 +148,8 @@ static int parse_words(struct sched_print *p, int argc, char **argv, int first)
 			first++;
 		}
 	if (argc - first > 1 || (first < argc && !named && !looks_like_file(argv[first]))) {
-		cmd_error(&cmd_sched, "'%s': say latency, timehist, offcpu or hist, then the file (ftc "
-			  "sched --help)", argv[first]);
+		cmd_error(&cmd_sched, "'%s': say latency, timehist, offcpu, hist or map, then the "
+			  "file (ftc sched --help)", argv[first]);
 		return -1;
 	}
 	if (first < argc && p->input) {
@@ -213,6 +217,7 @@ static int read_file(struct sched_print *p)
 		return FTC_EXIT_FAIL;
 	status = sched_print_run(&cmd_sched, p);
 	ftc_heat_free(p->heat);
+	sched_map_free(p->map);
 	ftc_reader_close(p->r);
 	return status;
 }

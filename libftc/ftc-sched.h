@@ -83,6 +83,19 @@ struct ftc_sched_run {
 };
 
 typedef void (*ftc_sched_run_fn)(const struct ftc_sched_run *run, void *ctx);
+
+/* A CPU switched to another task, or to idle (ftc sched map). */
+struct ftc_sched_switch {
+	uint64_t ts;
+	int cpu;
+	int pid;			/* 0: idle */
+	const char *comm;		/* NULL when idle */
+	size_t task;			/* its index for ftc_sched_task_at(); SIZE_MAX when idle */
+	/* the trace lacks this switch: the task's first record on that CPU shows it */
+	bool inferred;
+};
+
+typedef void (*ftc_sched_switch_fn)(const struct ftc_sched_switch *sw, void *ctx);
 /* A delay measured: t was runnable for ns until switched in at ts (a heat map's feed). */
 typedef void (*ftc_sched_delay_fn)(const struct ftc_sched_task *t, uint64_t ts, uint64_t ns,
 				   void *ctx);
@@ -96,9 +109,10 @@ struct ftc_sched_opts {
 	/* the buffer to read: NULL for the first with a sched record, "" for the top level */
 	const char *instance;
 	ftc_sched_run_fn on_run;	/* NULL: none */
-	void *ctx;			/* on_run's, on_delay's and on_lost's */
+	void *ctx;			/* the callbacks' */
 	ftc_sched_delay_fn on_delay;	/* NULL: none */
 	ftc_sched_lost_fn on_lost;	/* NULL: none */
+	ftc_sched_switch_fn on_switch;	/* NULL: none */
 };
 
 /* Needs sched:sched_switch in r's formats (ENOENT otherwise, naming what to record). */

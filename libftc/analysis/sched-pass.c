@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,7 @@ struct ftc_sched *ftc_sched_new(struct ftc_reader *r, const struct ftc_sched_opt
 	strcpy(s->total.comm, "total");
 	if (s->ncpus < 1)
 		s->ncpus = 1;
-	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, on_lost) < 0)
+	if (o && FTC_OPTS_COPY(&s->o, o, ftc_sched_opts, on_switch) < 0)
 		goto fail;
 	s->pending = malloc((size_t)s->ncpus * sizeof(*s->pending));
 	s->current = calloc((size_t)s->ncpus, sizeof(*s->current));
@@ -181,6 +182,8 @@ static struct sched_task *task_of(struct ftc_sched *s, int pid)
 	if (t && !t->followed) {
 		t->followed = true;
 		t->gaps_from = s->gaps;
+		/* the file's name until a switch names it (a task only woken keeps it) */
+		snprintf(t->t.comm, sizeof(t->t.comm), "%s", tep_data_comm_from_pid(s->tep, pid));
 	}
 	return t;
 }
@@ -357,6 +360,25 @@ static int switch_in(struct ftc_sched *s, struct sched_task *t, uint64_t ts, boo
 	return 0;
 }
 
+/* The CPU runs t now (NULL: idle), as the caller's on_switch learns. */
+static void cpu_switched(struct ftc_sched *s, int cpu, uint64_t ts, const struct sched_task *t,
+			 bool inferred)
+{
+	struct ftc_sched_switch sw = { .ts = ts, .cpu = cpu, .task = SIZE_MAX,
+				       .inferred = inferred };
+
+	if (cpu >= 0 && cpu < s->ncpus)
+		s->current[cpu] = t ? t->t.pid : 0;
+	if (!s->o.on_switch)
+		return;
+	if (t) {
+		sw.pid = t->t.pid;
+		sw.comm = t->t.comm;
+		sw.task = (size_t)(t - s->tasks.v);
+	}
+	s->o.on_switch(&sw, s->o.ctx);
+}
+
 static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 {
 	int prev = (int)num(s, F_PREV_PID, rec), next = (int)num(s, F_NEXT_PID, rec);
@@ -372,6 +394,7 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 		if (cpu >= 0 && cpu < s->ncpus)
 			s->pending[cpu] = (long)(t - s->tasks.v);
 	}
+	t = NULL;
 	if (next > 0) {
 		t = task_of(s, next);
 		if (!t)
@@ -380,8 +403,7 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 		if (switch_in(s, t, ts, false) < 0)
 			return -1;
 	}
-	if (cpu >= 0 && cpu < s->ncpus)
-		s->current[cpu] = next;
+	cpu_switched(s, cpu, ts, t, false);
 	return 0;
 }
 
@@ -460,12 +482,11 @@ static int running(struct ftc_sched *s, int pid, int cpu, uint64_t ts)
 
 	if (pid <= 0 || (cpu >= 0 && cpu < s->ncpus && s->current[cpu] == pid))
 		return 0;	/* the task the CPU switched to last: known to run */
-	if (cpu >= 0 && cpu < s->ncpus)
-		s->current[cpu] = pid;
 	t = task_of(s, pid);
-	if (!t)
+	if (!t || (t->st != ST_RUNNING && switch_in(s, t, ts, true) < 0))
 		return -1;
-	return t->st == ST_RUNNING ? 0 : switch_in(s, t, ts, true);
+	cpu_switched(s, cpu, ts, t, true);
+	return 0;
 }
 
 /* The stack the trigger recorded right after a switch on this CPU: the switched-out task's. */

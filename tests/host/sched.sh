@@ -7,7 +7,8 @@
 # spends 1.00 s +-5% off the CPU in state S, under do_nanosleep, in latency
 # and offcpu alike, folded and drawn, and with ftc sched record's perf
 # samples under its own main too; live (-- COMMAND, -a) the same without a
-# file left. hist holds latency's delays, in buckets and in the heat map.
+# file left. hist holds latency's delays, in buckets and in the heat map;
+# map's starred cells are trace-cmd's sched_switch records, one for one.
 # Lost events: pages of a copy marked lost give exact gaps and counts,
 # marked rows and timehist lines; a real loss (the recorder stopped while
 # a one-page buffer floods) gives the figures of report's markers.
@@ -92,6 +93,18 @@ while read -r pid sw wk dl pre; do
 	[ "$th" = "$tc_out" ] && pass "thread $pid: timehist has a line per switch-out ($th)" ||
 		fail "thread $pid: timehist has a line per switch-out" "timehist $th, trace-cmd $tc_out"
 done <"$D/pp.tasks"
+
+# --- map: each starred cell is a sched_switch of trace-cmd's, in order -----
+"$FTC" sched map "$D/pp.dat" >"$D/pp.map" 2>"$D/map.err"
+set -- $(python3 "$TOP/tests/fixtures/sched-map-check.py" "$D/pp.map" "$D/pp.tc" 2>&1)
+[ "$1" -gt "$N" ] 2>/dev/null && [ "$1" = "$2" ] && [ -z "${3:-}" ] &&
+	pass "map: its $1 switches are trace-cmd's records, cell for cell" ||
+	fail "map: its switches are trace-cmd's records" "$* $(head -2 "$D/map.err")"
+sel=$("$FTC" sched map --comm pp "$D/pp.dat" 2>/dev/null | grep -c '\*')
+tc_pp=$(grep sched_switch "$D/pp.tc" | grep -c 'prev_comm=pp \|next_comm=pp ')
+[ "$sel" = "$tc_pp" ] && pass "map --comm pp: the $sel switches into or out of pp" ||
+	fail "map --comm pp: the switches into or out of pp" "map $sel, trace-cmd $tc_pp"
+expect_status "--limit with map exits 2" 2 "$FTC" sched map --limit 3 "$D/pp.dat"
 
 # --- 100 x 10 ms asleep: 1.00 s off the CPU in S, under do_nanosleep -------
 if rec "$D/nap.dat" "$D/nap"; then
