@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc sched on trace-cmd's file of the same run as on ftc's own: an
+# instance of ours records the sched events through tracefs while ftc
+# record records them into another (the first inside the second's window),
+# around two threads pinned to one CPU ping-ponging N times; trace-cmd extract then writes the first instance's
+# file (trace-cmd record dies on this kernel: it writes knobs it is
+# refused). Both instances see every tracepoint hit, each stamping its own
+# copy, so per thread the counts are equal (switches, wakeups, delays,
+# preemptions) and the times equal but for the stamps' own jitter (+-2%).
+. "$(dirname "$0")/../lib.sh"
+
+for t in trace-cmd cc python3; do
+	command -v $t >/dev/null || { skip "sched-tracecmd" "$t is not installed"; finish; }
+done
+D=$OUT/sched-tracecmd.$$
+rm -rf "$D"; mkdir -p "$D"
+A=$(test_instance schedtc-ftc) B=$(test_instance schedtc-tc)
+trap 'instances_remove "$A" "$B"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
+knobs_save
+cc -O2 -pthread -o "$D/pp" "$TOP/tests/fixtures/pingpong.c" || { fail "setup: build the ping-pong" "cc failed"; finish; }
+EVENTS="sched_switch sched_wakeup sched_wakeup_new sched_migrate_task"
+dir=$TRACEFS/instances/$B
+if ! mkdir "$dir" || ! echo 0 >"$dir/tracing_on" || ! echo 8192 >"$dir/buffer_size_kb"; then
+	fail "setup: instance $B" "mkdir, tracing_on or buffer_size_kb refused"
+	finish
+fi
+for e in $EVENTS; do echo 1 >"$dir/events/sched/$e/enable"; done
+N=2000
+# The second instance traces inside ftc's window, and the ping-pong inside
+# its own: both see the whole life of its threads.
+"$FTC" record -q -B "$A" -b 8192 -o "$D/ftc.dat" $(printf -- '-e sched:%s ' $EVENTS) -- \
+	sh -c 'echo 1 >"$1/tracing_on"; "$2" "$3"; s=$?; echo 0 >"$1/tracing_on"; exit $s' sh \
+	"$dir" "$D/pp" $N >"$D/rec.log" 2>&1
+rc=$?
+[ $rc = 0 ] || { fail "setup: ftc record of the ping-pong" "$(tail -3 "$D/rec.log")"; finish; }
+if ! trace-cmd extract -B "$B" -o "$D/tc.dat" >"$D/extract.log" 2>&1; then
+	fail "setup: trace-cmd extract -B $B" "$(tail -3 "$D/extract.log")"
+	finish
+fi
+pass "ftc record and trace-cmd extract took the same run"
+
+rows() {
+	"$FTC" sched latency --json --comm pp "$1" 2>"$D/$2.err" | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tasks"]:
+	print(t["pid"], t["switches"], t["wakeups"], t["delays"], t["preempted"], t["run_ns"],
+	      t["delay_ns"], t["lost_gaps"])' | sort >"$D/$2.rows"
+}
+rows "$D/ftc.dat" ftc
+rows "$D/tc.dat" tc
+[ "$(wc -l <"$D/ftc.rows")" = 2 ] && [ "$(wc -l <"$D/tc.rows")" = 2 ] &&
+	pass "both files hold the two pp threads" ||
+	fail "both files hold the two pp threads" "ftc: $(tr '\n' ';' <"$D/ftc.rows") trace-cmd: $(tr '\n' ';' <"$D/tc.rows") $(cat "$D/tc.err")"
+join "$D/ftc.rows" "$D/tc.rows" >"$D/both"
+while read -r pid sw wk dl pre run del lost tsw twk tdl tpre trun tdel tlost; do
+	[ "$lost$tlost" = 00 ] || { skip "thread $pid: counts" "events were lost ($lost, $tlost gaps)"; continue; }
+	[ "$sw $wk $dl $pre" = "$tsw $twk $tdl $tpre" ] && [ "$sw" -ge "$N" ] &&
+		pass "thread $pid: $sw switches, $wk wakeups, $dl delays, $pre preemptions in both files" ||
+		fail "thread $pid: the same counts in both files" "ftc's: $sw $wk $dl $pre; trace-cmd's: $tsw $twk $tdl $tpre"
+	awk -v a="$run" -v b="$trun" 'BEGIN { exit !(b >= a * 0.98 && b <= a * 1.02) }' &&
+		pass "thread $pid: run time $run ns, $trun ns in trace-cmd's (+-2%)" ||
+		fail "thread $pid: the same run time +-2%" "ftc's $run ns, trace-cmd's $trun ns"
+	awk -v a="$del" -v b="$tdel" 'BEGIN { d = b - a; exit !(d <= a * 0.02 + 20000 && -d <= a * 0.02 + 20000) }' &&
+		pass "thread $pid: delays $del ns, $tdel ns in trace-cmd's (+-2% +-20 us)" ||
+		fail "thread $pid: the same delays +-2%" "ftc's $del ns, trace-cmd's $tdel ns"
+done <"$D/both"
+knobs_unchanged "sched-tracecmd"
+finish
