@@ -3,13 +3,16 @@
 """Shrinks a trace.dat v6 written by trace-cmd into a small fuzzing seed:
 kallsyms and printk emptied, command lines cut to a few, event formats cut to the systems
 and events given ("sched" keeps a system, "sched:sched_switch" one event of it; ftrace's
-formats too), CPU data offsets moved. The result is still a valid file (trace-cmd reads it).
+formats too), CPU data offsets moved; an instance's data becomes the top buffer's (the last
+instance, or the one named: make-seed.py IN OUT KEEP INSTANCE). The result is still a valid
+file (trace-cmd reads it).
 Every format kept is indexed, and every record formatted three times, in each execution:
 a seed with just the formats its records use runs several times faster."""
 import re, struct, sys
 
 src, dst = sys.argv[1], sys.argv[2]
 keep = set(sys.argv[3].split(",")) if len(sys.argv) > 3 else {"sched"}
+want_inst = sys.argv[4].encode() if len(sys.argv) > 4 else None
 
 def kept(system, fmt):
     m = re.search(rb"^name: (\S+)$", fmt, re.M)
@@ -65,11 +68,13 @@ while True:
         break
     s = u("I"); body = take(s)
     if oid == 3:             # an instance: its data becomes the top buffer's
-        inst = struct.unpack("<Q", body[:8])[0]
+        if want_inst is None or body[8:].split(b"\0")[0] == want_inst:
+            inst = struct.unpack("<Q", body[:8])[0]
         continue
     if oid == 8 and inst is not None:
         continue
     out += struct.pack("<HI", oid, s) + body
+assert want_inst is None or inst is not None, "no instance named %s" % want_inst.decode()
 tag = take(10); assert tag == b"flyrecord\0"
 out += tag
 cpus = [(u("Q"), u("Q")) for _ in range(ncpu)]
