@@ -106,10 +106,16 @@ all: ftc $(B)/libftc.a $(B)/libftc.so shared-check unit plugins
 ftc: $(B)/ftc
 	cp $< $@.tmp && mv -f $@.tmp $@
 
-$(B)/ftc: $(CMD_OBJ) $(B)/libftc.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS) $(CURSES_LIBS)
+# ftc syscalls decodes arguments as the syscalls plugin does, from the same
+# sources (ftc-static has them with its plugins).
+SC_DECODE_OBJ := $(B)/plugins/sc-decode.o $(B)/plugins/sc-sigs.o
+
+$(B)/ftc: $(CMD_OBJ) $(SC_DECODE_OBJ) $(B)/libftc.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(SC_DECODE_OBJ) $(B)/libftc.a $(LDFLAGS) $(LDLIBS) \
+		$(CURSES_LIBS)
 
 $(B)/cmd/top-screen.o $(B)/cmd/top-keys.o: ALL_CFLAGS += $(CURSES_CFLAGS)
+$(B)/cmd/syscalls.o: ALL_CFLAGS += -Iplugins
 
 $(B)/libftc.a: $(LIB_OBJ)
 	rm -f $@ && $(CROSS_COMPILE)ar rcs $@ $^
@@ -125,9 +131,9 @@ $(B)/libftc.so: $(PIC_OBJ) libftc/libftc.map
 # undefined (tests/host/shared-link.sh runs the result). The soname's link
 # beside the library lets it run from the build folder.
 shared-check: $(B)/ftc-shared
-$(B)/ftc-shared: $(CMD_OBJ) $(B)/libftc.so
+$(B)/ftc-shared: $(CMD_OBJ) $(SC_DECODE_OBJ) $(B)/libftc.so
 	ln -sf libftc.so $(B)/libftc.so.$(SOVERSION)
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) -L$(B) -l:libftc.so -Wl,--no-undefined \
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(SC_DECODE_OBJ) -L$(B) -l:libftc.so -Wl,--no-undefined \
 		-Wl,-rpath,$(abspath $(B)) $(LDFLAGS) $(LDLIBS) $(CURSES_LIBS)
 
 # The syscall names by number, generated from the kernel's uapi headers

@@ -13,6 +13,7 @@
 #include <linux/mman.h>
 #include <linux/sched.h>
 
+#include "ftc-syscalls.h"
 #include "sc-decode.h"
 #include "syscall-table.h"
 
@@ -275,21 +276,12 @@ void sc_put_arg(struct trace_seq *s, int arch, enum sc_kind k, unsigned long lon
 	}
 }
 
-/* Kernel-internal errnos (include/linux/errno.h) a syscall exit can show. */
-static const char *const restart_names[] = {
-	"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
-	"ERESTART_RESTARTBLOCK", "EPROBE_DEFER", "EOPENSTALE", "ENOPARAM",
-};
-#define RESTART_FIRST	512
-
 void sc_put_ret(struct trace_seq *s, enum sc_ret r, long long v)
 {
 	const char *name;
 
 	if (v < 0 && v >= -MAX_ERRNO) {
-		name = strerrorname_np((int)-v);
-		if (!name && -v >= RESTART_FIRST && -v < RESTART_FIRST + (long long)N(restart_names))
-			name = restart_names[-v - RESTART_FIRST];
+		name = ftc_syscall_errno_name(v);
 		sc_put_signed(s, v);
 		if (name) {
 			trace_seq_putc(s, ' ');

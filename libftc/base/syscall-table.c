@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include "ftc-syscalls.h"
+
 #include "syscall-table.h"
 
 int ftc_syscall_arch(const char *machine)
@@ -51,4 +53,26 @@ long ftc_syscall_nr(int arch, const char *name)
 		if (t->names[i] && !strcmp(t->names[i], name))
 			return (long)i;
 	return -1;
+}
+
+/* Kernel-internal errnos (include/linux/errno.h) a syscall exit can show. */
+static const char *const restart_names[] = {
+	"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
+	"ERESTART_RESTARTBLOCK", "EPROBE_DEFER", "EOPENSTALE", "ENOPARAM",
+};
+#define RESTART_FIRST 512
+#define MAX_ERRNO 4095
+
+const char *ftc_syscall_errno_name(long long ret)
+{
+	const char *name;
+	long long e = -ret;
+
+	if (ret >= 0 || e > MAX_ERRNO)
+		return NULL;
+	name = strerrorname_np((int)e);
+	if (!name && e >= RESTART_FIRST &&
+	    e < RESTART_FIRST + (long long)(sizeof(restart_names) / sizeof(*restart_names)))
+		name = restart_names[e - RESTART_FIRST];
+	return name;
 }

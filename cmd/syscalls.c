@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftc syscalls: the system calls of a trace.dat as strace and perf trace
+ * show them, one line per call when it returns (its time, duration, task,
+ * name, arguments decoded as the syscalls plugin does, and the return
+ * value with its errno's name), or per task and call a summary (calls,
+ * errors, total, min, avg, max, deviation: strace -c, perf trace -s).
+ * One pass of the library's syscall analysis (libftc-syscalls(3)).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace-seq.h>
+
+#include "input.h"
+#include "options.h"
+#include "output.h"
+#include "parse-guard.h"
+#include "sc-decode.h"
+#include "syscall-table.h"
+#include "ftc.h"
+#include "ftc-syscalls.h"
+
+enum { OPT_COMM = 0x100, OPT_INSTANCE, OPT_FAILED, OPT_DURATION, OPT_JSON, OPT_LIMIT };
+
+static const struct cmd_option syscalls_options[] = {
+	{ 'i', "input", "FILE", "the trace.dat to read (default trace.dat)", 0 },
+	{ 0, "instance", "NAME", "read this buffer (default: the first with syscall events)",
+	  OPT_INSTANCE },
+	{ 'e', "call", "NAMES", "only these calls: names or globs, comma-separated (open*,read)",
+	  0 },
+	{ 'p', "pid", "PID", "only this task", 0 },
+	{ 0, "comm", "NAME", "only tasks of this name", OPT_COMM },
+	{ 0, "failed", NULL, "only the calls that returned an error", OPT_FAILED },
+	{ 0, "duration", "MS", "only the calls that took at least MS milliseconds", OPT_DURATION },
+	{ 's', "summary", NULL, "per task and call: calls, errors, times (strace -c)", 0 },
+	{ 0, "limit", "N", "summary: at most N calls per task", OPT_LIMIT },
+	{ 0, "json", NULL, "JSON: an object per call, or the summary as one object", OPT_JSON },
+	FTC_HELP_OPTION,
+	{ 0 }
+};
+
+static int syscalls_run(int argc, char **argv);
+
+const struct command cmd_syscalls = {
+	.name = "syscalls",
+	.summary = "system calls as strace shows them, or a summary per task (strace -c)",
+	.synopsis = "[-i FILE | FILE] [--instance NAME] [-e NAMES] [-p PID] [--comm NAME]\n"
+		    "                   [--failed] [--duration MS] [-s [--limit N]] [--json]",
+	.options = syscalls_options,
+	.run = syscalls_run,
+};
+
+struct sc_view {
+	const char *input, *instance, *calls, *comm;
+	int pid;
+	bool failed, summary, json;
+	uint64_t min_ns;
+	unsigned long long limit;
+	int arch;			/* FTC_SC_*, for the flags' values */
+	struct trace_seq seq;
+	uint64_t shown;
+	struct ftc_reader *r;
+};
+
+static int syscalls_opt(int id, const char *arg, void *ctx)
+{
+	struct sc_view *v = ctx;
+	unsigned long long n;
+	char *end;
+	double ms;
+
+	switch (id) {
+	case 'i': v->input = arg; break;
+	case OPT_INSTANCE: v->instance = arg; break;
+	case 'e': v->calls = arg; break;
+	case 'p':
+		if (cmd_parse_u64(arg, &n) < 0 || !n || n > 4194304)
+			return cmd_bad_value("not a pid");
+		v->pid = (int)n;
+		break;
+	case OPT_COMM: v->comm = arg; break;
+	case OPT_FAILED: v->failed = true; break;
+	case OPT_DURATION:
+		errno = 0;
+		ms = strtod(arg, &end);
+		if (errno || end == arg || *end || !(ms >= 0) || ms > 1e9)
+			return cmd_bad_value("not a number of milliseconds");
+		v->min_ns = (uint64_t)(ms * 1e6);
+		break;
+	case 's': v->summary = true; break;
+	case OPT_LIMIT:
+		if (cmd_parse_u64(arg, &n) < 0)
+			return cmd_bad_value("not a number of rows");
+		v->limit = n;
+		break;
+	case OPT_JSON: v->json = true; break;
+	}
+	return 0;
+}
+
+/* A name in -e's list, each a name or a glob. */
+static bool call_selected(const char *list, const char *name)
+{
+	char one[64];
+
+	if (!list)
+		return true;
+	if (!name)
+		return false;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n && n < sizeof(one)) {
+			memcpy(one, p, n);
+			one[n] = '\0';
+			if (!fnmatch(one, name, 0))
+				return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+static bool task_selected(const struct sc_view *v, int tid, const char *comm)
+{
+	return (!v->pid || tid == v->pid) && (!v->comm || (comm && !strcmp(comm, v->comm)));
+}
+
+static bool is_error(long long ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+static bool line_selected(const struct sc_view *v, const struct ftc_syscall *c)
+{
+	if (!task_selected(v, c->tid, c->comm) || !call_selected(v->calls, c->name))
+		return false;
+	if (v->failed && (!c->end || !is_error(c->ret)))
+		return false;
+	return !v->min_ns || (c->ts && c->end && c->end - c->ts >= v->min_ns);
+}
+
+/* ---- a line per call ---- */
+
+static void put_args(struct sc_view *v, const struct ftc_syscall *c)
+{
+	const struct sc_sig *sig = c->name ? sc_sig_find(c->name) : NULL;
+	int n = sig && sig->nargs <= c->nargs ? sig->nargs : c->nargs;
+
+	if (!c->ts) {
+		trace_seq_puts(&v->seq, "...");	/* entered before the trace */
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		enum sc_kind k = sig && sig->nargs <= c->nargs ? sig->kind[i] : K_HEX;
+
+		if (k == K_OMODE && (i == 0 || !sc_oflags_take_mode(v->arch, c->args[i - 1])))
+			break;
+		if (i)
+			trace_seq_puts(&v->seq, ", ");
+		sc_put_arg(&v->seq, v->arch, k, c->args[i]);
+	}
+}
+
+static void text_line(struct sc_view *v, const struct ftc_syscall *c)
+{
+	const struct sc_sig *sig = c->name ? sc_sig_find(c->name) : NULL;
+	uint64_t at = c->ts ? c->ts : c->end;
+
+	trace_seq_reset(&v->seq);
+	trace_seq_printf(&v->seq, "%6llu.%06llu ", (unsigned long long)(at / 1000000000),
+			 (unsigned long long)(at % 1000000000 / 1000));
+	if (c->ts && c->end)
+		trace_seq_printf(&v->seq, "(%9.3f ms) ", (double)(c->end - c->ts) / 1e6);
+	else
+		trace_seq_printf(&v->seq, "(%9s ms) ", "?");
+	trace_seq_printf(&v->seq, "%s/%d ", c->comm ? c->comm : "<...>", c->tid);
+	if (c->name)
+		trace_seq_puts(&v->seq, c->name);
+	else
+		trace_seq_printf(&v->seq, "NR%ld", c->nr);
+	trace_seq_putc(&v->seq, '(');
+	put_args(v, c);
+	trace_seq_puts(&v->seq, ") = ");
+	if (c->end)
+		sc_put_ret(&v->seq, sig ? sig->ret : R_DEC, c->ret);
+	else
+		trace_seq_putc(&v->seq, '?');	/* it did not return in the trace */
+	trace_seq_terminate(&v->seq);
+	fputs(v->seq.buffer, stdout);
+	putchar('\n');
+}
+
+static void json_line(const struct sc_view *v, const struct ftc_syscall *c)
+{
+	const char *err = c->end ? ftc_syscall_errno_name(c->ret) : NULL;
+
+	printf("{\"ts\":%llu,\"end\":%llu,\"tid\":%d,\"comm\":", (unsigned long long)c->ts,
+	       (unsigned long long)c->end, c->tid);
+	cmd_json_string(stdout, c->comm ? c->comm : "");
+	printf(",\"nr\":%ld,\"call\":", c->nr);
+	if (c->name)
+		cmd_json_string(stdout, c->name);
+	else
+		printf("null");
+	printf(",\"args\":[");
+	for (int i = 0; i < c->nargs; i++)
+		printf("%s%llu", i ? "," : "", (unsigned long long)c->args[i]);
+	printf("]");
+	if (c->end)
+		printf(",\"ret\":%lld", c->ret);
+	if (err)
+		printf(",\"errno\":\"%s\"", err);
+	printf("}\n");
+}
+
+static void on_call(const struct ftc_syscall *c, void *ctx)
+{
+	struct sc_view *v = ctx;
+
+	if (v->summary || cmd_output_failed() || !line_selected(v, c))
+		return;
+	v->shown++;
+	if (v->json)
+		json_line(v, c);
+	else
+		text_line(v, c);
+}
+
+/* ---- the summary ---- */
+
+static int by_total(const void *a, const void *b)
+{
+	const struct ftc_syscall_stats *x = *(const struct ftc_syscall_stats *const *)a;
+	const struct ftc_syscall_stats *y = *(const struct ftc_syscall_stats *const *)b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
+}
+
+static bool stats_selected(const struct sc_view *v, const struct ftc_syscall_stats *st)
+{
+	if (!call_selected(v->calls, st->name))
+		return false;
+	return st->tid < 0 || task_selected(v, st->tid, st->comm);
+}
+
+static void stats_row(const struct sc_view *v, const struct ftc_syscall_stats *st)
+{
+	char name[32];
+	double avg = st->timed ? (double)st->total_ns / (double)st->timed : 0;
+
+	if (st->name)
+		snprintf(name, sizeof(name), "%s", st->name);
+	else
+		snprintf(name, sizeof(name), "NR%ld", st->nr);
+	if (v->json) {
+		printf("{\"call\":");
+		cmd_json_string(stdout, name);
+		printf(",\"nr\":%ld,\"calls\":%llu,\"errors\":%llu,\"timed\":%llu,\"total_ns\":%llu,"
+		       "\"min_ns\":%llu,\"avg_ns\":%.0f,\"max_ns\":%llu,\"stddev_ns\":%.0f,"
+		       "\"unfinished\":%llu}", st->nr, (unsigned long long)st->calls,
+		       (unsigned long long)st->errors, (unsigned long long)st->timed,
+		       (unsigned long long)st->total_ns, (unsigned long long)st->min_ns, avg,
+		       (unsigned long long)st->max_ns, ftc_syscall_stddev_ns(st),
+		       (unsigned long long)st->unfinished);
+		return;
+	}
+	printf("   %-22s %8llu %7llu %11.3f %10.3f %10.3f %10.3f %7.1f%%", name,
+	       (unsigned long long)st->calls, (unsigned long long)st->errors,
+	       (double)st->total_ns / 1e6, (double)st->min_ns / 1e3, avg / 1e3,
+	       (double)st->max_ns / 1e3, avg > 0 ? 100 * ftc_syscall_stddev_ns(st) / avg : 0.0);
+	if (st->unfinished)
+		printf("  (+%llu not returned)", (unsigned long long)st->unfinished);
+	putchar('\n');
+}
+
+/* The rows of one task (tid; -1: the sums), most time first, at most --limit. */
+static void stats_group(const struct sc_view *v, const struct ftc_syscall_stats **rows, size_t n)
+{
+	size_t shown = 0;
+
+	qsort(rows, n, sizeof(*rows), by_total);
+	if (!v->json)
+		printf("   %-22s %8s %7s %11s %10s %10s %10s %8s\n", "syscall", "calls", "errors",
+		       "total ms", "min us", "avg us", "max us", "stddev");
+	for (size_t i = 0; i < n && (!v->limit || shown < v->limit) && !cmd_output_failed(); i++) {
+		if (v->json && shown)
+			putchar(',');
+		stats_row(v, rows[i]);
+		shown++;
+	}
+}
+
+static int by_task(const void *a, const void *b)
+{
+	const struct ftc_syscall_stats *x = *(const struct ftc_syscall_stats *const *)a;
+	const struct ftc_syscall_stats *y = *(const struct ftc_syscall_stats *const *)b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void task_head(const struct sc_view *v, const struct ftc_syscall_stats *st, bool first)
+{
+	if (!v->json) {
+		printf("%s%s (%d)\n", first ? "" : "\n", st->comm ? st->comm : "<...>", st->tid);
+		return;
+	}
+	printf("%s{\"tid\":%d,\"comm\":", first ? "" : ",", st->tid);
+	cmd_json_string(stdout, st->comm ? st->comm : "");
+	printf(",\"calls\":[");
+}
+
+/* Per task, its calls; then every task's, summed by the library. */
+static int summary_print(struct sc_view *v, const struct ftc_syscalls *s)
+{
+	size_t n = 0, all = ftc_syscalls_nstats(s), ncalls = ftc_syscalls_ncalls(s);
+	const struct ftc_syscall_stats **rows = calloc(all + ncalls + 1, sizeof(*rows));
+
+	if (!rows)
+		return ftc_error(ENOMEM, "out of memory");
+	for (size_t i = 0; i < all; i++)
+		if (stats_selected(v, ftc_syscalls_stats_at(s, i)))
+			rows[n++] = ftc_syscalls_stats_at(s, i);
+	qsort(rows, n, sizeof(*rows), by_task);
+	if (v->json)
+		printf(",\"tasks\":[");
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && rows[j]->tid == rows[i]->tid; j++)
+			;
+		task_head(v, rows[i], i == 0);
+		stats_group(v, rows + i, j - i);
+		if (v->json)
+			printf("]}");
+	}
+	n = 0;
+	for (size_t i = 0; i < ncalls && !v->pid && !v->comm; i++)
+		if (stats_selected(v, ftc_syscalls_call_at(s, i)))
+			rows[n++] = ftc_syscalls_call_at(s, i);
+	if (v->json)
+		printf("],\"all\":[");
+	else if (n)
+		printf("\nall tasks\n");
+	stats_group(v, rows, n);
+	if (v->json)
+		printf("]");
+	free(rows);
+	return 0;
+}
+
+/* ---- the pass ---- */
+
+static int open_input(struct sc_view *v, char *buf, size_t size)
+{
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard);
+	const char *path;
+
+	if (!v->input)
+		v->input = "trace.dat";
+	path = cmd_input_path("syscalls", v->input, buf, size);
+	if (!path)
+		return -1;
+	v->input = ro.name = cmd_input_name(v->input);
+	/* the arguments are decoded here, not by the plugins */
+	ro.flags = FTC_READER_NO_PLUGINS;
+	v->r = ftc_reader_open_opts(path, &ro);
+	if (!v->r) {
+		cmd_error(&cmd_syscalls, "%s", ftc_strerror());
+		return -1;
+	}
+	return 0;
+}
+
+static int run_pass(struct ftc_syscalls *s, struct ftc_reader *r)
+{
+	struct ftc_merge *m = ftc_merge_open(r, NULL);
+	struct ftc_merge_record mr;
+	int ret;
+
+	if (!m)
+		return -1;
+	while ((ret = ftc_merge_next(m, &mr)) == 1 && !cmd_output_failed())
+		if (ftc_syscalls_add(s, &mr) < 0) {
+			ret = -1;
+			break;
+		}
+	ftc_merge_close(m);
+	ftc_syscalls_finish(s);
+	return ret < 0 ? -1 : 0;
+}
+
+static void summary_json_head(const struct sc_view *v, const struct ftc_syscalls *s)
+{
+	printf("{\"file\":");
+	cmd_json_string(stdout, v->input);
+	printf(",\"arch\":");
+	cmd_json_string(stdout, ftc_syscalls_arch(s) ? ftc_syscalls_arch(s) : "");
+	printf(",\"records\":%llu,\"lost_events\":%llu", (unsigned long long)ftc_syscalls_records(s),
+	       (unsigned long long)ftc_syscalls_lost(s));
+}
+
+/* What the file lacks, or lost, said on standard error: an empty view is never "no calls". */
+static int notes(const struct sc_view *v, const struct ftc_syscalls *s)
+{
+	if (!ftc_syscalls_records(s)) {
+		cmd_error(&cmd_syscalls, "%s has no syscall record%s%s: record -e syscalls (or -e "
+			  "raw_syscalls) (ftc syscalls --help)", v->input,
+			  v->instance ? " in instance " : "", v->instance ? v->instance : "");
+		return FTC_EXIT_REFUSED;
+	}
+	if (ftc_syscalls_lost(s))
+		fprintf(stderr, "ftc syscalls: %llu events were lost: some calls lack their entry "
+			"or their return\n", (unsigned long long)ftc_syscalls_lost(s));
+	if (!v->summary && !v->shown)
+		fprintf(stderr, "ftc syscalls: %s: no call matched the selection\n", v->input);
+	return FTC_EXIT_OK;
+}
+
+static int view_run(struct sc_view *v)
+{
+	struct ftc_syscalls_opts o = FTC_OPTS_INIT(ftc_syscalls_opts, .instance = v->instance,
+						    .on_call = on_call, .ctx = v);
+	struct ftc_syscalls *s = ftc_syscalls_new(v->r, &o);
+	int status;
+
+	if (!s) {
+		cmd_error(&cmd_syscalls, "%s: %s", v->input, ftc_strerror());
+		return FTC_EXIT_FAIL;
+	}
+	v->arch = ftc_syscalls_arch(s) && !strcmp(ftc_syscalls_arch(s), "arm64") ? FTC_SC_ARM64 :
+		  FTC_SC_X86_64;
+	trace_seq_init(&v->seq);
+	if (run_pass(s, v->r) < 0) {
+		cmd_error(&cmd_syscalls, "%s", ftc_strerror());
+		status = FTC_EXIT_FAIL;
+		goto out;
+	}
+	status = notes(v, s);
+	if (status || !v->summary)
+		goto out;
+	if (v->json)
+		summary_json_head(v, s);
+	if (summary_print(v, s) < 0) {
+		cmd_error(&cmd_syscalls, "%s", ftc_strerror());
+		status = FTC_EXIT_FAIL;
+	}
+	if (v->json)
+		printf("}\n");
+out:
+	trace_seq_destroy(&v->seq);
+	ftc_syscalls_free(s);
+	return status;
+}
+
+static int syscalls_run(int argc, char **argv)
+{
+	struct sc_view v = { 0 };
+	char stdin_path[64];
+	int ret, status;
+
+	ret = cmd_options_parse(&cmd_syscalls, argc, argv, syscalls_opt, &v);
+	if (ret < 0)
+		return cmd_options_exit(ret);
+	if (argc - ret > 1 || (ret < argc && v.input)) {
+		cmd_error(&cmd_syscalls, "one file only: '%s' (ftc syscalls --help)", argv[argc - 1]);
+		return FTC_EXIT_USAGE;
+	}
+	if (ret < argc)
+		v.input = argv[ret];
+	if (v.limit && !v.summary) {
+		cmd_error(&cmd_syscalls, "--limit goes with --summary (see 'ftc syscalls --help')");
+		return FTC_EXIT_USAGE;
+	}
+	if (open_input(&v, stdin_path, sizeof(stdin_path)) < 0)
+		return FTC_EXIT_FAIL;
+	status = view_run(&v);
+	ftc_reader_close(v.r);
+	return status;
+}

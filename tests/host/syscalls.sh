@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftc syscalls against strace: a program calls getppid N times and opens
+# a list of paths of which two do not exist. Recorded by ftc record -F
+# (syscalls:* events, then raw_syscalls), its calls from its exec on are
+# strace -c -f's, call for call and error for error; the missing opens
+# print "= -2 ENOENT"; the summary counts the same; trace-cmd's v6 copy of
+# the file gives the same lines. Filters, a file without syscall events,
+# and bad values get their exit codes.
+. "$(dirname "$0")/../lib.sh"
+
+for t in strace cc python3; do
+	command -v $t >/dev/null || { skip "syscalls" "$t is not installed"; finish; }
+done
+D=$OUT/syscalls.$$
+rm -rf "$D"; mkdir -p "$D"
+I=$(test_instance syscalls)
+trap 'instances_remove "$I"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
+knobs_save
+cc -O2 -o "$D/sc-known" "$TOP/tests/fixtures/syscalls-known.c" ||
+	{ fail "setup: build the program" "cc failed"; finish; }
+N=1000
+ARGS=("$D/sc-known" $N / /nonexistent-ftc-a /proc/self/status /nonexistent-ftc-b)
+strace -c -f -o "$D/strace.txt" "${ARGS[@]}" ||
+	{ fail "setup: strace -c -f of the program" "$(tail -2 "$D/strace.txt")"; finish; }
+# strace -c: "% time seconds usecs/call calls errors syscall"; errors may be empty
+awk '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
+	print $NF, $4, (NF == 6 ? $5 : 0) }' "$D/strace.txt" | sort >"$D/strace.rows"
+
+# counts FILE: "call calls errors" of the program from its exec on, as ftc syscalls --json gives them
+counts() {
+	"$FTC" syscalls --json --comm sc-known "$1" 2>"$D/counts.err" | python3 -c '
+import json, sys
+calls = [json.loads(l) for l in sys.stdin]
+start = min((c["ts"] for c in calls if c["call"] == "execve" and c.get("ret") == 0), default=None)
+n = {}
+for c in calls:
+	if start is None or (c["ts"] or c["end"]) < start:
+		continue
+	k = n.setdefault(c["call"], [0, 0])
+	k[0] += 1
+	k[1] += "errno" in c
+for name in sorted(n):
+	print(name, *n[name])'
+}
+for ev in syscalls raw_syscalls; do
+	if ! "$FTC" record -q -B "$I" -F -e $ev -o "$D/$ev.dat" -- "${ARGS[@]}" >"$D/rec.log" 2>&1; then
+		fail "setup: ftc record -e $ev" "$(tail -2 "$D/rec.log")"
+		continue
+	fi
+	counts "$D/$ev.dat" | sort >"$D/$ev.rows"
+	gp=$(awk '$1 == "getppid" { print $2 }' "$D/$ev.rows")
+	[ "$gp" = $N ] && pass "$ev: the $N getppid calls" || fail "$ev: the $N getppid calls" "found ${gp:-none}"
+	if cmp -s "$D/strace.rows" "$D/$ev.rows"; then
+		pass "$ev: every call and error from the exec on is strace -c -f's ($(wc -l <"$D/$ev.rows") calls)"
+	else
+		fail "$ev: every call and error is strace -c -f's" "$(diff "$D/strace.rows" "$D/$ev.rows" | head -6 | tr '\n' ' ') $(head -2 "$D/counts.err")"
+	fi
+	enoent=$("$FTC" syscalls --comm sc-known -e openat --failed "$D/$ev.dat" 2>/dev/null | grep -c ' = -2 ENOENT$')
+	want=$(awk '$1 == "openat" { print $3 }' "$D/strace.rows")
+	[ "$enoent" = "$want" ] && [ "$want" -ge 2 ] 2>/dev/null &&
+		pass "$ev: the $enoent failed opens print = -2 ENOENT, as strace counts them" ||
+		fail "$ev: the failed opens print = -2 ENOENT" "$enoent lines, strace: $want"
+done
+
+# The summary counts what the lines count.
+"$FTC" syscalls -s --json --comm sc-known "$D/syscalls.dat" >"$D/sum.json" 2>"$D/sum.err"
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+c = {r["call"]: r for t in d["tasks"] for r in t["calls"]}
+print(c["getppid"]["calls"], c["getppid"]["errors"], c["getppid"]["timed"], len(d["all"]) == 0)' "$D/sum.json" 2>&1)
+[ "$got" = "$N 0 $N True" ] && pass "summary: getppid $N calls, no error, each timed; no all-task table with --comm" ||
+	fail "summary: getppid's row" "$got $(head -2 "$D/sum.err")"
+"$FTC" syscalls -s "$D/syscalls.dat" >"$D/sum.txt" 2>&1
+expect_match "summary: a table per task and one over all" '^all tasks$' "$(cat "$D/sum.txt")"
+
+# trace-cmd's own copy of the file reads the same.
+if trace-cmd convert -i "$D/syscalls.dat" -o "$D/tc6.dat" --file-version 6 >/dev/null 2>&1; then
+	"$FTC" syscalls "$D/syscalls.dat" >"$D/a.txt" 2>/dev/null
+	"$FTC" syscalls "$D/tc6.dat" >"$D/b.txt" 2>/dev/null
+	[ -s "$D/a.txt" ] && cmp -s "$D/a.txt" "$D/b.txt" &&
+		pass "trace-cmd's v6 copy: the same $(wc -l <"$D/a.txt") lines" ||
+		fail "trace-cmd's v6 copy: the same lines" "$(diff "$D/a.txt" "$D/b.txt" | head -4)"
+else
+	skip "syscalls: trace-cmd's copy" "trace-cmd convert failed"
+fi
+
+# Filters.
+n=$("$FTC" syscalls -e 'getpp*' --comm sc-known "$D/syscalls.dat" 2>/dev/null | wc -l)
+[ "$n" = $N ] && pass "-e with a glob: $n lines" || fail "-e with a glob: $N lines" "$n"
+n=$("$FTC" syscalls --duration 1000 "$D/syscalls.dat" 2>"$D/dur.err" | wc -l)
+[ "$n" = 0 ] && grep -q "no call matched" "$D/dur.err" && pass "--duration 1000: nothing, and it says so" ||
+	fail "--duration 1000: nothing, and it says so" "$n lines: $(cat "$D/dur.err")"
+
+# What does not fit.
+"$FTC" record -q -B "$I" -e sched:sched_switch -o "$D/nosc.dat" -- true >/dev/null 2>&1
+expect_status "a file without syscall events exits 3" 3 "$FTC" syscalls "$D/nosc.dat"
+expect_match "... and says what to record" "record -e syscalls" "$(cat "$OUT/last.err")"
+expect_status "--limit without -s exits 2" 2 "$FTC" syscalls --limit 3 "$D/syscalls.dat"
+expect_status "a bad duration exits 2" 2 "$FTC" syscalls --duration -1 "$D/syscalls.dat"
+expect_status "a bad pid exits 2" 2 "$FTC" syscalls -p 0 "$D/syscalls.dat"
+expect_status "a missing file exits 1" 1 "$FTC" syscalls "$D/none.dat"
+
+knobs_unchanged "ftc syscalls"
+finish
