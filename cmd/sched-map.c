@@ -23,8 +23,6 @@ struct sched_map {
 	const struct sched_print *p;
 	int ncpus;
 	int *cpu_name;			/* per CPU: the name of the task it runs, -1 idle */
-	int *cpu_pid;
-	char (*cpu_comm)[17];		/* per CPU: the task's name when switched in */
 	int *task_name;			/* per task index: its name + 1, 0 until seen */
 	size_t ntasks;
 	int next;			/* the next name to give */
@@ -68,13 +66,12 @@ static int task_name(struct sched_map *m, size_t task, bool *fresh)
 static bool shown(const struct sched_map *m, const struct ftc_sched_switch *sw)
 {
 	const struct sched_print *p = m->p;
-	int was = m->cpu_pid[sw->cpu];
 
 	if (!p->pid && !p->comm)
 		return true;
 	if (sw->pid && sched_print_selected(p, sw->pid, sw->comm))
 		return true;
-	return was > 0 && sched_print_selected(p, was, m->cpu_comm[sw->cpu]);
+	return sw->prev_pid > 0 && sched_print_selected(p, sw->prev_pid, sw->prev_comm);
 }
 
 static void map_line(const struct sched_map *m, const struct ftc_sched_switch *sw, bool fresh)
@@ -111,8 +108,6 @@ void sched_map_switch(const struct ftc_sched_switch *sw, void *ctx)
 		return;
 	show = shown(m, sw);
 	m->cpu_name[sw->cpu] = n;
-	m->cpu_pid[sw->cpu] = sw->pid;
-	snprintf(m->cpu_comm[sw->cpu], sizeof(m->cpu_comm[0]), "%s", sw->comm ? sw->comm : "");
 	if (show)
 		map_line(m, sw, fresh);
 }
@@ -126,9 +121,7 @@ struct sched_map *sched_map_new(const struct sched_print *p, int ncpus)
 	m->p = p;
 	m->ncpus = ncpus > 0 ? ncpus : 1;
 	m->cpu_name = malloc((size_t)m->ncpus * sizeof(int));
-	m->cpu_pid = calloc((size_t)m->ncpus, sizeof(int));
-	m->cpu_comm = calloc((size_t)m->ncpus, sizeof(*m->cpu_comm));
-	if (!m->cpu_name || !m->cpu_pid || !m->cpu_comm) {
+	if (!m->cpu_name) {
 		sched_map_free(m);
 		return NULL;
 	}
@@ -142,8 +135,6 @@ void sched_map_free(struct sched_map *m)
 	if (!m)
 		return;
 	free(m->cpu_name);
-	free(m->cpu_pid);
-	free(m->cpu_comm);
 	free(m->task_name);
 	free(m);
 }

@@ -90,6 +90,8 @@ struct ftc_sched_switch {
 	int cpu;
 	int pid;			/* 0: idle */
 	const char *comm;		/* NULL when idle */
+	int prev_pid;			/* the task it ran before (0: idle, or not known) */
+	const char *prev_comm;		/* its name then; NULL when idle */
 	size_t task;			/* its index for ftc_sched_task_at(); SIZE_MAX when idle */
 	/* the trace lacks this switch: the task's first record on that CPU shows it */
 	bool inferred;

@@ -360,9 +360,9 @@ static int switch_in(struct ftc_sched *s, struct sched_task *t, uint64_t ts, boo
 	return 0;
 }
 
-/* The CPU runs t now (NULL: idle), as the caller's on_switch learns. */
+/* The CPU runs t now (NULL: idle) after prev, as the caller's on_switch learns. */
 static void cpu_switched(struct ftc_sched *s, int cpu, uint64_t ts, const struct sched_task *t,
-			 bool inferred)
+			 const struct sched_task *prev, bool inferred)
 {
 	struct ftc_sched_switch sw = { .ts = ts, .cpu = cpu, .task = SIZE_MAX,
 				       .inferred = inferred };
@@ -371,6 +371,10 @@ static void cpu_switched(struct ftc_sched *s, int cpu, uint64_t ts, const struct
 		s->current[cpu] = t ? t->t.pid : 0;
 	if (!s->o.on_switch)
 		return;
+	if (prev) {
+		sw.prev_pid = prev->t.pid;
+		sw.prev_comm = prev->t.comm;
+	}
 	if (t) {
 		sw.pid = t->t.pid;
 		sw.comm = t->t.comm;
@@ -385,14 +389,17 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 	uint64_t ts = rec->ts;
 	struct sched_task *t;
 
+	long out = -1;
+
 	if (prev > 0) {
 		t = task_of(s, prev);
 		if (!t || (t->st != ST_RUNNING && switch_in(s, t, ts, true) < 0))
 			return -1;
 		set_comm(t, s->f[F_PREV_COMM], rec);
 		switch_out(s, t, num(s, F_PREV_STATE, rec), ts, cpu);
+		out = (long)(t - s->tasks.v);
 		if (cpu >= 0 && cpu < s->ncpus)
-			s->pending[cpu] = (long)(t - s->tasks.v);
+			s->pending[cpu] = out;
 	}
 	t = NULL;
 	if (next > 0) {
@@ -403,7 +410,8 @@ static int on_switch(struct ftc_sched *s, const struct tep_record *rec, int cpu)
 		if (switch_in(s, t, ts, false) < 0)
 			return -1;
 	}
-	cpu_switched(s, cpu, ts, t, false);
+	/* by index: adding next may have moved the tasks */
+	cpu_switched(s, cpu, ts, t, out >= 0 ? &s->tasks.v[out] : NULL, false);
 	return 0;
 }
 
@@ -482,10 +490,17 @@ static int running(struct ftc_sched *s, int pid, int cpu, uint64_t ts)
 
 	if (pid <= 0 || (cpu >= 0 && cpu < s->ncpus && s->current[cpu] == pid))
 		return 0;	/* the task the CPU switched to last: known to run */
+	int was = cpu >= 0 && cpu < s->ncpus ? s->current[cpu] : 0;
+	long prev = -1;
+
+	if (was > 0 && !task_of(s, was))
+		return -1;
 	t = task_of(s, pid);
 	if (!t || (t->st != ST_RUNNING && switch_in(s, t, ts, true) < 0))
 		return -1;
-	cpu_switched(s, cpu, ts, t, true);
+	if (was > 0)	/* looked up again: adding t may have moved the tasks */
+		prev = (long)(task_of(s, was) - s->tasks.v);
+	cpu_switched(s, cpu, ts, t, prev >= 0 ? &s->tasks.v[prev] : NULL, true);
 	return 0;
 }
 

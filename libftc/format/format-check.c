@@ -39,6 +39,17 @@ struct ftc_rec_shape {
 	struct dyn_field dyn[];
 };
 
+/*
+ * ftrace:kernel_stack records hold as many callers as the stack had (its
+ * size field), not the 8 its format declares. The function plugin prints
+ * them up to the record's end; without it, libtraceevent reads all 8.
+ */
+static bool short_stack_ok(const struct tep_event *ev, const struct tep_format_field *fd)
+{
+	return ev->handler && ev->system && !strcmp(ev->system, "ftrace") &&
+	       !strcmp(ev->name, "kernel_stack") && !strcmp(fd->name, "caller");
+}
+
 static void note_fixed(struct ftc_rec_shape *sh, struct tep_format_field *fd)
 {
 	long end;
@@ -49,7 +60,7 @@ static void note_fixed(struct ftc_rec_shape *sh, struct tep_format_field *fd)
 		return;
 	}
 	/* A flexible array ("char buf[]", size 0) must at least start in the record. */
-	end = (long)fd->offset + fd->size;
+	end = (long)fd->offset + (short_stack_ok(sh->ev, fd) ? 0 : fd->size);
 	if (end > sh->min_size && !sh->bad_format) {
 		sh->min_size = (int)(end > INT32_MAX ? INT32_MAX : end);
 		sh->min_field = fd;

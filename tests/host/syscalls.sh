@@ -26,7 +26,7 @@ strace -c -f -o "$D/strace.txt" "${ARGS[@]}" ||
 awk '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
 	print $NF, $4, (NF == 6 ? $5 : 0) }' "$D/strace.txt" | sort >"$D/strace.rows"
 
-# counts FILE: "call calls errors" of the program from its exec on, as ftc syscalls --json gives them
+# counts FILE: "call calls errors" of the program from its exec on, returned, as ftc syscalls --json gives them
 counts() {
 	"$FTC" syscalls --json --comm sc-known "$1" 2>"$D/counts.err" | python3 -c '
 import json, sys
@@ -34,7 +34,8 @@ calls = [json.loads(l) for l in sys.stdin]
 start = min((c["ts"] for c in calls if c["call"] == "execve" and c.get("ret") == 0), default=None)
 n = {}
 for c in calls:
-	if start is None or (c["ts"] or c["end"]) < start:
+	# strace -c counts the calls that returned (not exit_group)
+	if start is None or (c["ts"] or c["end"]) < start or "ret" not in c:
 		continue
 	k = n.setdefault(c["call"], [0, 0])
 	k[0] += 1
