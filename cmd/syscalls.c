@@ -21,7 +21,6 @@
 #include "output.h"
 #include "parse-guard.h"
 #include "sc-decode.h"
-#include "syscall-table.h"
 #include "ftc.h"
 #include "ftc-syscalls.h"
 
@@ -61,7 +60,7 @@ struct sc_view {
 	bool failed, summary, json;
 	uint64_t min_ns;
 	unsigned long long limit;
-	int arch;			/* FTC_SC_*, for the flags' values */
+	int arch;			/* sc_arch_of(), for the flags' values */
 	struct trace_seq seq;
 	uint64_t shown;
 	struct ftc_reader *r;
@@ -433,8 +432,7 @@ static int view_run(struct sc_view *v)
 		cmd_error(&cmd_syscalls, "%s: %s", v->input, ftc_strerror());
 		return FTC_EXIT_FAIL;
 	}
-	v->arch = ftc_syscalls_arch(s) && !strcmp(ftc_syscalls_arch(s), "arm64") ? FTC_SC_ARM64 :
-		  FTC_SC_X86_64;
+	v->arch = sc_arch_of(ftc_syscalls_arch(s));
 	trace_seq_init(&v->seq);
 	if (run_pass(s, v->r) < 0) {
 		cmd_error(&cmd_syscalls, "%s", ftc_strerror());

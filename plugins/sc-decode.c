@@ -276,6 +276,11 @@ void sc_put_arg(struct trace_seq *s, int arch, enum sc_kind k, unsigned long lon
 	}
 }
 
+int sc_arch_of(const char *name)
+{
+	return name && !strcmp(name, "arm64") ? FTC_SC_ARM64 : FTC_SC_X86_64;
+}
+
 void sc_put_ret(struct trace_seq *s, enum sc_ret r, long long v)
 {
 	const char *name;

@@ -48,6 +48,8 @@ const struct sc_sig *sc_sig_find(const char *name);
 /* Every signature, for the handlers of the syscalls:sys_enter_* events. */
 const struct sc_sig *sc_sig_at(unsigned int i);
 
+/* The FTC_SC_* of a table's name ("x86_64", "arm64"); x86_64 for another. */
+int sc_arch_of(const char *name);
 /* Prints one argument of kind k; arch is an FTC_SC_* (flag values differ). */
 void sc_put_arg(struct trace_seq *s, int arch, enum sc_kind k, unsigned long long v);
 /* Prints a return value: "3", "-2 ENOENT", "0x7f..". */

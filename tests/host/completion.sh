@@ -171,7 +171,7 @@ fi
 # sched: the view first, then capture files
 got=$(complete_words ftc sched "")
 expect_match "TAB on 'ftc sched' offers its views and record" \
-	'^latency timehist offcpu hist record$' "$(echo $got)"
+	'^latency timehist offcpu hist map record$' "$(echo $got)"
 mkdir -p "$OUT/compl-sched" && : >"$OUT/compl-sched/t.dat" && : >"$OUT/compl-sched/t.txt"
 got=$(cd "$OUT/compl-sched" && complete_words ftc sched offcpu "")
 expect_match "TAB on 'ftc sched offcpu' offers .dat files" '^t.dat$' "$(echo $got)"

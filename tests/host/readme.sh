@@ -84,6 +84,9 @@ judge_of() {
 	"ftc sched offcpu -- ./workload") echo 0 ;;
 	"ftc sched record --call-graph fp -o w.dat -- ./workload") echo 0 ;;
 	"ftc sched offcpu --comm workload w.dat") echo 0 ;;
+	"ftc record -e syscalls -F -o s.dat -- ./workload") echo 0 ;;
+	"ftc syscalls --failed s.dat") echo 0 ;;
+	"ftc syscalls -s s.dat") echo 0 ;;
 	"ftc extract -o boot.dat"|"ftc report --initcalls boot.dat | head") echo "lab tests/lab/boot-trace.sh" ;;
 	"ftc list --module mymod"|"ftc record -p function -l ':mod:mymod' -o t.dat -- insmod mymod.ko"|\
 	"ftc record -p function_graph -g 'mymod_*' -l ':mod:mymod' --max-graph-depth 3 -o g.dat -- ./poke"|\
