@@ -132,6 +132,7 @@ tail_args() {
 		--heatmap) echo "hist $T/tiny.dat" ;;
 		*) echo "$T/tiny.dat" ;; esac ;;
 	dump|restore|import) echo "$T/tiny.dat" ;;
+	syscalls) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
 	probe) case $2 in --line|--vars) ;; *) echo "list" ;; esac ;;
@@ -192,9 +193,9 @@ allowed() {
 		echo "1 3|none"; return ;;	# the kernel judges an expression
 	"listen --output")
 		echo "2|none"; return ;;	# a name; then no -p: listen never waits here
-	"sched --input") echo "1|value"; return ;;	# no such file
+	"sched --input"|"syscalls --input") echo "1|value"; return ;;	# no such file
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance"|\
-	"sched --instance"|"sched --comm")
+	"sched --instance"|"sched --comm"|"syscalls --instance"|"syscalls --comm"|"syscalls --call")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
 		echo "0 3|none"; return ;;	# any text separates fields (3: no perf here)
