@@ -14,6 +14,7 @@
 #include <traceevent/event-parse.h>
 
 #include "output.h"
+#include "pass.h"
 #include "sched-print.h"
 #include "ftc.h"
 #include "ftc-heat.h"
@@ -474,22 +475,17 @@ static int notes(const struct command *cmd, const struct sched_print *p,
 	return 0;
 }
 
+static int sched_add(void *s, const struct ftc_merge_record *mr)
+{
+	return ftc_sched_add(s, mr);
+}
+
 int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s)
 {
-	struct ftc_merge *m = ftc_merge_open(r, NULL);
-	struct ftc_merge_record mr;
-	int ret;
+	int ret = cmd_pass(r, sched_add, s);
 
-	if (!m)
-		return -1;
-	while ((ret = ftc_merge_next(m, &mr)) == 1 && !cmd_output_failed())
-		if (ftc_sched_add(s, &mr) < 0) {
-			ret = -1;
-			break;
-		}
-	ftc_merge_close(m);
 	ftc_sched_finish(s);
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 static bool has_instance(const struct sched_print *p)

@@ -19,6 +19,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "pass.h"
 #include "parse-guard.h"
 #include "sc-decode.h"
 #include "ftc.h"
@@ -376,22 +377,17 @@ static int open_input(struct sc_view *v, char *buf, size_t size)
 	return 0;
 }
 
+static int syscalls_add(void *s, const struct ftc_merge_record *mr)
+{
+	return ftc_syscalls_add(s, mr);
+}
+
 static int run_pass(struct ftc_syscalls *s, struct ftc_reader *r)
 {
-	struct ftc_merge *m = ftc_merge_open(r, NULL);
-	struct ftc_merge_record mr;
-	int ret;
+	int ret = cmd_pass(r, syscalls_add, s);
 
-	if (!m)
-		return -1;
-	while ((ret = ftc_merge_next(m, &mr)) == 1 && !cmd_output_failed())
-		if (ftc_syscalls_add(s, &mr) < 0) {
-			ret = -1;
-			break;
-		}
-	ftc_merge_close(m);
 	ftc_syscalls_finish(s);
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 static void summary_json_head(const struct sc_view *v, const struct ftc_syscalls *s)
