@@ -25,17 +25,18 @@
 #include "ftc.h"
 #include "ftc-syscalls.h"
 
-enum { OPT_COMM = 0x100, OPT_INSTANCE, OPT_FAILED, OPT_DURATION, OPT_JSON, OPT_LIMIT };
+enum { OPT_COMM = 0x100, OPT_INSTANCE, OPT_FAILURE, OPT_DURATION, OPT_JSON, OPT_LIMIT };
 
 static const struct cmd_option syscalls_options[] = {
 	{ 'i', "input", "FILE", "the trace.dat to read (default trace.dat)", 0 },
 	{ 0, "instance", "NAME", "read this buffer (default: the first with syscall events)",
 	  OPT_INSTANCE },
-	{ 'e', "call", "NAMES", "only these calls: names or globs, comma-separated (open*,read)",
+	/* perf trace's letters and names (ftc(1), "for perf users") */
+	{ 'e', "event", "NAMES", "only these calls: names or globs, comma-separated (open*,read)",
 	  0 },
 	{ 'p', "pid", "PID", "only this task", 0 },
 	{ 0, "comm", "NAME", "only tasks of this name", OPT_COMM },
-	{ 0, "failed", NULL, "only the calls that returned an error", OPT_FAILED },
+	{ 0, "failure", NULL, "only the calls that returned an error", OPT_FAILURE },
 	{ 0, "duration", "MS", "only the calls that took at least MS milliseconds", OPT_DURATION },
 	{ 's', "summary", NULL, "per task and call: calls, errors, times (strace -c)", 0 },
 	{ 0, "limit", "N", "summary: at most N calls per task", OPT_LIMIT },
@@ -50,7 +51,7 @@ const struct command cmd_syscalls = {
 	.name = "syscalls",
 	.summary = "system calls as strace shows them, or a summary per task (strace -c)",
 	.synopsis = "[-i FILE | FILE] [--instance NAME] [-e NAMES] [-p PID] [--comm NAME]\n"
-		    "                   [--failed] [--duration MS] [-s [--limit N]] [--json]",
+		    "                   [--failure] [--duration MS] [-s [--limit N]] [--json]",
 	.options = syscalls_options,
 	.run = syscalls_run,
 };
@@ -84,7 +85,7 @@ static int syscalls_opt(int id, const char *arg, void *ctx)
 		v->pid = (int)n;
 		break;
 	case OPT_COMM: v->comm = arg; break;
-	case OPT_FAILED: v->failed = true; break;
+	case OPT_FAILURE: v->failed = true; break;
 	case OPT_DURATION:
 		errno = 0;
 		ms = strtod(arg, &end);

@@ -195,7 +195,7 @@ allowed() {
 		echo "2|none"; return ;;	# a name; then no -p: listen never waits here
 	"sched --input"|"syscalls --input") echo "1|value"; return ;;	# no such file
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance"|\
-	"sched --instance"|"sched --comm"|"syscalls --instance"|"syscalls --comm"|"syscalls --call")
+	"sched --instance"|"sched --comm"|"syscalls --instance"|"syscalls --comm"|"syscalls --event")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
 		echo "0 3|none"; return ;;	# any text separates fields (3: no perf here)

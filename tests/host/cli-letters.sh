@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The letter rule of ftc(1), "for trace-cmd users" and "for perf users": commands trace-cmd
-# has take its letters with its meanings, stat, profile and sched take perf's letters and long
+# has take its letters with its meanings, stat, profile, sched and syscalls take perf's letters and long
 # names, and within one family a letter has two meanings only where the peer itself gives it
 # two. Read from every command's options table (`ftc CMD --list-opts=table`) and checked
 # against the peers' own usage texts (`trace-cmd CMD -h`, `perf CMD -h`).
@@ -15,6 +15,7 @@ peer_of() {
 	stat) echo perf:stat ;;
 	profile) echo perf:record ;;
 	sched) echo perf:sched ;;
+	syscalls) echo perf:trace ;;
 	status) echo trace-cmd:stat ;;
 	start) echo trace-cmd:record ;;	# "trace-cmd start: uses same options as record"
 	record|report|stop|restart|clear|extract|show|reset|snapshot|list|convert|split|listen)
@@ -45,7 +46,7 @@ fi
 if command -v perf >/dev/null; then
 	have_perf=true
 	# perf sched's letters are its verbs': -s is latency's --sort and timehist's --summary
-	for pc in stat record top "sched latency" "sched timehist"; do
+	for pc in stat record top trace "sched latency" "sched timehist"; do
 		perf $pc -h 2>&1 | sed -nE "s/^ +-([A-Za-z]), --([a-z0-9-]+).*/${pc%% *} \1 \2/p"
 	done >"$D/perf-letters"
 fi
@@ -101,6 +102,7 @@ for c, fam, peer, s, l in rows:
         if want and l not in want:
             out.append(f"ftc {c} -{s} is --{l}; perf {peer} -{s} is --{'/--'.join(sorted(want))}")
 # 4: within a family a letter keeps one meaning, except where the peer has two
+perf_peer = {c: peer for c, fam, peer, s, l in rows if fam == 'perf'}
 by_letter = {}
 for c, fam, peer, s, l in rows:
     if s != '-':
@@ -115,7 +117,7 @@ for (fam, s), uses in sorted(by_letter.items()):
             # the peer's own, or one of the meanings the peer gives the letter
             peer_own = (c, s) in refs or l in peer_meanings
         else:
-            peer_own = l in perfl.get(({'stat': 'stat', 'top': 'top', 'sched': 'sched'}.get(c, 'record'), s), ())
+            peer_own = l in perfl.get((perf_peer.get(c, 'record'), s), ())
         if not peer_own:
             out.append(f"{fam} family: -{s} means {sorted(longs)}; ftc {c} -{s} --{l} "
                        f"is not the peer's own")

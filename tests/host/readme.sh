@@ -85,7 +85,7 @@ judge_of() {
 	"ftc sched record --call-graph fp -o w.dat -- ./workload") echo 0 ;;
 	"ftc sched offcpu --comm workload w.dat") echo 0 ;;
 	"ftc record -e syscalls -F -o s.dat -- ./workload") echo 0 ;;
-	"ftc syscalls --failed s.dat") echo 0 ;;
+	"ftc syscalls --failure s.dat") echo 0 ;;
 	"ftc syscalls -s s.dat") echo 0 ;;
 	"ftc extract -o boot.dat"|"ftc report --initcalls boot.dat | head") echo "lab tests/lab/boot-trace.sh" ;;
 	"ftc list --module mymod"|"ftc record -p function -l ':mod:mymod' -o t.dat -- insmod mymod.ko"|\

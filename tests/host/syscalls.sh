@@ -56,7 +56,7 @@ for ev in syscalls raw_syscalls; do
 	else
 		fail "$ev: every call and error is strace -c -f's" "$(diff "$D/strace.rows" "$D/$ev.rows" | head -6 | tr '\n' ' ') $(head -2 "$D/counts.err")"
 	fi
-	enoent=$("$FTC" syscalls --comm sc-known -e openat --failed "$D/$ev.dat" 2>/dev/null | grep -c ' = -2 ENOENT$')
+	enoent=$("$FTC" syscalls --comm sc-known -e openat --failure "$D/$ev.dat" 2>/dev/null | grep -c ' = -2 ENOENT$')
 	want=$(awk '$1 == "openat" { print $3 }' "$D/strace.rows")
 	[ "$enoent" = "$want" ] && [ "$want" -ge 2 ] 2>/dev/null &&
 		pass "$ev: the $enoent failed opens print = -2 ENOENT, as strace counts them" ||
