@@ -216,10 +216,13 @@ int ftc_cur_blob(struct ftc_cur *c, uint64_t n, char **out)
 {
 	char *b;
 
-	if (n > FTC_MAX_META_SIZE || c->pos > c->end || n > c->end - c->pos)
+	if (n > FTC_MAX_META_SIZE || c->pos > c->end || n > c->end - c->pos) {
+		/* a size that could be past the end of the file: most likely cut there */
+		c->r->short_read |= !c->mem && n <= FTC_MAX_META_SIZE;
 		return ftc_cur_err(c, "a size of %llu bytes does not fit (%llu left)",
 				   (unsigned long long)n,
 				   (unsigned long long)(c->end > c->pos ? c->end - c->pos : 0));
+	}
 	b = malloc(n + 1);
 	if (!b)
 		return ftc_error(ENOMEM, "%s: out of memory for %llu bytes of %s", c->r->path,

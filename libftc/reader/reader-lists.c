@@ -21,6 +21,12 @@ static const char *const option_names[] = {
 
 const char *ftc_option_name(unsigned int id)
 {
+	switch (id) {	/* ftc's own, which trace-cmd passes over */
+	case FTC_OPT_FTC_LOST: return "FTC_LOST";
+	case FTC_SEC_PAD: return "FTC_PAD";
+	case FTC_OPT_FTC_RESTORING: return "FTC_RESTORING";
+	case FTC_OPT_FTC_ENABLED: return "FTC_ENABLED";
+	}
 	return id < sizeof(option_names) / sizeof(option_names[0]) ? option_names[id] : "UNKNOWN";
 }
 

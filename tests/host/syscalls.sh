@@ -85,6 +85,19 @@ else
 	skip "syscalls: trace-cmd's copy" "trace-cmd convert failed"
 fi
 
+# A v6 copy cut inside its largest option (what the capture enabled: every
+# syscall event, about 20 KB): report says where it was cut, in one line.
+if "$FTC" convert --file-version 6 "$D/syscalls.dat" "$D/v6.dat" >/dev/null 2>&1; then
+	set -- $("$FTC" dump --options "$D/v6.dat" | awk '$3 == "FTC_ENABLED" { print $5, $7 }')
+	at=$(( ${1:-0} + ${2:-0} / 2 ))
+	head -c "$at" "$D/v6.dat" >"$D/v6cut.dat"
+	expect_status "a v6 copy cut inside an option: exit 1" 1 "$FTC" report "$D/v6cut.dat"
+	expect_match "... one line says where it was cut" "^ftc report: .*v6cut.dat: cut at $at bytes, inside its metadata" \
+		"$(cat "$OUT/last.err")"
+else
+	fail "setup: a v6 copy" "ftc convert failed"
+fi
+
 # Filters.
 n=$("$FTC" syscalls -e 'getpp*' --comm sc-known "$D/syscalls.dat" 2>/dev/null | wc -l)
 [ "$n" = $N ] && pass "-e with a glob: $n lines" || fail "-e with a glob: $N lines" "$n"
