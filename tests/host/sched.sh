@@ -192,7 +192,16 @@ if "$FTC" sched record -q -o "$D/top.dat" -- taskset -c 0 "$D/nap" >"$D/rec.log"
 	"$FTC" report --profile "$D/top.dat" >"$D/top.ftc" 2>"$D/top.err"
 	trace-cmd report --profile -i "$D/top.dat" >"$D/top.tc" 2>/dev/null
 	pid=$(sed -n 's/^task: nap-\([0-9]*\)$/\1/p' "$D/top.ftc" | head -1)
-	for ev in "sched_switch:S" "$(printf 'sched_wakeup:0x%x' "${pid:-0}")"; do
+	# Before taskset's exec the task may still run on CPU 1: a switch-in the
+	# trace lacks there leaves trace-cmd a wakeup it pairs with a later
+	# switch-in (seen under ASan: 102 wakeups, 47 ms, where ftc counts 101,
+	# 4.2 ms); ftc does not time a wakeup to a switch-in it inferred.
+	inf=$("$FTC" sched latency --json -p "${pid:-1}" "$D/top.dat" 2>/dev/null |
+		python3 -c 'import json, sys; print(sum(t["inferred_switches"] for t in json.load(sys.stdin)["tasks"]))' 2>/dev/null)
+	wake=$(printf 'sched_wakeup:0x%x' "${pid:-0}")
+	[ "${inf:-0}" = 0 ] || skip "report --profile: nap's $wake against trace-cmd's" \
+		"$inf of nap's switch-ins are not in the trace (pinned too late)"
+	for ev in "sched_switch:S" $([ "${inf:-0}" = 0 ] && echo "$wake"); do
 		# "Event: NAME (COUNT) Total: NS" in the nap task's block (by pid:
 		# trace-cmd names a task as first seen, ftc as last: ftc, then nap)
 		get() { awk -v t="-$pid" -v e="$ev" '/^task: / { on = (substr($0, length($0) - length(t) + 1) == t) }
