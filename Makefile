@@ -99,7 +99,7 @@ PLUGIN_PIC_LIB := $(PLUGIN_LIB:%.c=$(B)/pic/%.o) $(B)/pic/libftc/base/syscall-ta
 PLUGIN_STATIC_OBJ := $(B)/static/plugins/plugin_ftc_syscalls.o $(B)/static/plugins/plugin_ftc_signal.o \
 	     $(PLUGIN_LIB:%.c=$(B)/static/%.o) $(B)/static/plugins/static.o
 
-.PHONY: all shared-check plugins static asan test test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards example-static
+.PHONY: all shared-check plugins static asan test test-build test-asan demo bench install clean check-deps fuzz public-headers lib-dirs static-boards example-static
 all: ftc $(B)/libftc.a $(B)/libftc.so shared-check unit plugins
 
 # Copy then rename, so a running ./ftc is never overwritten in place.
@@ -239,8 +239,13 @@ static-boards:
 	$(MAKE) static CROSS_COMPILE=aarch64-linux-gnu-
 	$(MAKE) static CROSS_COMPILE=arm-linux-gnueabihf-
 
-test: all static static-boards asan example-static
+# The five builds the suite runs take a CPU each in turn unless make runs
+# them side by side: make test does, whatever -j it was given.
+test:
+	$(MAKE) -j$(shell nproc) test-build
 	tests/run
+
+test-build: all static static-boards asan example-static
 
 test-asan: asan
 	FTC=$(CURDIR)/ftc-asan FTC_UNIT_DIR=$(CURDIR)/build/asan/tests tests/run --no-lab

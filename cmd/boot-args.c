@@ -23,6 +23,10 @@
 #define BOOT_TRIGGERS_MAX 32
 /* MAX_TRACER_SIZE: the buffer trace_options= is copied into, cut beyond */
 #define BOOT_OPTIONS_MAX 100
+/* RESERVE_MEM_NAME_SIZE in mm/mm_init.c, with its NUL */
+#define RESERVE_NAME_MAX 16
+/* a persistent buffer's default: some seconds of sched events on a few CPUs */
+#define PERSISTENT_DEFAULT (8ULL << 20)
 
 struct item_list {
 	const char *v[MAX_ITEMS];
@@ -31,7 +35,10 @@ struct item_list {
 
 struct boot_args {
 	const char *tracer, *clock, *depth, *kernel, *events_from;
-	unsigned long long buf_kb;
+	const char *persistent;		/* a persistent instance's name (and reserve_mem's) */
+	unsigned long long buf_kb, persistent_size;
+	bool persistent_off;		/* ^traceoff: it starts with tracing off */
+	unsigned long long persistent_at;	/* memmap='s fixed address (0: reserve_mem=) */
 	struct item_list filter, notrace, graph, events, triggers, opts;
 	bool dump, dump_orig, traceoff_warn, lines;
 	char trigger_text[MAX_ITEMS][512];
@@ -40,7 +47,7 @@ struct boot_args {
 
 enum {
 	OPT_DEPTH = 0x100, OPT_DUMP, OPT_DUMP_ORIG, OPT_TRACEOFF_WARN, OPT_LINES, OPT_KERNEL,
-	OPT_EVENTS_FROM,
+	OPT_EVENTS_FROM, OPT_PERSISTENT, OPT_PERSISTENT_SIZE, OPT_NO_TRACING_ON, OPT_PERSISTENT_AT,
 };
 
 static const struct cmd_option boot_options[] = {
@@ -67,6 +74,14 @@ static const struct cmd_option boot_options[] = {
 	  "(ftrace_dump_on_oops=orig_cpu)", OPT_DUMP_ORIG },
 	{ 0, "traceoff-on-warning", NULL, "stop tracing at the first WARN "
 	  "(traceoff_on_warning)", OPT_TRACEOFF_WARN },
+	{ 0, "persistent", "NAME", "instance NAME outlives a reboot, its -e events too (6.12+)",
+	  OPT_PERSISTENT },
+	{ 0, "persistent-size", "SIZE", "its memory, all CPUs together (default 8M; K/M/G)",
+	  OPT_PERSISTENT_SIZE },
+	{ 0, "no-tracing-on", NULL, "the persistent instance starts with tracing off (^traceoff)",
+	  OPT_NO_TRACING_ON },
+	{ 0, "persistent-at", "ADDR", "x86: its memory at this fixed address (memmap=), not KASLR's",
+	  OPT_PERSISTENT_AT },
 	{ 0, "lines", NULL, "print one parameter per line instead of one line", OPT_LINES },
 	{ 0, "kernel", "VERSION", "the target kernel, to warn of what it lacks (default: uname -r)",
 	  OPT_KERNEL },
@@ -147,6 +162,22 @@ static int single_arg(const char **slot, const char *arg)
 	return 0;
 }
 
+/*
+ * reserve_mem= and trace_instance= take the name: letters, digits, '_' and
+ * '-', 15 at most, and not a '-' first (a name that reads as an option)
+ */
+static int persistent_name(struct boot_args *a, const char *arg)
+{
+	size_t n = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+
+	if (!*arg || *arg == '-' || arg[n] || n >= RESERVE_NAME_MAX)
+		return cmd_bad_value("an instance name of letters, digits, '_' and '-' (not "
+				     "first), at most %d of them (reserve_mem= keeps %d)",
+				     RESERVE_NAME_MAX - 1, RESERVE_NAME_MAX - 1);
+	a->persistent = arg;
+	return 0;
+}
+
 static int boot_opt(int id, const char *arg, void *ctx)
 {
 	struct boot_args *a = ctx;
@@ -166,6 +197,21 @@ static int boot_opt(int id, const char *arg, void *ctx)
 			return cmd_bad_value("not a size in KiB (e.g. 4096, or 4M for 4M KiB)");
 		return 0;
 	case OPT_EVENTS_FROM: a->events_from = arg; return 0;
+	case OPT_PERSISTENT: return persistent_name(a, arg);
+	case OPT_PERSISTENT_SIZE:
+		/* the ring buffer needs pages for every CPU: under 1 MB is a typo */
+		if (cmd_parse_u64(arg, &a->persistent_size) < 0 || a->persistent_size < (1 << 20) ||
+		    a->persistent_size > (1ULL << 40))
+			return cmd_bad_value("not a size from 1M to 1T in bytes (e.g. 8M)");
+		return 0;
+	case OPT_NO_TRACING_ON: a->persistent_off = true; break;
+	case OPT_PERSISTENT_AT:
+		/* the kernel maps whole pages: a page-aligned address above the first MB */
+		if (cmd_parse_u64(arg, &a->persistent_at) < 0 || a->persistent_at < (1 << 20) ||
+		    a->persistent_at & 4095)
+			return cmd_bad_value("not a page-aligned physical address above 1M (e.g. "
+					     "0x18000000: free RAM, see /proc/iomem)");
+		return 0;
 	case OPT_DEPTH: a->depth = arg; return number_arg(arg);
 	case OPT_DUMP: a->dump = true; break;
 	case OPT_DUMP_ORIG: a->dump_orig = true; break;
@@ -227,10 +273,15 @@ static const struct {
 } param_since[] = {
 	/* 6.1 passes it to init: "Unknown kernel command line parameters" */
 	{ "trace_trigger", 6, 2 },
+	/* reserve_mem= and the @ of trace_instance= map a buffer to memory kept over a boot */
+	{ "reserve_mem", 6, 12 },
+	{ "trace_instance", 6, 12 },
 };
 
 static bool printed(const struct boot_args *a, const char *param)
 {
+	if (!strcmp(param, "reserve_mem") || !strcmp(param, "trace_instance"))
+		return a->persistent != NULL;
 	return !strcmp(param, "trace_trigger") && a->triggers.n;
 }
 
@@ -270,6 +321,21 @@ static void warn_unknown(const struct boot_args *a)
  * machines often do) switches to the global clock at late_initcall_sync,
  * and switching clocks empties the buffer: the boot's records are lost.
  */
+/*
+ * reserve_mem= finds memory anew each boot: when KASLR puts the kernel where
+ * the buffer was, the buffer lands elsewhere and the previous boot is lost
+ * (the lab's 6.12 kept it in 1 reboot of 3). A fixed address does not move.
+ */
+static void warn_reserve_mem(const struct boot_args *a)
+{
+	if (!a->persistent || a->persistent_at)
+		return;
+	fprintf(stderr, "ftc boot-args: warning: reserve_mem= may find other memory at the next "
+		"boot (KASLR can load the kernel over the buffer), and the previous boot's "
+		"records are then lost; on x86, --persistent-at ADDR uses memmap='s fixed "
+		"address instead (or boot with nokaslr)\n");
+}
+
 static void warn_clock(const struct boot_args *a)
 {
 	if (a->clock || (!a->tracer && !a->events.n))
@@ -536,12 +602,30 @@ static int check_sizes(const struct boot_args *a)
 	return 0;
 }
 
+/* --persistent's companions, and what a persistent instance cannot take at boot. */
+static int check_persistent(const struct boot_args *a)
+{
+	if (!a->persistent && (a->persistent_size || a->persistent_off || a->persistent_at)) {
+		cmd_error(&cmd_boot_args, "%s goes with --persistent NAME",
+			  a->persistent_size ? "--persistent-size" :
+			  a->persistent_at ? "--persistent-at" : "--no-tracing-on");
+		return -1;
+	}
+	if (a->persistent && a->triggers.n) {
+		cmd_error(&cmd_boot_args, "-R: trace_trigger= arms the top-level buffer's events, "
+			  "and with --persistent the -e events are the instance's: set its triggers "
+			  "after the boot (ftc start -B %s -e EVENT -R TRIGGER)", a->persistent);
+		return -1;
+	}
+	return 0;
+}
+
 /* Everything that can be known without the target; an exit status, 0 when fine. */
 static int boot_check(const struct boot_args *a)
 {
 	int status;
 
-	if (check_tracer_needs(a) < 0 || check_sizes(a) < 0)
+	if (check_tracer_needs(a) < 0 || check_sizes(a) < 0 || check_persistent(a) < 0)
 		return FTC_EXIT_USAGE;
 	if (a->events_from && !a->events.n) {
 		cmd_error(&cmd_boot_args, "--events-from checks -e values, and none was given");
@@ -555,6 +639,49 @@ static int boot_check(const struct boot_args *a)
 	return 0;
 }
 
+/* Memory as memparse reads it: the largest unit that divides it. */
+static void size_text(char *buf, size_t size, unsigned long long bytes)
+{
+	static const char units[] = "KMG";
+	int u = -1;
+
+	while (u < 2 && bytes && !(bytes & 1023)) {
+		bytes >>= 10;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, size, "%llu", bytes);
+	else
+		snprintf(buf, size, "%llu%c", bytes, units[u]);
+}
+
+/*
+ * "reserve_mem=SIZE:4096:NAME trace_instance=NAME[^traceoff]@NAME[,EVENT...]":
+ * the memory is found again at the next boot by its name, and the instance
+ * mapped onto it shows the previous boot's records until it is cleared.
+ * With an address, "memmap=SIZE$ADDR trace_instance=NAME@ADDR:SIZE": the
+ * same memory every boot, where reserve_mem's may move.
+ */
+static void emit_persistent(const struct boot_args *a, struct out *o)
+{
+	char size[32];
+
+	size_text(size, sizeof(size), a->persistent_size ? a->persistent_size : PERSISTENT_DEFAULT);
+	emit_start(o);
+	if (a->persistent_at)
+		fprintf(o->f, "memmap=%s$0x%llx", size, a->persistent_at);
+	else
+		fprintf(o->f, "reserve_mem=%s:4096:%s", size, a->persistent);
+	emit_start(o);
+	fprintf(o->f, "trace_instance=%s%s@", a->persistent, a->persistent_off ? "^traceoff" : "");
+	if (a->persistent_at)
+		fprintf(o->f, "0x%llx:%s", a->persistent_at, size);
+	else
+		fprintf(o->f, "%s", a->persistent);
+	for (int i = 0; i < a->events.n; i++)
+		fprintf(o->f, ",%s", a->events.v[i]);
+}
+
 /* Writes the parameters to o->f, in the order kernel-parameters.txt has them. */
 static void emit_all(const struct boot_args *a, struct out *o)
 {
@@ -565,7 +692,10 @@ static void emit_all(const struct boot_args *a, struct out *o)
 	emit_list(o, "ftrace_graph_filter", &a->graph);
 	if (a->depth)
 		emit(o, "ftrace_graph_max_depth", a->depth);
-	emit_list(o, "trace_event", &a->events);
+	if (a->persistent)
+		emit_persistent(a, o);
+	else
+		emit_list(o, "trace_event", &a->events);
 	emit_list(o, "trace_trigger", &a->triggers);
 	if (a->buf_kb) {
 		char size[64];
@@ -630,5 +760,6 @@ static int boot_run(int argc, char **argv)
 	cmd_output_flush();
 	warn_unknown(&a);
 	warn_clock(&a);
+	warn_reserve_mem(&a);
 	return FTC_EXIT_OK;
 }

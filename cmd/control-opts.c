@@ -47,6 +47,7 @@ const struct cmd_option control_options[] = {
 	  FTC_OPT_CMDLINES_SIZE },
 	{ 0, "probe", "SPEC", "a dynamic probe for this run: './prog:f n s:string' "
 	  "(ftc-probe(1))", FTC_OPT_PROBE },
+	{ 0, "tracer-opt", "FILE=VALUE", "a latency tracer's setting (osnoise/period_us=1000)", FTC_OPT_TRACER_OPT },
 	{ 0 }
 };
 
@@ -85,6 +86,7 @@ static const struct {
 	{ 'g', FTC_SESSION_GRAPH_FUNC }, { FTC_OPT_GRAPH_NOTRACE, FTC_SESSION_GRAPH_NOTRACE },
 	{ FTC_OPT_FUNC_TRIGGER, FTC_SESSION_FUNC_TRIGGER }, { 'P', FTC_SESSION_PID },
 	{ FTC_OPT_PROBE, FTC_SESSION_PROBE }, { 'e', FTC_SESSION_EVENT },
+	{ FTC_OPT_TRACER_OPT, FTC_SESSION_TRACER_OPT },
 	{ 'f', FTC_SESSION_EVENT_FILTER }, { 'R', FTC_SESSION_EVENT_TRIGGER },
 };
 

@@ -23,6 +23,7 @@ enum {
 	FTC_OPT_NO_TRACING_ON,
 	FTC_OPT_CMDLINES_SIZE,
 	FTC_OPT_PROBE,
+	FTC_OPT_TRACER_OPT,
 };
 
 extern const struct cmd_option control_options[];

@@ -46,6 +46,30 @@ static int dump_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
+/* What a buffer enabled (a line per event, a tab before each trigger): counted, not listed. */
+static void enabled_value(const struct ftc_dat_opt *o)
+{
+	const char *d = (const char *)o->data, *end = d + o->size;
+	const char *nl = memchr(d, '\n', o->size);
+	unsigned int events = 0, triggers = 0;
+
+	if (!nl) {
+		printf(" (%u bytes of data)", o->size);
+		return;
+	}
+	printf(" buffer=\"%.*s\"", (int)(nl - d), d);
+	for (const char *l = nl + 1; l < end && *l; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(end - l));
+		if (*l == '\t')
+			triggers++;
+		else
+			events++;
+		if (!nl)
+			break;
+	}
+	printf(" %u events, %u triggers", events, triggers);
+}
+
 /* Option payloads: text shown on one line, numbers decoded, the rest sized. */
 static void option_value(struct ftc_reader *r, const struct ftc_dat_opt *o)
 {
@@ -71,6 +95,9 @@ static void option_value(struct ftc_reader *r, const struct ftc_dat_opt *o)
 			printf(" %llu", (unsigned long long)(ftc_reader_big_endian(r) ?
 							     __builtin_bswap64(v) : v));
 		}
+		return;
+	case FTC_OPT_FTC_ENABLED:
+		enabled_value(o);
 		return;
 	case FTC_OPT_BUFFER:
 	case FTC_OPT_BUFFER_TEXT:

@@ -133,18 +133,39 @@ static void summary(struct extract *x, struct ftc_capture *cap, struct ftc_write
 		lost ? "; some pages say events were lost before them" : "");
 }
 
+/*
+ * A persistent instance tracing in this boot puts this boot's records after
+ * the previous boot's, whose clock it starts over: say so, once.
+ */
+static void warn_two_boots(const char *inst)
+{
+	char *on;
+
+	if (!ftc_info_last_boot(inst, NULL))
+		return;
+	on = ftc_info_value(inst, "tracing_on");
+	if (on && *on == '1')
+		fprintf(stderr, "ftc extract: warning: instance %s holds the previous boot's "
+			"records and traces this boot too: the file has both, each boot's clock "
+			"from its own start (boot with ftc boot-args --no-tracing-on, or stop it "
+			"first: ftc stop -B %s)\n", inst, inst);
+	free(on);
+}
+
 /* Declares buffer i (instance i) in the writer and the capture. */
 static int add_buffer(struct extract *x, int i, struct ftc_capture *cap, struct ftc_writer *w)
 {
 	const char *inst = x->instances[i];
 	int *cpus = NULL, n, ret = -1;
 
+	warn_two_boots(inst);
 	n = ftc_capture_cpus(inst, &cpus);
 	if (n == 0)
 		ftc_error(EINVAL, "tracing_cpumask%s%s selects no CPU: nothing to extract",
 			  inst ? " of instance " : "", inst ? inst : "");
 	if (n > 0 && ftc_capture_add(cap, i, inst, n, cpus) == 0 &&
-	    ftc_writer_add_buffer(w, inst, n, cpus) == i && ftc_writer_add_enabled(w, inst) == 0)
+	    ftc_writer_add_buffer(w, inst, n, cpus) == i && ftc_writer_add_enabled(w, inst) == 0 &&
+	    ftc_writer_add_last_boot(w, inst) >= 0)
 		ret = 0;
 	free(cpus);
 	return ret;

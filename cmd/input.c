@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "options.h"
+#include "parse-guard.h"
+#include "ftc.h"
 #include "ftc-reader.h"
 
 static int write_all(int fd, const char *p, size_t n)
@@ -167,4 +170,80 @@ const char *cmd_input_path(const char *cmd, const char *path, char *buf, size_t 
 const char *cmd_input_name(const char *path)
 {
 	return strcmp(path, "-") ? path : CMD_STDIN_NAME;
+}
+
+struct ftc_reader *cmd_input_open(const struct command *cmd, const char **input, bool plugins,
+				  char *buf, size_t size)
+{
+	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard,
+		.flags = plugins ? 0 : FTC_READER_NO_PLUGINS);
+	struct ftc_reader *r;
+	char dir[4096];
+	const char *path;
+
+	if (!*input)
+		*input = "trace.dat";
+	path = cmd_input_path(cmd->name, *input, buf, size);
+	if (!path)
+		return NULL;
+	*input = ro.name = cmd_input_name(*input);
+	if (plugins)
+		ro.plugin_dir = cmd_plugin_dir(dir, sizeof(dir));
+	r = ftc_reader_open_opts(path, &ro);
+	if (!r)
+		cmd_error(cmd, "%s", ftc_strerror());
+	return r;
+}
+
+int cmd_input_view(const struct command *cmd, const char **input, cmd_view_fn view, void *ctx)
+{
+	char stdin_path[64];
+	struct ftc_reader *r = cmd_input_open(cmd, input, false, stdin_path, sizeof(stdin_path));
+	int status;
+
+	if (!r)
+		return FTC_EXIT_FAIL;
+	status = view(ctx, r, *input);
+	ftc_reader_close(r);
+	return status;
+}
+
+/* "a, b or c" */
+static void view_list(char *buf, size_t size, const char *const *views, int n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i == 0 ? "" :
+					i == n - 1 ? " or " : ", ", views[i]);
+}
+
+const char *cmd_view_words(int argc, char **argv, int first, const char *const *views, int n,
+			   int *view, const char **input)
+{
+	static char why[160];
+	char list[96];
+
+	for (int i = 0; i < n && first < argc; i++)
+		if (!strcmp(argv[first], views[i])) {
+			*view = i;
+			first++;
+			break;
+		}
+	view_list(list, sizeof(list), views, n);
+	if (argc - first > 1) {
+		snprintf(why, sizeof(why), "say %s, then one file", list);
+		return why;
+	}
+	if (first < argc && !strchr(argv[first], '.') && !strchr(argv[first], '/') &&
+	    strcmp(argv[first], "-")) {
+		snprintf(why, sizeof(why), "say %s, then the file", list);
+		return why;
+	}
+	if (first < argc && *input)
+		return "two files";
+	if (first < argc)
+		*input = argv[first];
+	return NULL;
 }

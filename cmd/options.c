@@ -759,6 +759,25 @@ void cmd_error(const struct command *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cmd_parse_time(const char *s, unsigned long long *ns)
+{
+	unsigned long long sec = 0, frac = 0, scale = 100000000ULL;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > ULLONG_MAX / 10000000000ULL)	/* its ns would not fit */
+			return -1;
+		sec = sec * 10 + (unsigned long long)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			frac += (unsigned long long)(*p - '0') * scale;
+	if (*p || p == s || !strcmp(s, "."))
+		return -1;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
 int cmd_parse_u64(const char *s, unsigned long long *out)
 {
 	char *end;

@@ -109,6 +109,12 @@ void cmd_quote(char *buf, size_t size, const char *value);
  * including a value (or a suffix's product) beyond 64 bits. */
 int cmd_parse_u64(const char *s, unsigned long long *out);
 
+/*
+ * Parses SECONDS[.FRACTION] (a TIMESTAMP column's value) into ns, in integers:
+ * a double would round the nanoseconds away. -1 on error.
+ */
+int cmd_parse_time(const char *s, unsigned long long *ns);
+
 /* ftc's plugins directory (FTC_PLUGIN_DIR, else plugins/ beside the binary)
  * written into dir, or NULL when there is none (cmd/plugin-dir.c). */
 const char *cmd_plugin_dir(char *dir, size_t size);

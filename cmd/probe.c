@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ftc probe: dynamic probes (uprobes, kprobes, eprobes) in ftc's group
+ * ftc probe: dynamic probes (uprobes, kprobes, fprobes, eprobes) in ftc's group
  * "ftc", and synthetic events named ftc_* (the kernel's group "synthetic"
  * is everyone's). `add` keeps what it makes (journaled while it works, so a kill
  * half-way leaves nothing); start, record and stream make theirs through
@@ -48,7 +48,7 @@ static int probe_run(int argc, char **argv);
 
 const struct command cmd_probe = {
 	.name = "probe",
-	.summary = "add, remove or list dynamic probes: uprobes, kprobes, eprobes, synthetic events",
+	.summary = "add, remove or list dynamic probes: u-, k-, f- and eprobes, synthetic events",
 	.synopsis = "add|del|list [-B NAME] [-x BINARY] [SPEC...] | -x BINARY -L|-V FUNC",
 	.options = probe_options,
 	.run = probe_run,

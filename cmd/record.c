@@ -40,6 +40,7 @@ enum {
 	OPT_COMPRESSION,
 	OPT_FILE_VERSION,
 	OPT_SEND,
+	OPT_MMAP,
 };
 
 static const struct cmd_option record_options[] = {
@@ -59,6 +60,8 @@ static const struct cmd_option record_options[] = {
 	{ 'N', "connect", "HOST:PORT", "send the trace to `ftc listen` there; no file here", 'N' },
 	{ 0, "send", "DEST", "send the trace to fd:N or a device/FIFO (ftc listen reads it)",
 	  OPT_SEND },
+	{ 0, "mmap", NULL, "read the ring buffers through their memory maps (6.10+), not splice",
+	  OPT_MMAP },
 	FTC_RECORD_SAMPLE_OPTIONS,
 	{ 0 }
 };
@@ -67,7 +70,7 @@ struct record {
 	struct ftc_session *session;
 	const char *output;
 	const char *send;		/* -N HOST:PORT or --send DEST: no file here */
-	bool send_tcp, output_set, rt_priority_set;
+	bool send_tcp, output_set, rt_priority_set, mmap;
 	int rt_priority;
 	bool follow, quiet;
 	unsigned long long max_kb, sleep_us;
@@ -100,6 +103,7 @@ static int record_opt(int id, const char *arg, void *ctx)
 		r->send_tcp = true;
 		return 0;
 	case OPT_SEND: r->send = arg; r->send_tcp = false; return 0;
+	case OPT_MMAP: r->mmap = true; return 0;
 	case 'F': r->follow = true; return 0;
 	case 'a': return 0;
 	case 'q': r->quiet = true; return 0;
@@ -293,12 +297,34 @@ static void instance_summary(struct record *r)
 	}
 }
 
+/* --mmap: how many CPUs were read through their maps, and why not the others. */
+static void mmap_summary(struct record *r)
+{
+	struct ftc_capture *cap = ftc_session_capture(r->session);
+	int n = cap ? ftc_capture_nslots(cap) : 0, mapped = 0;
+
+	for (int k = 0; k < n; k++) {
+		struct ftc_capture_cpu_stats s = FTC_OPTS_INIT(ftc_capture_cpu_stats);
+
+		mapped += ftc_capture_cpu_stats(cap, k, &s) == 0 && s.mapped;
+	}
+	if (mapped == n)
+		fprintf(stderr, "ftc record: read through the ring buffers' memory maps (%d CPUs)\n",
+			n);
+	else
+		fprintf(stderr, "ftc record: --mmap: %d of %d CPUs' buffers mapped, splice read the "
+			"others (the kernel maps buffers from 6.10, and no memmap= persistent one)\n",
+			mapped, n);
+}
+
 static void summary(struct record *r)
 {
 	char lost[512];
 	struct totals t = totals(r, lost, sizeof(lost));
 
 	instance_summary(r);
+	if (r->mmap)
+		mmap_summary(r);
 	fprintf(stderr, "ftc record: %llu events, %llu lost (per CPU: %s), %.1f MB of trace "
 		"in %s, %.1f s\n", (unsigned long long)t.events, (unsigned long long)t.lost,
 		lost, (double)ftc_writer_data_bytes(ftc_session_writer(r->session)) / 1e6, r->output, elapsed(r));
@@ -408,6 +434,7 @@ static int start(struct record *r)
 
 	if (r->rt_priority_set)
 		o.rt_priority = r->rt_priority ? r->rt_priority : FTC_CAPTURE_NO_RT;
+	o.mmap = r->mmap;
 	if (r->argv && !(r->cmd = ftc_workload_spawn(r->argv)))
 		return -1;
 	if (ftc_session_set_command(r->session, r->cmd) < 0)

@@ -140,7 +140,7 @@ int report_sched_profile(struct ftc_reader *r, const char *path, const char *ins
 		cmd_error(&cmd_report, "--profile: %s: %s", path, ftc_strerror());
 		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	if (sched_print_pass(r, s) < 0 || print(r, s) < 0) {
+	if (sched_print_pass(r, s, NULL) < 0 || print(r, s) < 0) {
 		cmd_error(&cmd_report, "%s", ftc_strerror());
 		goto out;
 	}

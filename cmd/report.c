@@ -21,6 +21,7 @@
 #include "ftc.h"
 #include "ftc-reader.h"
 #include "parse-guard.h"
+#include "pass.h"
 #include "rec-select.h"
 #include "report-initcalls.h"
 #include "report-jobs.h"
@@ -133,12 +134,13 @@ struct report {
 	int nevents;
 	struct rec_select sel;	/* --cpu, --pid, --comm, -F */
 	struct rec_output out;	/* --ns, -R, --json, --no-graph, --graph-proc/-abstime */
-	bool have_from, have_to, stat, no_header;
+	bool stat, no_header;
 	bool graph_events, graph_kernel;
 	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
-	unsigned long long from, to, first, last;
+	unsigned long long first, last;
+	struct cmd_window win;		/* --from, --to */
 	int jobs;			/* --jobs; 0: report_jobs_count's choice */
 	bool have_first, have_last, endian, initcalls;
 
@@ -159,23 +161,6 @@ const struct command cmd_report = {
 	.mode_rules = report_modes,
 	.default_mode = "text",
 };
-
-/* "SECONDS[.FRACTION]" to nanoseconds, without floating-point rounding. */
-static int parse_time(const char *arg, unsigned long long *ns)
-{
-	char *end;
-	unsigned long long sec = strtoull(arg, &end, 10), frac = 0, scale = 100000000ULL;
-
-	if (end == arg && *end != '.')
-		return -1;
-	if (*end == '.')
-		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
-			frac += (unsigned long long)(*end - '0') * scale;
-	if (*end)
-		return -1;
-	*ns = sec * 1000000000ULL + frac;
-	return 0;
-}
 
 static int report_opt(int id, const char *arg, void *ctx)
 {
@@ -222,14 +207,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_RP_LIMIT: return report_profile_opt(&rp->prof, id, arg);
 	case OPT_FROM:
 	case OPT_TO:
-		if (parse_time(arg, id == OPT_FROM ? &rp->from : &rp->to) < 0)
-			return cmd_bad_value("not a time (SECONDS[.FRACTION], as printed in the "
-					     "TIMESTAMP column)");
-		if (id == OPT_FROM)
-			rp->have_from = true;
-		else
-			rp->have_to = true;
-		return 0;
+		return cmd_window_opt(&rp->win, id == OPT_FROM, arg);
 	case OPT_FIRST:
 	case OPT_LAST:
 		if (cmd_parse_u64(arg, id == OPT_FIRST ? &rp->first : &rp->last) < 0)
@@ -306,14 +284,14 @@ static bool profile_keep(const struct ftc_merge_record *mr, void *ctx)
 {
 	struct report *rp = ctx;
 
-	if ((rp->have_from && mr->rec->ts < rp->from) || (rp->have_to && mr->rec->ts > rp->to))
+	if (cmd_window_before(&rp->win, mr->rec->ts) || cmd_window_after(&rp->win, mr->rec->ts))
 		return false;
 	return rec_select_match(&rp->sel, rp->r, mr);
 }
 
 static bool profile_selects(const struct report *rp)
 {
-	return rp->have_from || rp->have_to || rec_select_any(&rp->sel);
+	return rp->win.have_from || rp->win.have_to || rec_select_any(&rp->sel);
 }
 
 static int find_instance(struct report *rp)
@@ -413,9 +391,9 @@ static int print_records(struct report *rp, struct ftc_merge *m)
 				      &f, m, rp->r, format_flags(rp)) < 0)
 		goto fail;
 	while ((ret = ftc_merge_next(m, &mr)) == 1) {
-		if (rp->have_to && mr.rec->ts > rp->to)
+		if (cmd_window_after(&rp->win, mr.rec->ts))
 			break;
-		if ((rp->have_from && mr.rec->ts < rp->from) || !selected(rp, &mr)) {
+		if (cmd_window_before(&rp->win, mr.rec->ts) || !selected(rp, &mr)) {
 			ftc_format_pass_over(f, &mr);
 			continue;
 		}
@@ -534,9 +512,9 @@ static int print_stat(struct report *rp, struct ftc_merge *m)
 		return -1;
 	}
 	while (ftc_merge_next(m, &mr) == 1) {
-		if (rp->have_from && mr.rec->ts < rp->from)
+		if (cmd_window_before(&rp->win, mr.rec->ts))
 			continue;
-		if (rp->have_to && mr.rec->ts > rp->to)
+		if (cmd_window_after(&rp->win, mr.rec->ts))
 			break;
 		if (mr.missed && mr.cpu >= 0 && mr.cpu < 1024)
 			per_cpu[mr.buffer * 1024 + mr.cpu][2]++;
@@ -601,14 +579,7 @@ static int check_combination(const struct report *rp)
 		cmd_error(&cmd_report, "--first and --last ask for different records: give one");
 		return -1;
 	}
-	if (rp->have_from && rp->have_to && rp->from > rp->to) {
-		cmd_error(&cmd_report, "--from %llu.%09llu is after --to %llu.%09llu: no record "
-			  "lies between (give the earlier time to --from)",
-			  rp->from / 1000000000ULL, rp->from % 1000000000ULL,
-			  rp->to / 1000000000ULL, rp->to % 1000000000ULL);
-		return -1;
-	}
-	return 0;
+	return cmd_window_check(&cmd_report, &rp->win);
 }
 
 /* Whether the file has CPU cpu: the recording machine's, or a buffer's. */

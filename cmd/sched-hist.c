@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "log2-hist.h"
 #include "output.h"
 #include "sched-print.h"
 #include "ftc.h"
 #include "ftc-heat.h"
 #include "ftc-sched.h"
-
-#define BAR 40
 
 static void add_task(struct ftc_sched_task *sum, const struct ftc_sched_task *t)
 {
@@ -31,34 +30,14 @@ static void add_task(struct ftc_sched_task *sum, const struct ftc_sched_task *t)
 
 static void histogram(const char *what, const struct ftc_sched_task *t)
 {
-	uint64_t most = 0;
-	int lo = FTC_SCHED_BUCKETS, hi = -1;
-
-	for (int b = 0; b < FTC_SCHED_BUCKETS; b++)
-		if (t->hist[b]) {
-			lo = b < lo ? b : lo;
-			hi = b;
-			most = t->hist[b] > most ? t->hist[b] : most;
-		}
 	printf("# %s: %llu delays (woken or preempted, to switched in)\n", what,
 	       (unsigned long long)t->delays);
 	if (t->lost_gaps)
 		printf("# ! events were lost while followed (%llu gaps): counts may be short\n",
 		       (unsigned long long)t->lost_gaps);
-	if (hi < 0)
+	if (!t->delays)
 		return;
-	printf("%10s -> %-10s %10s  distribution\n", "from", "below", "count");
-	for (int b = lo; b <= hi && !cmd_output_failed(); b++) {
-		char from[16], to[16], bar[BAR + 1];
-		int len = (int)((t->hist[b] * BAR + most - 1) / most);
-
-		ftc_heat_bucket_label(b, from, sizeof(from));
-		ftc_heat_bucket_label(b + 1, to, sizeof(to));
-		memset(bar, '*', (size_t)len);
-		bar[len] = 0;
-		printf("%10s -> %-10s %10llu  |%-*s|\n", b ? from : "0", to,
-		       (unsigned long long)t->hist[b], BAR, bar);
-	}
+	cmd_log2_hist(t->hist, FTC_SCHED_BUCKETS, 1);
 	printf("p50 %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us at %.6f, average %.1f us\n\n",
 	       (double)ftc_sched_percentile(t, 50) / 1e3, (double)ftc_sched_percentile(t, 90) / 1e3,
 	       (double)ftc_sched_percentile(t, 99) / 1e3, (double)t->delay_max_ns / 1e3,

@@ -212,7 +212,8 @@ static void json_task(const struct ftc_sched_task *t)
 	       "\"delay_p99_ns\":%llu,\"sleeps\":%llu,\"sleep_ns\":%llu,\"blocks\":%llu,"
 	       "\"block_ns\":%llu",
 	       (unsigned long long)t->run_ns, (unsigned long long)t->switches,
-	       (unsigned long long)t->inferred, (unsigned long long)t->wakeups, (unsigned long long)t->preempted,
+	       (unsigned long long)t->inferred, (unsigned long long)t->wakeups,
+	       (unsigned long long)t->preempted,
 	       (unsigned long long)t->migrations, (unsigned long long)t->delays,
 	       (unsigned long long)t->delay_ns, (unsigned long long)t->delay_max_ns,
 	       (unsigned long long)t->delay_max_at,
@@ -237,17 +238,8 @@ static void json_task(const struct ftc_sched_task *t)
 static int enabled(const struct sched_print *p, const struct ftc_sched *s, const char *event)
 {
 	const char *inst = ftc_sched_instance(s);
-	int ret = -1;
 
-	if (inst || p->instance)
-		return ftc_reader_event_enabled(p->r, inst ? inst : p->instance, "sched", event);
-	for (int i = 0; i < ftc_reader_nbuffers(p->r) && ret < 1; i++) {
-		int e = ftc_reader_event_enabled(p->r, ftc_reader_buffer(p->r, i)->name, "sched",
-						 event);
-
-		ret = e > ret ? e : ret;
-	}
-	return ret;
+	return ftc_reader_event_enabled(p->r, inst ? inst : p->instance, "sched", event);
 }
 
 /* Two answers of "was it enabled" as JSON: true if either was, null if neither says. */
@@ -449,6 +441,8 @@ static int notes(const struct command *cmd, const struct sched_print *p,
 	const char *inst = ftc_sched_instance(s);
 
 	if (!ftc_sched_seen(s, "sched_switch")) {
+		if (cmd_window_empty(cmd, &p->win, p->input, "sched_switch"))
+			return FTC_EXIT_REFUSED;
 		if (enabled(p, s, "sched_switch") == 1)
 			cmd_error(cmd, "%s: sched_switch was enabled%s%s but recorded nothing (was "
 				  "tracing on?)", p->input, p->instance ? " in instance " : "",
@@ -480,9 +474,9 @@ static int sched_add(void *s, const struct ftc_merge_record *mr)
 	return ftc_sched_add(s, mr);
 }
 
-int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s)
+int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s, struct cmd_window *w)
 {
-	int ret = cmd_pass(r, sched_add, s);
+	int ret = cmd_pass(r, sched_add, s, w);
 
 	ftc_sched_finish(s);
 	return ret;
@@ -568,7 +562,7 @@ int sched_print_run(const struct command *cmd, struct sched_print *p)
 		cmd_error(cmd, "%s: %s", p->input, ftc_strerror());
 		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	if (lines_head(p) < 0 || sched_print_pass(p->r, s) < 0 ||
+	if (lines_head(p) < 0 || sched_print_pass(p->r, s, &p->win) < 0 ||
 	    (p->map && sched_map_failed(p->map) && ftc_error(ENOMEM, "out of memory"))) {
 		cmd_error(cmd, "%s", ftc_strerror());
 		ftc_sched_free(s);

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "live-record.h"
+#include "pass.h"
 #include "options.h"
 
 struct ftc_reader;
@@ -36,15 +38,15 @@ struct sched_print {
 	int sort;			/* enum sched_sort */
 	unsigned long long limit;
 	bool json, folded, per_task;
+	struct cmd_window win;		/* --from, --to */
 	struct ftc_reader *r;
 	struct ftc_heat *heat;		/* with heatmap */
 	struct sched_map *map;		/* the map view's */
-	/* live (sched-live.c): -- COMMAND, or -a; recorded into live_path */
+	/* live (sched-live.c): -- COMMAND, or -a; recorded into live.path */
 	char **live_argv;
 	const char *duration;
 	bool all;
-	int live_status;		/* the recording's: the command's exit */
-	char live_dir[PATH_MAX], live_path[PATH_MAX + 16], live_comm[16];
+	struct live_rec live;
 };
 
 /* KEY of --sort; -1 when it is none. */
@@ -53,8 +55,8 @@ int sched_print_sort_key(const char *key, int *sort);
 void sched_print_ts(uint64_t ns);
 /* Whether a task is in the -p/--comm selection. */
 bool sched_print_selected(const struct sched_print *p, int pid, const char *comm);
-/* Every record of r through s in timestamp order, then finished: 0 or -1. */
-int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s);
+/* Every record of r (of w's window; NULL: all) through s in time order, then finished: 0 or -1. */
+int sched_print_pass(struct ftc_reader *r, struct ftc_sched *s, struct cmd_window *w);
 /* Runs the pass and prints the view: an exit status. */
 int sched_print_run(const struct command *cmd, struct sched_print *p);
 

@@ -15,17 +15,16 @@
 #include <string.h>
 
 #include "input.h"
+#include "live-record.h"
 #include "options.h"
 #include "output.h"
-#include "opt-values.h"
-#include "parse-guard.h"
 #include "sched-print.h"
 #include "ftc.h"
 #include "ftc-heat.h"
 
 enum {
 	OPT_JSON = 0x100, OPT_FOLDED, OPT_FLAME, OPT_LIMIT, OPT_COMM, OPT_INSTANCE, OPT_PER_TASK,
-	OPT_HEATMAP, OPT_DURATION,
+	OPT_HEATMAP, OPT_DURATION, OPT_FROM, OPT_TO,
 };
 
 static const struct cmd_option sched_options[] = {
@@ -43,6 +42,8 @@ static const struct cmd_option sched_options[] = {
 	{ 0, "flamegraph", "FILE.svg", "offcpu: an SVG flame graph of the off-CPU time", OPT_FLAME },
 	{ 0, "per-task", NULL, "hist: a histogram per task too", OPT_PER_TASK },
 	{ 0, "heatmap", "FILE.svg", "hist: a heat map SVG of the delays over the run", OPT_HEATMAP },
+	{ 0, "from", "SECONDS", "only the records at or after this timestamp", OPT_FROM },
+	{ 0, "to", "SECONDS", "only the records at or before this timestamp", OPT_TO },
 	{ 'a', "all-cpus", NULL, "live: record every task (until Ctrl-C, or while -- COMMAND runs)",
 	  0 },
 	{ 0, "duration", "SECS", "live: stop recording after SECS seconds", OPT_DURATION },
@@ -59,7 +60,8 @@ const struct command cmd_sched = {
 	.synopsis = "[latency|timehist|offcpu|hist|map] [-i FILE | FILE | -a | -- COMMAND]\n"
 		    "                   [--instance NAME] [-p PID] [--comm NAME] [-s KEY] [--limit N]\n"
 		    "                   [--json | --folded | --flamegraph FILE.svg] [--per-task]\n"
-		    "                   [--heatmap FILE.svg] [--duration SECS]\n"
+		    "                   [--heatmap FILE.svg] [--from SECONDS] [--to SECONDS]\n"
+		    "                   [--duration SECS]\n"
 		    "       ftc sched record [record's options] [[--] COMMAND [ARGS]]",
 	.options = sched_options,
 	.run = sched_run,
@@ -95,14 +97,9 @@ static int sched_opt(int id, const char *arg, void *ctx)
 	case OPT_PER_TASK: p->per_task = true; break;
 	case OPT_HEATMAP: p->heatmap = arg; break;
 	case 'a': p->all = true; break;
-	case OPT_DURATION: {
-		double secs;
-
-		if (cmd_opt_duration(arg, &secs) < 0)
-			return -1;
-		p->duration = arg;
-		break;
-	}
+	case OPT_DURATION: return live_duration_opt(&p->duration, arg);
+	case OPT_FROM:
+	case OPT_TO: return cmd_window_opt(&p->win, id == OPT_FROM, arg);
 	}
 	return 0;
 }
@@ -161,27 +158,6 @@ static int parse_words(struct sched_print *p, int argc, char **argv, int first)
 	return 0;
 }
 
-static int open_input(struct sched_print *p, char *buf, size_t size)
-{
-	struct ftc_reader_opts ro = FTC_OPTS_INIT(ftc_reader_opts, .parse_guard = parse_guard);
-	char dir[4096];
-	const char *path;
-
-	if (!p->input)
-		p->input = "trace.dat";
-	path = cmd_input_path("sched", p->input, buf, size);
-	if (!path)
-		return -1;
-	p->input = ro.name = cmd_input_name(p->input);
-	ro.plugin_dir = cmd_plugin_dir(dir, sizeof(dir));
-	p->r = ftc_reader_open_opts(path, &ro);
-	if (!p->r) {
-		cmd_error(&cmd_sched, "%s", ftc_strerror());
-		return -1;
-	}
-	return 0;
-}
-
 /* Live: a file is not read but recorded, so none may be named. */
 static const char *check_live(const struct sched_print *p)
 {
@@ -196,24 +172,13 @@ static const char *check_live(const struct sched_print *p)
 	return NULL;
 }
 
-/* "--" ends sched's words: the rest is the command to record. */
-static int split_command(struct sched_print *p, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			if (i + 1 < argc)
-				p->live_argv = argv + i + 1;
-			return i;
-		}
-	return argc;
-}
-
 static int read_file(struct sched_print *p)
 {
 	char stdin_path[64];
 	int status;
 
-	if (open_input(p, stdin_path, sizeof(stdin_path)) < 0)
+	p->r = cmd_input_open(&cmd_sched, &p->input, true, stdin_path, sizeof(stdin_path));
+	if (!p->r)
 		return FTC_EXIT_FAIL;
 	status = sched_print_run(&cmd_sched, p);
 	ftc_heat_free(p->heat);
@@ -230,7 +195,7 @@ static int sched_run(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return cmd_sched_record.run(argc - 1, argv + 1);
-	argc = split_command(&p, argc, argv);
+	argc = live_split(argc, argv, &p.live_argv);
 	ret = cmd_options_parse(&cmd_sched, argc, argv, sched_opt, &p);
 	if (ret < 0)
 		return cmd_options_exit(ret);
@@ -243,11 +208,13 @@ static int sched_run(int argc, char **argv)
 		cmd_error(&cmd_sched, "%s (see 'ftc sched --help')", why);
 		return FTC_EXIT_USAGE;
 	}
+	if (cmd_window_check(&cmd_sched, &p.win) < 0)
+		return FTC_EXIT_USAGE;
 	if (!p.all && !p.live_argv)
 		return read_file(&p);
 	status = sched_live_record(&p);
 	if (!status)
 		status = read_file(&p);
 	sched_live_clean(&p);
-	return status ? status : p.live_status;
+	return status ? status : p.live.status;
 }

@@ -194,6 +194,32 @@ static void show_clock(const char *inst)
 	ftc_list_free(clocks);
 }
 
+/* A persistent instance's previous boot: what it says, and how to keep it. */
+static void show_last_boot(const char *inst)
+{
+	char *info = NULL, *save = NULL;
+
+	if (!ftc_info_last_boot(inst, &info))
+		return;
+	printf("# holds the previous boot's records: 'ftc extract -B %s' saves them "
+	       "(before anything clears or enables the instance)\n", inst);
+	for (char *l = strtok_r(info, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		printf("last_boot_info %s\n", l);
+	free(info);
+}
+
+/* Every instance with a previous boot's records, named before all else. */
+static void show_last_boots(void)
+{
+	char **list = ftc_info_instances();
+
+	for (int i = 0; list && list[i]; i++)
+		if (ftc_info_last_boot(list[i], NULL))
+			printf("instance %s holds the previous boot's records: 'ftc extract -B %s' "
+			       "saves them\n", list[i], list[i]);
+	ftc_list_free(list);
+}
+
 static void show_state(const char *inst)
 {
 	static const char *const plain[] = {
@@ -210,6 +236,7 @@ static void show_state(const char *inst)
 		printf("# instance %s\n", inst);
 	else
 		printf("# top level\n");
+	show_last_boot(inst);
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		show_file(inst, plain[i], plain[i], 0);
 	show_clock(inst);
@@ -282,6 +309,7 @@ static int status_run(int argc, char **argv)
 	}
 	/* the journals first: they matter most when tracefs is not as expected */
 	show_journals();
+	show_last_boots();
 	if (buffer_choice_check(&a) < 0) {
 		cmd_error(&cmd_status, "%s", ftc_strerror());
 		ret = errno == ENODEV ? FTC_EXIT_FAIL : FTC_EXIT_REFUSED;

@@ -39,6 +39,13 @@ FTC_API int ftc_capture_add(struct ftc_capture *c, int buf_index, const char *in
 
 /* Read the snapshot buffer (snapshot_raw) instead; call before adding. */
 FTC_API void ftc_capture_use_snapshot(struct ftc_capture *c);
+/*
+ * Reads each buffer through its memory map (Linux 6.10) instead of splice,
+ * where the kernel lets it (not a snapshot, not a memmap= persistent
+ * buffer): ftc_capture_cpu_stats() says which CPUs were mapped. Call
+ * before ftc_capture_add().
+ */
+FTC_API void ftc_capture_use_mmap(struct ftc_capture *c);
 
 /*
  * Live reading (ftc-live.h): every page read is also handed to fn, in the
@@ -102,6 +109,7 @@ struct ftc_capture_cpu_stats {
 	uint64_t lost;		/* events lost: overruns + drops (stats), or
 				 * counted in page headers, whichever is more */
 	uint64_t lost_pages;	/* pages whose header says events were missed */
+	bool mapped;		/* read through the buffer's memory map, not splice */
 };
 FTC_API int ftc_capture_nslots(const struct ftc_capture *c);
 /*

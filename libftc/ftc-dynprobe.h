@@ -9,6 +9,8 @@
  *              (with a binary given apart: FUNC..., FILE:LINE)
  *   kprobe:    FUNC[+OFF][%return] ARG...          MODULE:FUNC[+OFF][%return] ARG...
  *   eprobe:    e:SYSTEM:EVENT ARG...
+ *   fprobe:    f:FUNC[%return] ARG...  (function entry or exit over ftrace's
+ *              call sites, 6.7+; ARG names the function's parameters by BTF)
  * An ARG is NAME[:TYPE] (a variable, resolved from DWARF for uprobes,
  * from BTF by the kernel for kprobes), or a fetcharg the kernel reads as
  * it is ($retval, $argN, %REG, +OFF(...), @ADDR, $comm), optionally named
@@ -38,6 +40,7 @@ enum ftc_probe_kind {
 	FTC_PROBE_UPROBE,
 	FTC_PROBE_EPROBE,
 	FTC_PROBE_SYNTH,	/* s:NAME TYPE FIELD; ...: func = NAME, args = fields */
+	FTC_PROBE_FPROBE,	/* f:FUNC[%return] */
 };
 
 struct ftc_probe_arg {

@@ -94,7 +94,8 @@ typedef void ftc_format_left_fn(const char *event, unsigned long long records,
  * all 0), or -1 with EINVAL for a size never set. */
 FTC_API int ftc_format_stats(const struct ftc_format *f, struct ftc_format_stats *st,
 			     ftc_format_left_fn *each, void *arg);
-/* "function_graph", "function" or "nop", from the events at the head of m. */
+/* "function_graph", "function" or "nop", from the events at the head of m,
+ * and then from the file's first records (4096 at most). */
 FTC_API const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r);
 /* The event name of a record ("unknown" if its format is missing). */
 FTC_API const char *ftc_record_event_name(struct ftc_reader *r, struct tep_record *rec);

@@ -36,6 +36,14 @@ FTC_API int ftc_heat_bucket(uint64_t value);
  * significant digits: "512ns", "1.02us", "16.4us", "2.1ms", "1.07s".
  */
 FTC_API void ftc_heat_bucket_label(int b, char *buf, size_t size);
+/* Any time in ns written so: 32000000 is "32ms" (the edges of coarser buckets). */
+FTC_API void ftc_heat_time_label(double ns, char *buf, size_t size);
+/*
+ * The pct-th percentile of count values in FTC_HEAT_BUCKETS log2 buckets:
+ * the top of the bucket that reaches it, never above max (the largest value).
+ */
+FTC_API uint64_t ftc_heat_percentile(const uint64_t *hist, uint64_t count, uint64_t max,
+				     double pct);
 FTC_API size_t ftc_heat_columns(const struct ftc_heat *h);
 FTC_API uint64_t ftc_heat_start(const struct ftc_heat *h);
 FTC_API uint64_t ftc_heat_width(const struct ftc_heat *h);

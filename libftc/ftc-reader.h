@@ -55,6 +55,13 @@ enum ftc_dat_option {
 	FTC_OPT_CMDLINES	= 21,
 	FTC_OPT_BUFFER_TEXT	= 22,
 	/*
+	 * trace-cmd 3.4's: "INSTANCE:" then what the persistent instance's
+	 * last_boot_info said ("text delta: N" and, from 6.15, module lines):
+	 * the records are the previous boot's, its kernel N bytes off this
+	 * one's kallsyms. NUL-terminated.
+	 */
+	FTC_OPT_LAST_BOOT_INFO	= 24,
+	/*
 	 * ftc's own: the events lost before a page whose header flags a loss
 	 * without a count (NUL buffer name, u32 cpu, u32 n, n x (u64 page
 	 * timestamp, u64 count; 0: counted at a later page)). trace-cmd
@@ -206,8 +213,8 @@ FTC_API const char *ftc_reader_clock(struct ftc_reader *r);
 FTC_API const char *ftc_reader_option_text(struct ftc_reader *r, unsigned int id);
 /*
  * Whether the capture enabled SYSTEM:EVENT in buffer instance ("" for the
- * top level), from its FTC_OPT_FTC_ENABLED option: 1 yes, 0 no, -1 the
- * file does not say (another writer, an older ftc).
+ * top level, NULL for any buffer), from its FTC_OPT_FTC_ENABLED options: 1
+ * yes, 0 no, -1 the file does not say (another writer, an older ftc).
  */
 FTC_API int ftc_reader_event_enabled(struct ftc_reader *r, const char *instance,
 				     const char *system, const char *event);

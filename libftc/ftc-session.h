@@ -48,6 +48,7 @@ enum ftc_session_knob {
 	FTC_SESSION_EVENT,		/* list: SYSTEM, SYSTEM:EVENT, a glob, or all */
 	FTC_SESSION_EVENT_FILTER,	/* the filter of the last event (one) */
 	FTC_SESSION_EVENT_TRIGGER,	/* list: a trigger of the last event */
+	FTC_SESSION_TRACER_OPT,		/* list: FILE=VALUE, FILE in osnoise/ or hwlat_detector/ (global) */
 };
 
 /* Settings that take a number; 0 is refused for the sizes. */
@@ -122,6 +123,9 @@ struct ftc_session_record_opts {
 	 * clock and CPUs (.instance and .pid, the command's, are filled in);
 	 * NULL: none */
 	const struct ftc_capture_perf_opts *perf;
+	/* read the ring buffers through their memory maps where the kernel lets
+	 * it (ftc_capture_use_mmap()), splice elsewhere */
+	bool mmap;
 };
 
 /* Where ftc_session_record_start() (or ftc_session_configure()) failed. */

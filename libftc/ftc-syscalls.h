@@ -5,8 +5,9 @@
  * entry and exit of a call, from the syscalls:sys_enter_NAME and
  * sys_exit_NAME events or raw_syscalls:sys_enter and sys_exit (named from
  * the traced machine's table), gives each call as it returns, and keeps
- * per task and call its count, errors and durations. Memory grows with the
- * tasks and the calls they make, not with the records.
+ * per task and call its count, errors and durations. A string argument's
+ * text is the one a probe read at that address just before, on that thread.
+ * Memory grows with the tasks and the calls they make, not with the records.
  */
 #ifndef FTC_SYSCALLS_H
 #define FTC_SYSCALLS_H
@@ -38,6 +39,14 @@ struct ftc_syscall {
 	int nargs;			/* as the entry event gives them (0: no entry) */
 	uint64_t args[FTC_SYSCALL_MAXARGS];
 	long long ret;			/* when end is set; -4095..-1 is -errno */
+	/* bit i: args[i] is a string in the task's memory (a path), by the entry's format */
+	unsigned int string_args;
+	/*
+	 * That string's text where a probe in the capture read it at that
+	 * address on that thread (a uprobe on the C library's wrapper, an
+	 * event probe on the entry: fields ptr and str); NULL: not read.
+	 */
+	const char *strings[FTC_SYSCALL_MAXARGS];
 };
 
 typedef void (*ftc_syscall_fn)(const struct ftc_syscall *c, void *ctx);

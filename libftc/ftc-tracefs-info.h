@@ -36,6 +36,12 @@ FTC_API char **ftc_info_clocks(const char *instance, char **current);
 FTC_API char **ftc_info_instances(void);
 /* Does instances/name exist? False for NULL or "" (the top level is no instance). */
 FTC_API bool ftc_info_instance_exists(const char *name);
+/*
+ * A persistent (boot-mapped, 6.12+) instance that holds a previous boot's
+ * records: 1, with its last_boot_info text in *info if not NULL (free()
+ * it); 0 for any other instance or kernel.
+ */
+FTC_API int ftc_info_last_boot(const char *instance, char **info);
 /* The CPUs with a per_cpu directory in the instance, sorted, into *cpus
  * (free() it): their count, or -1 with errno and a message. */
 FTC_API int ftc_info_percpu_cpus(const char *instance, int **cpus);

@@ -64,6 +64,13 @@ FTC_API int ftc_writer_add_buffer(struct ftc_writer *w, const char *instance,
  * ftc_writer_start(); 0 also when tracefs cannot say, -1 when out of memory.
  */
 FTC_API int ftc_writer_add_enabled(struct ftc_writer *w, const char *instance);
+/*
+ * Stores what instance's last_boot_info says when the instance holds a
+ * previous boot's records (a persistent, boot-mapped buffer, 6.12+), so a
+ * reader names that boot's functions right: 1 stored, 0 nothing to store
+ * (no such file, or it describes this boot), -1 error.
+ */
+FTC_API int ftc_writer_add_last_boot(struct ftc_writer *w, const char *instance);
 
 /*
  * Events that ftc makes itself (writer-synthetic.c), before start: an

@@ -88,5 +88,9 @@ FTC_API int ftc_list_parse(const char *list, unsigned long max, unsigned int fla
 #include "ftc-filter.h"
 #include "ftc-session.h"
 #include "ftc-sched.h"
+#include "ftc-syscalls.h"
+#include "ftc-kwork.h"
+#include "ftc-block.h"
+#include "ftc-funclat.h"
 
 #endif

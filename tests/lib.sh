@@ -201,4 +201,14 @@ instances_remove() {
 	done
 }
 
+# mid_gap FILE: a time (SECONDS.MICROSECONDS) in the middle of a capture
+# with no record within a microsecond of it, so that trace-cmd's rounded
+# microseconds and ftc's nanoseconds put every record on the same side.
+mid_gap() {
+	"$FTC" report -t "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		v = substr($i, 1, length($i) - 1); sub(/\./, "", v); t[++n] = v; break } }
+		END { for (k = int(n / 2); k < n; k++) if (t[k + 1] - t[k] >= 3000) {
+			b = int(t[k] / 1000) + 2; printf "%d.%06d\n", int(b / 1000000), b % 1000000; exit } }'
+}
+
 finish() { exit $T_FAILED; }

@@ -122,17 +122,21 @@ const uint64_t *ftc_heat_column(const struct ftc_heat *h, size_t i)
 	return i < h->n ? h->col[i] : NULL;
 }
 
-void ftc_heat_bucket_label(int b, char *buf, size_t size)
+void ftc_heat_time_label(double ns, char *buf, size_t size)
 {
 	static const char *const unit[] = { "ns", "us", "ms", "s" };
-	double v = ldexp(1.0, b < 0 ? 0 : b);
 	int u = 0;
 
-	while (u < 3 && v >= 1000) {
-		v /= 1000;
+	while (u < 3 && ns >= 1000) {
+		ns /= 1000;
 		u++;
 	}
-	snprintf(buf, size, u && v < 1000 ? "%.3g%s" : "%.0f%s", v, unit[u]);
+	snprintf(buf, size, u && ns < 1000 ? "%.3g%s" : "%.0f%s", ns, unit[u]);
+}
+
+void ftc_heat_bucket_label(int b, char *buf, size_t size)
+{
+	ftc_heat_time_label(ldexp(1.0, b < 0 ? 0 : b), buf, size);
 }
 
 /* From pale yellow (1) to dark red (the most), on a log scale. */
@@ -217,4 +221,22 @@ int ftc_heat_svg(FILE *f, const struct ftc_heat *h, const char *title)
 	axes(f, h, lo, hi, cw);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -1 : 0;
+}
+
+uint64_t ftc_heat_percentile(const uint64_t *hist, uint64_t count, uint64_t max, double pct)
+{
+	uint64_t want, seen = 0;
+
+	if (!count || pct <= 0)
+		return 0;
+	want = (uint64_t)((double)count * (pct > 100 ? 100 : pct) / 100.0 + 0.999999);
+	for (int b = 0; b < FTC_HEAT_BUCKETS; b++) {
+		seen += hist[b];
+		if (seen >= want) {
+			uint64_t top = b >= 63 ? UINT64_MAX : (2ULL << b) - 1;
+
+			return top < max ? top : max;
+		}
+	}
+	return max;
 }

@@ -20,6 +20,7 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
+#include "ftc-heat.h"
 #include "opts.h"
 #include "sched-tables.h"
 
@@ -486,20 +487,21 @@ static int on_migrate(struct ftc_sched *s, int pid)
 /* A record made by a task (its common_pid) shows it running, switched in or not. */
 static int running(struct ftc_sched *s, int pid, int cpu, uint64_t ts)
 {
-	struct sched_task *t;
-
-	if (pid <= 0 || (cpu >= 0 && cpu < s->ncpus && s->current[cpu] == pid))
-		return 0;	/* the task the CPU switched to last: known to run */
 	int was = cpu >= 0 && cpu < s->ncpus ? s->current[cpu] : 0;
+	struct sched_task *t;
 	long prev = -1;
 
-	if (was > 0 && !task_of(s, was))
-		return -1;
+	if (pid <= 0 || was == pid)
+		return 0;	/* the task the CPU switched to last: known to run */
+	if (was > 0) {	/* kept as an index: adding pid's task may move the tasks */
+		t = task_of(s, was);
+		if (!t)
+			return -1;
+		prev = (long)(t - s->tasks.v);
+	}
 	t = task_of(s, pid);
 	if (!t || (t->st != ST_RUNNING && switch_in(s, t, ts, true) < 0))
 		return -1;
-	if (was > 0)	/* looked up again: adding t may have moved the tasks */
-		prev = (long)(task_of(s, was) - s->tasks.v);
 	cpu_switched(s, cpu, ts, t, prev >= 0 ? &s->tasks.v[prev] : NULL, true);
 	return 0;
 }
@@ -752,20 +754,7 @@ const struct ftc_sched_task *ftc_sched_total(const struct ftc_sched *s)
 
 uint64_t ftc_sched_percentile(const struct ftc_sched_task *t, double pct)
 {
-	uint64_t want, seen = 0;
-
-	if (!t->delays || pct <= 0)
-		return 0;
-	want = (uint64_t)((double)t->delays * (pct > 100 ? 100 : pct) / 100.0 + 0.999999);
-	for (int b = 0; b < FTC_SCHED_BUCKETS; b++) {
-		seen += t->hist[b];
-		if (seen >= want) {
-			uint64_t top = b >= 63 ? UINT64_MAX : (2ULL << b) - 1;
-
-			return top < t->delay_max_ns ? top : t->delay_max_ns;
-		}
-	}
-	return t->delay_max_ns;
+	return ftc_heat_percentile(t->hist, t->delays, t->delay_max_ns, pct);
 }
 
 const char *ftc_sched_instance(const struct ftc_sched *s)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The scheduling pass's tables (sched-tables.c): tasks by pid, kernel
- * stacks interned, and off-CPU time by task, state and stack. Each is an
- * open-addressing hash over a growing array: memory follows the keys.
+ * stacks interned, and off-CPU time by task, state and stack. Each is a
+ * growing array indexed by an ftc_hindex (keytab.h): memory follows the keys.
  */
 #ifndef FTC_SCHED_TABLES_H
 #define FTC_SCHED_TABLES_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ftc-sched.h"
+#include "keytab.h"
 
 enum sched_state { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEP, ST_BLOCK, ST_GONE };
 
@@ -40,15 +41,10 @@ struct sched_task {
 	uint64_t gaps_from, gaps_to;
 };
 
-struct sched_index {			/* key -> index + 1; 0 is empty */
-	uint32_t *slot;
-	size_t cap;
-};
-
 struct sched_tasks {
 	struct sched_task *v;
 	size_t n, cap;
-	struct sched_index idx;
+	struct ftc_hindex idx;
 };
 
 struct sched_stacks {
@@ -56,7 +52,7 @@ struct sched_stacks {
 	size_t nips, cap_ips;
 	struct { size_t off, n; uint64_t hash; } *v;
 	size_t n, cap;
-	struct sched_index idx;
+	struct ftc_hindex idx;
 };
 
 struct sched_offcpu {
@@ -68,7 +64,7 @@ struct sched_offcpu {
 struct sched_offcpus {
 	struct sched_offcpu *v;
 	size_t n, cap;
-	struct sched_index idx;
+	struct ftc_hindex idx;
 };
 
 /* The task of pid, added when new; NULL when out of memory. */

@@ -7,7 +7,10 @@
  * trace (no duration); an entry without its exit, at the end or when the
  * task enters another call, one that did not return in the trace (exit,
  * execve's old image, or its exit lost). Each record's event is
- * classified once per type.
+ * classified once per type. A probe with fields ptr and str (a uprobe on
+ * the C library's wrapper, an event probe on the entry) gives the text of
+ * a string argument: held on its thread until the next call that takes a
+ * string, which takes the texts read at its addresses and drops the rest.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,7 +26,7 @@
 #include "opts.h"
 #include "syscall-table.h"
 
-enum ev_kind { EV_UNSEEN, EV_OTHER, EV_ENTER, EV_EXIT, EV_RAW_ENTER, EV_RAW_EXIT };
+enum ev_kind { EV_UNSEEN, EV_OTHER, EV_ENTER, EV_EXIT, EV_RAW_ENTER, EV_RAW_EXIT, EV_STRING };
 
 /* What a record type is to the pass, found at its first record. */
 struct sc_event {
@@ -32,6 +35,21 @@ struct sc_event {
 	struct tep_format_field *nr, *ret, *raw_args;
 	struct tep_format_field *args[FTC_SYSCALL_MAXARGS];
 	int nargs;
+	unsigned int string_args;	/* sys_enter_NAME's char pointers */
+	struct tep_format_field *ptr, *str;	/* a string probe's */
+	bool before;			/* a uprobe: it fires before the call it reads for */
+};
+
+/*
+ * Strings a probe read on a task, waiting for the call that takes them:
+ * the next call with a string argument takes those at its addresses and
+ * drops the rest, so that a string never outlives the call it was read for.
+ */
+#define SC_PENDING 4
+
+struct sc_pending {
+	uint64_t ptr;
+	char *str;
 };
 
 /* A task's call in progress. */
@@ -39,6 +57,8 @@ struct sc_task {
 	const char *comm;
 	bool open;
 	struct ftc_syscall call;
+	int npend;
+	struct sc_pending pend[SC_PENDING];
 };
 
 struct ftc_syscalls {
@@ -74,6 +94,20 @@ static int arch_of(struct ftc_reader *r)
 	return ftc_syscall_host_arch();
 }
 
+static void strings_free(struct ftc_syscall *c)
+{
+	for (int i = 0; i < FTC_SYSCALL_MAXARGS; i++) {
+		free((char *)c->strings[i]);
+		c->strings[i] = NULL;
+	}
+}
+
+static void pending_drop(struct sc_task *t)
+{
+	while (t->npend > 0)
+		free(t->pend[--t->npend].str);
+}
+
 struct ftc_syscalls *ftc_syscalls_new(struct ftc_reader *r, const struct ftc_syscalls_opts *o)
 {
 	struct ftc_syscalls *s = calloc(1, sizeof(*s));
@@ -98,12 +132,25 @@ void ftc_syscalls_free(struct ftc_syscalls *s)
 	if (!s)
 		return;
 	free(s->ev);
+	for (size_t i = 0; i < s->task_keys.n; i++) {
+		strings_free(&s->tasks[i].call);
+		pending_drop(&s->tasks[i]);
+	}
 	ftc_keytab_free(&s->task_keys);
 	free(s->tasks);
 	ftc_keytab_free(&s->stat_keys);
 	free(s->stats);
 	free(s->calls);
 	free(s);
+}
+
+/* "const char *", "const char __user *": a string; not "const char *const *" (argv). */
+static bool is_char_pointer(const char *type)
+{
+	const char *star = type ? strchr(type, '*') : NULL;
+
+	return star && strstr(type, "char") && strstr(type, "char") < star &&
+	       !strchr(star + 1, '*');
 }
 
 /* sys_enter_NAME's fields: __syscall_nr, then the arguments in order. */
@@ -115,15 +162,37 @@ static void classify_one(struct sc_event *e, struct tep_event *ev, bool enter)
 	e->ret = enter ? NULL : tep_find_field(ev, "ret");
 	if (!enter)
 		return;
-	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
-		if (f != e->nr && e->nargs < FTC_SYSCALL_MAXARGS)
-			e->args[e->nargs++] = f;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		if (f == e->nr || e->nargs == FTC_SYSCALL_MAXARGS)
+			continue;
+		if (is_char_pointer(f->type))
+			e->string_args |= 1u << e->nargs;
+		e->args[e->nargs++] = f;
+	}
+}
+
+/* A probe that read a string at an address: fields ptr (a number) and str (a string). */
+static bool classify_string(struct sc_event *e, struct tep_event *ev)
+{
+	struct tep_format_field *ptr = tep_find_field(ev, "ptr");
+	struct tep_format_field *str = tep_find_field(ev, "str");
+
+	if (!ptr || !str || (ptr->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    !(str->flags & TEP_FIELD_IS_DYNAMIC))
+		return false;
+	e->kind = EV_STRING;
+	e->ptr = ptr;
+	e->str = str;
+	e->before = tep_find_field(ev, "__probe_ip") != NULL;
+	return true;
 }
 
 static void classify(struct sc_event *e, struct tep_event *ev)
 {
 	e->kind = EV_OTHER;
 	if (!ev)
+		return;
+	if (classify_string(e, ev))
 		return;
 	if (!strcmp(ev->system, "syscalls")) {
 		if (!strncmp(ev->name, "sys_enter_", 10))
@@ -188,44 +257,25 @@ static long long field_signed(const struct tep_format_field *f, const struct tep
 static struct sc_task *task_of(struct ftc_syscalls *s, int tid)
 {
 	int added;
-	long i = ftc_keytab_get(&s->task_keys, (uint64_t)(uint32_t)tid, &added);
+	struct sc_task *t = ftc_keytab_value(&s->task_keys, (uint64_t)(uint32_t)tid,
+					     (void **)&s->tasks, sizeof(*t), &added);
 
-	if (i < 0)
-		return NULL;
-	if (added) {
-		struct sc_task *v = realloc(s->tasks, s->task_keys.cap * sizeof(*v));
-
-		if (!v) {
-			ftc_error(ENOMEM, "out of memory");
-			return NULL;
-		}
-		s->tasks = v;
-		memset(&v[i], 0, sizeof(v[i]));
-		v[i].comm = tep_data_comm_from_pid(s->tep, tid);
-	}
-	return &s->tasks[i];
+	if (t && added)
+		t->comm = tep_data_comm_from_pid(s->tep, tid);
+	return t;
 }
 
 static struct ftc_syscall_stats *stats_of(struct ftc_syscalls *s, const struct ftc_syscall *c)
 {
 	uint64_t key = (uint64_t)(uint32_t)c->tid << 32 | (uint32_t)c->nr;
 	int added;
-	long i = ftc_keytab_get(&s->stat_keys, key, &added);
+	struct ftc_syscall_stats *st = ftc_keytab_value(&s->stat_keys, key, (void **)&s->stats,
+							sizeof(*st), &added);
 
-	if (i < 0)
-		return NULL;
-	if (added) {
-		struct ftc_syscall_stats *v = realloc(s->stats, s->stat_keys.cap * sizeof(*v));
-
-		if (!v) {
-			ftc_error(ENOMEM, "out of memory");
-			return NULL;
-		}
-		s->stats = v;
-		v[i] = (struct ftc_syscall_stats){ .tid = c->tid, .comm = c->comm, .nr = c->nr,
-						   .name = c->name };
-	}
-	return &s->stats[i];
+	if (st && added)
+		*st = (struct ftc_syscall_stats){ .tid = c->tid, .comm = c->comm, .nr = c->nr,
+						  .name = c->name };
+	return st;
 }
 
 /* A call is over (end 0: it did not return in the trace): counted, then given. */
@@ -288,18 +338,106 @@ static const char *name_of(const struct ftc_syscalls *s, const struct sc_event *
 	return ftc_syscall_name(s->arch, nr);
 }
 
+/* The strings read for the call just entered, by address; the rest are stale. */
+static void take_strings(struct sc_task *t)
+{
+	struct ftc_syscall *c = &t->call;
+
+	for (int i = 0; i < c->nargs; i++) {
+		if (!(c->string_args & 1u << i))
+			continue;
+		for (int k = t->npend; k-- > 0;)
+			if (t->pend[k].ptr == c->args[i]) {
+				c->strings[i] = t->pend[k].str;
+				t->pend[k] = t->pend[--t->npend];
+				break;
+			}
+	}
+	pending_drop(t);
+}
+
+/* The text of a __data_loc or __rel_loc string; NULL when it lies outside the record. */
+static const char *dyn_string(struct tep_format_field *f, const struct tep_record *rec,
+			      size_t *len)
+{
+	unsigned long long v = 0;
+	unsigned int off, n;
+
+	if (tep_read_number_field(f, rec->data, &v) < 0)
+		return NULL;
+	off = (unsigned int)(v & 0xffff);
+	n = (unsigned int)(v >> 16 & 0xffff);
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (unsigned int)(f->offset + f->size);
+	if (off > (unsigned int)rec->size || n > (unsigned int)rec->size - off)
+		return NULL;
+	*len = strnlen((const char *)rec->data + off, n);
+	return (const char *)rec->data + off;
+}
+
+/*
+ * A probe read a string on a task: an event probe on the entry, for the
+ * call in progress (it fires after the entry's record), else for the next;
+ * a uprobe on the C library's wrapper, for the next (it fires before; a
+ * call still open then lost its exit).
+ */
+static int on_string(struct ftc_syscalls *s, const struct sc_event *e,
+		     const struct tep_record *rec, int tid)
+{
+	struct sc_task *t = task_of(s, tid);
+	unsigned long long ptr = 0;
+	const char *text;
+	char *copy;
+	size_t len;
+
+	if (!t)
+		return -1;
+	tep_read_number_field(e->ptr, rec->data, &ptr);
+	text = dyn_string(e->str, rec, &len);
+	if (!text)
+		return 0;
+	copy = strndup(text, len);
+	if (!copy) {
+		ftc_error(ENOMEM, "out of memory");
+		return -1;
+	}
+	for (int i = 0; t->open && !e->before && i < t->call.nargs; i++)
+		if ((t->call.string_args & 1u << i) && t->call.args[i] == ptr &&
+		    !t->call.strings[i]) {
+			t->call.strings[i] = copy;
+			return 0;
+		}
+	if (t->npend == SC_PENDING) {
+		free(t->pend[0].str);
+		memmove(t->pend, t->pend + 1, (SC_PENDING - 1) * sizeof(t->pend[0]));
+		t->npend--;
+	}
+	t->pend[t->npend++] = (struct sc_pending){ ptr, copy };
+	return 0;
+}
+
 static int on_enter(struct ftc_syscalls *s, const struct sc_event *e,
 		    const struct tep_record *rec, int tid, int cpu)
 {
 	struct sc_task *t = task_of(s, tid);
 	long nr = (long)field_signed(e->nr, rec);
 
-	if (!t || (t->open && call_done(s, &t->call) < 0))
+	if (!t)
 		return -1;
+	if (t->open) {
+		int ret = call_done(s, &t->call);
+
+		strings_free(&t->call);
+		if (ret < 0)
+			return -1;
+	}
 	t->call = (struct ftc_syscall){ .ts = rec->ts, .tid = tid, .cpu = cpu, .comm = t->comm,
-					.nr = nr, .name = name_of(s, e, nr) };
+					.nr = nr, .name = name_of(s, e, nr),
+					.string_args = e->string_args };
 	read_args(s, e, rec, &t->call);
 	t->open = true;
+	if (t->call.string_args)
+		take_strings(t);
 	return 0;
 }
 
@@ -309,22 +447,30 @@ static int on_exit_rec(struct ftc_syscalls *s, const struct sc_event *e,
 	struct sc_task *t = task_of(s, tid);
 	long nr = (long)field_signed(e->nr, rec);
 	struct ftc_syscall c;
+	int ret;
 
 	if (!t)
 		return -1;
 	if (t->open && t->call.nr == nr) {
-		c = t->call;
+		c = t->call;	/* its strings move with it */
 	} else {
-		if (t->open && call_done(s, &t->call) < 0)	/* its exit was lost */
-			return -1;
+		if (t->open) {	/* its exit was lost */
+			ret = call_done(s, &t->call);
+			strings_free(&t->call);
+			if (ret < 0)
+				return -1;
+		}
 		c = (struct ftc_syscall){ .tid = tid, .comm = t->comm, .nr = nr,
 					  .name = name_of(s, e, nr) };
 	}
+	memset(t->call.strings, 0, sizeof(t->call.strings));
 	t->open = false;
 	c.end = rec->ts;
 	c.cpu = cpu;
 	c.ret = field_signed(e->ret, rec);
-	return call_done(s, &c);
+	ret = call_done(s, &c);
+	strings_free(&c);
+	return ret;
 }
 
 /* The buffer read: the one asked for, or the first with a syscall record. */
@@ -358,6 +504,8 @@ int ftc_syscalls_add(struct ftc_syscalls *s, const struct ftc_merge_record *mr)
 		return 0;
 	s->records++;
 	tid = tep_data_pid(s->tep, rec);
+	if (e->kind == EV_STRING)
+		return on_string(s, e, rec, tid);
 	if (e->kind == EV_ENTER || e->kind == EV_RAW_ENTER)
 		return on_enter(s, e, rec, tid, mr->cpu);
 	return on_exit_rec(s, e, rec, tid, mr->cpu);
@@ -370,24 +518,17 @@ static int sum_calls(struct ftc_syscalls *s)
 
 	for (size_t i = 0; i < s->stat_keys.n && !ret; i++) {
 		const struct ftc_syscall_stats *st = &s->stats[i];
-		long k = ftc_keytab_get(&keys, (uint64_t)(uint32_t)st->nr, &added);
-		struct ftc_syscall_stats *v, *sum;
+		struct ftc_syscall_stats *sum = ftc_keytab_value(&keys, (uint64_t)(uint32_t)st->nr,
+								 (void **)&s->calls, sizeof(*sum),
+								 &added);
 
-		if (k < 0) {
+		if (!sum) {
 			ret = -1;
 			break;
 		}
-		if (added) {
-			v = realloc(s->calls, keys.cap * sizeof(*v));
-			if (!v) {
-				ret = ftc_error(ENOMEM, "out of memory");
-				break;
-			}
-			s->calls = v;
-			v[k] = (struct ftc_syscall_stats){ .tid = -1, .comm = "all", .nr = st->nr,
+		if (added)
+			*sum = (struct ftc_syscall_stats){ .tid = -1, .comm = "all", .nr = st->nr,
 							   .name = st->name };
-		}
-		sum = &s->calls[k];
 		sum->min_ns = !sum->timed || (st->timed && st->min_ns < sum->min_ns) ?
 			      st->min_ns : sum->min_ns;
 		sum->max_ns = st->max_ns > sum->max_ns ? st->max_ns : sum->max_ns;
@@ -409,6 +550,7 @@ void ftc_syscalls_finish(struct ftc_syscalls *s)
 		if (s->tasks[i].open) {
 			s->tasks[i].open = false;
 			call_done(s, &s->tasks[i].call);
+			strings_free(&s->tasks[i].call);
 		}
 	sum_calls(s);
 }

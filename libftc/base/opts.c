@@ -27,6 +27,9 @@ int ftc_opts_copy(void *dst, size_t dst_size, const void *opts, size_t known, co
 	if (size > FTC_OPTS_MAX_SIZE)
 		return ftc_error(EINVAL, "%s: size %zu is not the size of an options structure: "
 				 "set .size to sizeof(%s) (FTC_OPTS_INIT)", name, size, name);
+	/* past the last member, up to our own size, is padding: no initializer must zero it */
+	if (known < dst_size)
+		known = dst_size;
 	for (size_t i = known; i < size; i++)
 		if (p[i])
 			return ftc_error(EINVAL, "%s: size %zu is larger than the %zu bytes this "

@@ -22,8 +22,12 @@
 /*
  * Copies the caller's opts into dst (dst_size bytes, zeroed first): the
  * bytes that fit in both. known is where the last member this library
- * knows ends; a larger size must have only zero bytes past it. NULL opts
- * leaves dst all defaults. Returns 0, or -1 with EINVAL and a message
+ * knows ends; a larger size must have only zero bytes past it and past
+ * dst_size: the tail padding between is the caller's compiler's to leave
+ * as it likes (FTC_OPTS_INIT is a brace initializer, which need not zero
+ * padding), so a member added later must start at or past the struct's
+ * old size, where an older library sees it. NULL opts leaves dst all
+ * defaults. Returns 0, or -1 with EINVAL and a message
  * naming the structure and the size.
  */
 int ftc_opts_copy(void *dst, size_t dst_size, const void *opts, size_t known, const char *name);

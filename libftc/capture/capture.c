@@ -33,6 +33,7 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "capture-mmap.h"
 #include "ftc.h"
 #include "ftc-capture.h"
 #include "opts.h"
@@ -65,6 +66,8 @@ struct cslot {
 	uint64_t counted;	/* overrun + dropped when the last loss was counted */
 	uint64_t limit;		/* drain: stop after this many pages (0: never) */
 	uint64_t buf_pages;	/* the CPU's ring buffer, in pages (0: unknown) */
+	bool by_read;		/* the kernel refused splice: pages come by read() */
+	struct ftc_mmap map;	/* mapped (ftc_capture_use_mmap): map.data set */
 	int err;
 	char errmsg[512];
 };
@@ -76,6 +79,7 @@ struct ftc_capture {
 	int rt_priority;	/* the readers' SCHED_FIFO priority; 0: not real-time */
 	int stop_fd;
 	bool snapshot;
+	bool use_mmap;		/* map the buffers where the kernel lets it */
 	struct cslot *slots;
 	int nslots;
 	_Atomic uint64_t flush_gen;
@@ -174,6 +178,9 @@ static int open_slot(struct ftc_capture *c, struct cslot *s)
 	free(path);
 	/* Partial pages are taken only when there is one: never wait. */
 	fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
+	/* a kernel that cannot map this buffer is read by splice, as without mmap */
+	if (c->use_mmap && !c->snapshot)
+		ftc_mmap_open(&s->map, s->fd, &c->layout, c->page);
 	if (pipe2(s->pipefd, O_CLOEXEC) < 0)
 		return ftc_error(errno, "pipe: %s", strerror(errno));
 	s->flush_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -286,12 +293,46 @@ static int give(struct cslot *s, size_t len)
 	return 0;
 }
 
+static int read_partial(struct cslot *s);
+
+/*
+ * Some buffers refuse splice from the start (6.12's persistent, boot-mapped
+ * ones among them): their pages then come by read(), which hands out the
+ * page being written too; nothing is lost, some file space is.
+ */
+static long read_round(struct cslot *s)
+{
+	uint64_t before = atomic_load(&s->npages);
+
+	if (read_partial(s) < 0)
+		return -1;
+	return (long)(atomic_load(&s->npages) - before);
+}
+
+static bool splice_refused(const struct cslot *s, int err)
+{
+	return !atomic_load(&s->npages) &&
+	       (err == EINVAL || err == EBUSY || err == EOPNOTSUPP || err == 524 /* ENOTSUPP */);
+}
+
+static int give_page(void *slot, const void *page)
+{
+	struct cslot *s = slot;
+
+	memcpy(s->pages, page, s->cap->page);
+	return give(s, s->cap->page);
+}
+
 /* Moves every full sub-buffer there is now; returns pages moved or -1. */
 static long splice_round(struct cslot *s)
 {
 	size_t batch = (size_t)BATCH_PAGES * s->cap->page;
 	long total = 0;
 
+	if (s->map.data)
+		return ftc_mmap_round(&s->map, give_page, s);
+	if (s->by_read)
+		return read_round(s);
 	for (;;) {
 		ssize_t n;
 
@@ -305,6 +346,10 @@ static long splice_round(struct cslot *s)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			return total;
+		if (n < 0 && splice_refused(s, errno)) {
+			s->by_read = true;
+			return read_round(s);
+		}
 		if (n < 0)
 			return ftc_error(errno, "splice from cpu%d/trace_pipe_raw: %s",
 					 s->cpu, strerror(errno));
@@ -331,6 +376,8 @@ static int read_partial(struct cslot *s)
 {
 	unsigned int page = s->cap->page;
 
+	if (s->map.data)
+		return ftc_mmap_round(&s->map, give_page, s) < 0 ? -1 : 0;
 	for (;;) {
 		ssize_t r;
 
@@ -591,6 +638,11 @@ void ftc_capture_use_snapshot(struct ftc_capture *c)
 	c->snapshot = true;
 }
 
+void ftc_capture_use_mmap(struct ftc_capture *c)
+{
+	c->use_mmap = true;
+}
+
 /*
  * While tracing goes on, "until empty" may never come: take at most twice
  * what the buffer holds, which is everything that was there when we began.
@@ -642,6 +694,7 @@ int ftc_capture_cpu_stats(struct ftc_capture *c, int slot,
 	ftc_cpu_counters_delta(&s->start, &now, &st.events, &lost);
 	st.lost = lost > atomic_load(&s->missed) ? lost : atomic_load(&s->missed);
 	st.lost_pages = atomic_load(&s->missed_pages);
+	st.mapped = s->map.data != NULL;
 	return FTC_SIZED_FILL(out, &st, ftc_capture_cpu_stats);
 }
 
@@ -659,6 +712,8 @@ void ftc_capture_free(struct ftc_capture *c)
 				break;
 			pthread_join(s->thread, NULL);
 		}
+		if (s->map.data)
+			ftc_mmap_close(&s->map);
 		if (s->fd >= 0)
 			close(s->fd);
 		if (s->pipefd[0] >= 0)

@@ -77,7 +77,7 @@ static int ksym_match(const char *line, const char *end, const char *module, con
  * module that is not loaded is left to the kernel, which keeps such a
  * probe until it loads. Unreadable kallsyms: left to the kernel too.
  */
-static int ksym_check(const char *module, const char *func)
+static int ksym_check(const char *what, const char *module, const char *func)
 {
 	struct near_names near_names = { 0 };
 	char near[800] = "", *buf = NULL;
@@ -97,7 +97,7 @@ static int ksym_check(const char *module, const char *func)
 	if (found || (module && !module_seen))
 		return 0;
 	ftc_near_format(&near_names, near, sizeof(near));
-	return ftc_error(ENOENT, "kprobe: no function '%s' in %s%s%s%s (/proc/kallsyms)", func,
+	return ftc_error(ENOENT, "%s: no function '%s' in %s%s%s%s (/proc/kallsyms)", what, func,
 			 module ? "module " : "the kernel", module ? module : "",
 			 *near ? "; nearest: " : "", near);
 }
@@ -128,13 +128,22 @@ int ftc_probe_definition(const struct ftc_probe_spec *ps, const char *event, cha
 		break;
 	case FTC_PROBE_KPROBE:
 		*file = "kprobe_events";
-		ret = ksym_check(ps->module, ps->func);
+		ret = ksym_check("kprobe", ps->module, ps->func);
 		if (!ret)
 			ret = ftc_str_addf(def, "%c:%s/%s %s%s%s", ps->ret ? 'r' : 'p',
 					   FTC_PROBE_GROUP, event, ps->module ? ps->module : "",
 					   ps->module ? ":" : "", ps->func);
 		if (!ret && ps->off)
 			ret = ftc_str_addf(def, "+%llu", ps->off);
+		if (!ret)
+			ret = raw_args(ps, def);
+		break;
+	case FTC_PROBE_FPROBE:
+		*file = "dynamic_events";
+		ret = ksym_check("fprobe", NULL, ps->func);
+		if (!ret)
+			ret = ftc_str_addf(def, "f:%s/%s %s%s", FTC_PROBE_GROUP, event, ps->func,
+					   ps->ret ? "%return" : "");
 		if (!ret)
 			ret = raw_args(ps, def);
 		break;
@@ -205,15 +214,33 @@ static const char *const kind_files[] = {
 	[FTC_PROBE_UPROBE] = "uprobe_events",
 	[FTC_PROBE_EPROBE] = "dynamic_events",
 	[FTC_PROBE_SYNTH] = "synthetic_events",
+	[FTC_PROBE_FPROBE] = "dynamic_events",
 };
+
+/* dynamic_events takes fprobes where the README shows their syntax (6.7+). */
+static int fprobes_refused(void)
+{
+	char *readme = NULL;
+	bool absent = ftc_knob_read(NULL, "README", &readme) == 0 && !strstr(readme, "f[:");
+
+	free(readme);
+	if (absent)
+		return ftc_error(ENOTSUP, "dynamic_events: this kernel has no fprobes (Linux 6.7 "
+				 "and CONFIG_FPROBE_EVENTS; README shows no f[:...]): use a kprobe, "
+				 "FUNC or FUNC%%return; run `ftc check`");
+	return 0;
+}
 
 static int refused(const struct ftc_probe_spec *ps)
 {
 	static const char *const what[] = {
 		[FTC_PROBE_KPROBE] = "kprobes", [FTC_PROBE_UPROBE] = "uprobes",
 		[FTC_PROBE_EPROBE] = "eprobes", [FTC_PROBE_SYNTH] = "synthetic events",
+		[FTC_PROBE_FPROBE] = "fprobes",
 	};
 
+	if (ps->kind == FTC_PROBE_FPROBE && ftc_knob_exists(NULL, kind_files[ps->kind]))
+		return fprobes_refused();
 	if (ftc_knob_exists(NULL, kind_files[ps->kind]))
 		return 0;
 	/* hist triggers select synthetic events: without them, none */
@@ -224,7 +251,8 @@ static int refused(const struct ftc_probe_spec *ps)
 	return ftc_error(ENOTSUP, "%s: absent: this kernel has no %s (CONFIG_%s); run `ftc check`",
 			 kind_files[ps->kind], what[ps->kind],
 			 ps->kind == FTC_PROBE_KPROBE ? "KPROBE_EVENTS" :
-			 ps->kind == FTC_PROBE_UPROBE ? "UPROBE_EVENTS" : "EPROBE_EVENTS");
+			 ps->kind == FTC_PROBE_UPROBE ? "UPROBE_EVENTS" :
+			 ps->kind == FTC_PROBE_FPROBE ? "FPROBE_EVENTS" : "EPROBE_EVENTS");
 }
 
 /* This kernel may take dynamic_events but refuse every eprobe (EINVAL and
@@ -314,15 +342,21 @@ static int each_line(const char *file, int (*fn)(const char *line, const char *f
 	return ret;
 }
 
+/* eprobes, fprobes and synthetic events: dynamic_events has them, and only it. */
+static bool dynamic_only(const char *line)
+{
+	return *line == 'e' || *line == 'f' || *line == 's';
+}
+
 static int list_one(const char *line, const char *file, void *arg)
 {
 	struct each_ctx *c = arg;
 	const char *group;
 	char name[128];
 
-	/* dynamic_events repeats the u/kprobes: only its eprobes and
-	 * synthetic events are new */
-	if (!strcmp(file, "dynamic_events") && *line != 'e' && *line != 's')
+	/* dynamic_events repeats the u/kprobes: only its eprobes, fprobes
+	 * and synthetic events are new */
+	if (!strcmp(file, "dynamic_events") && !dynamic_only(line))
 		return 0;
 	group = our_event(line, name, sizeof(name));
 	if (group)
@@ -359,8 +393,8 @@ static int del_one(const char *line, const char *file, void *arg)
 	group = our_event(line, name, sizeof(name));
 	if (!group || (c->group && strcmp(c->group, group)) || fnmatch(c->glob, name, 0))
 		return 0;
-	/* e: and s: lines live in dynamic_events only */
-	if ((*line == 'e' || *line == 's') && strcmp(file, "dynamic_events"))
+	/* e:, f: and s: lines live in dynamic_events only */
+	if (dynamic_only(line) && strcmp(file, "dynamic_events"))
 		return 0;
 	if (ftc_str_addf(&cmd, "-:%s/%s", group, name) < 0)
 		return -1;

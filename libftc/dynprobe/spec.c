@@ -150,6 +150,14 @@ static int parse_location(struct ftc_probe_spec *ps, char *loc, const char *bina
 		ps->func = strdup(ev);
 		return ps->func ? 0 : oom();
 	}
+	if (!strncmp(loc, "f:", 2)) {
+		ps->kind = FTC_PROBE_FPROBE;
+		if (parse_func(ps, loc + 2, spec) < 0)
+			return -1;
+		/* the function's entry, or its exit: ftrace hooks no other place */
+		return ps->off ? ftc_error(EINVAL, "probe '%s': an fprobe takes no offset (a "
+					  "kprobe does: FUNC+OFF)", spec) : 0;
+	}
 	colon = strchr(loc, ':');
 	if (colon && memchr(loc, '/', colon - loc)) {
 		*colon = '\0';
@@ -295,7 +303,7 @@ static int parse_words(struct ftc_probe_spec *ps, char *text, const char *binary
 		return parse_synth(ps, text, spec);
 	tok = strtok_r(text, blank, &save);
 	if (!tok)
-		return ftc_error(EINVAL, "probe '': empty: give FUNC, BINARY:FUNC or e:SYS:EVENT");
+		return ftc_error(EINVAL, "probe '': empty: give FUNC, BINARY:FUNC, f:FUNC or e:SYS:EVENT");
 	if (parse_location(ps, tok, binary, spec) < 0)
 		return -1;
 	while ((tok = strtok_r(NULL, blank, &save)))

@@ -408,10 +408,26 @@ static int guess_one(struct tep_record *rec, void *ctx)
 	return 0;
 }
 
+/* How far past the heads a guess looks: a graph's records come early, or not at all. */
+#define GUESS_RECORDS 4096
+
+/*
+ * The heads of m first; when none is the graph's, the first records of
+ * the file in order: an event enabled before the tracer (a fork, a
+ * marker) can head every CPU's stream (a busy lab guest did, in B11).
+ */
 const char *ftc_merge_guess_tracer(struct ftc_merge *m, struct ftc_reader *r)
 {
 	void *ctx[2] = { r, (void *)"nop" };
+	struct ftc_merge_record mr;
+	struct ftc_merge *ahead;
 
-	ftc_merge_peek_events(m, guess_one, ctx);
+	if (ftc_merge_peek_events(m, guess_one, ctx))
+		return ctx[1];
+	ahead = ftc_merge_open(r, NULL);
+	for (int n = 0; ahead && n < GUESS_RECORDS && ftc_merge_next(ahead, &mr) == 1; n++)
+		if (guess_one(mr.rec, ctx))
+			break;
+	ftc_merge_close(ahead);
 	return ctx[1];
 }

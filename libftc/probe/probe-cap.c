@@ -48,6 +48,11 @@ static const char *const cap_names[FTC_CAP_COUNT] = {
 	[FTC_CAP_PERF_SOFTWARE] = "perf-software",
 	[FTC_CAP_PERF_HARDWARE] = "perf-hardware",
 	[FTC_CAP_PERF_TRACEPOINT] = "perf-tracepoint",
+	[FTC_CAP_FPROBES] = "fprobes",
+	[FTC_CAP_MMAP_RING] = "mmap-ring-buffer",
+	[FTC_CAP_PERSISTENT] = "persistent-buffer",
+	[FTC_CAP_TIMERLAT] = "timerlat",
+	[FTC_CAP_OSNOISE] = "osnoise",
 };
 
 const char *ftc_cap_name(enum ftc_cap_id id)

@@ -95,6 +95,34 @@ int ftc_probe_eprobes(struct ftc_probe *p, struct ftc_cap *cap)
 	return ftc_cap_set(cap, FTC_CAP_OK, 0, "dynamic_events: '%s' defined and removed", def);
 }
 
+/*
+ * An fprobe on vfs_read (every kernel has it, and it is no notrace
+ * function), defined in a group of our own and removed again.
+ */
+int ftc_probe_fprobes(struct ftc_probe *p, struct ftc_cap *cap)
+{
+	const struct ftc_cap *dyn = ftc_probe_dep(p, FTC_CAP_DYNAMIC_EVENTS);
+	char def[128], undef[100], group[64], *readme = NULL;
+	int ret;
+
+	if (dyn->state != FTC_CAP_OK)
+		return ftc_cap_set(cap, dyn->state, dyn->err, "%s", dyn->why);
+	if (ftc_probe_file_read(NULL, "README", 1 << 16, &readme) == 0 && !strstr(readme, "f[:")) {
+		free(readme);
+		return ftc_cap_set(cap, FTC_CAP_ABSENT, ENOENT, "README: no f[:...] syntax for "
+				   "dynamic_events (no CONFIG_FPROBE_EVENTS, Linux 6.7+)");
+	}
+	free(readme);
+	snprintf(group, sizeof(group), "ftc_probe_%d", (int)getpid());
+	snprintf(def, sizeof(def), "f:%s/fp vfs_read", group);
+	ret = ftc_probe_file_write(NULL, "dynamic_events", def, true);
+	if (ret < 0)
+		return ftc_cap_from_errno(cap, -ret, "dynamic_events: writing '%s'", def);
+	snprintf(undef, sizeof(undef), "-:%s/fp", group);
+	ftc_probe_file_write(NULL, "dynamic_events", undef, true);
+	return ftc_cap_set(cap, FTC_CAP_OK, 0, "dynamic_events: '%s' defined and removed", def);
+}
+
 /* The clock in brackets, and another one from the list, if any. */
 static void clock_pick(char *list, char *cur, size_t cur_size, char *other, size_t other_size)
 {

@@ -44,6 +44,11 @@ static int (*const probes[FTC_CAP_COUNT])(struct ftc_probe *p, struct ftc_cap *c
 	[FTC_CAP_PERF_SOFTWARE] = ftc_probe_perf,
 	[FTC_CAP_PERF_HARDWARE] = ftc_probe_perf,
 	[FTC_CAP_PERF_TRACEPOINT] = ftc_probe_perf,
+	[FTC_CAP_FPROBES] = ftc_probe_fprobes,
+	[FTC_CAP_MMAP_RING] = ftc_probe_mmap_ring,
+	[FTC_CAP_PERSISTENT] = ftc_probe_persistent,
+	[FTC_CAP_TIMERLAT] = ftc_probe_listed_tracer,
+	[FTC_CAP_OSNOISE] = ftc_probe_listed_tracer,
 };
 
 struct ftc_probe *ftc_probe_open(const char *instance)

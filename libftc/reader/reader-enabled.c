@@ -17,13 +17,13 @@ static bool line_is(const char *p, const char *want)
 	return !strncmp(p, want, n) && (p[n] == '\n' || p[n] == '\0');
 }
 
-/* In one option's text (the buffer's name first): 1, 0, or -1 for another buffer. */
+/* In one option's text (the buffer's name first): 1, 0, or -1 for another buffer (NULL: any). */
 static int in_option(const char *text, const char *instance, const char *system,
 		     const char *event)
 {
 	size_t ls = strlen(system);
 
-	if (!line_is(text, instance))
+	if (instance && !line_is(text, instance))
 		return -1;
 	for (const char *l = strchr(text, '\n'); l && *++l; l = strchr(l, '\n'))
 		if (!strncmp(l, system, ls) && l[ls] == ':' && line_is(l + ls + 1, event))
@@ -34,15 +34,17 @@ static int in_option(const char *text, const char *instance, const char *system,
 int ftc_reader_event_enabled(struct ftc_reader *r, const char *instance, const char *system,
 			     const char *event)
 {
-	for (int i = 0; i < r->noptions; i++) {
+	int best = -1;
+
+	for (int i = 0; i < r->noptions && best < 1; i++) {
 		int ret;
 
 		if (r->options[i].id != FTC_OPT_FTC_ENABLED)
 			continue;
-		ret = in_option((const char *)r->options[i].data, instance ? instance : "",
-				system, event);
-		if (ret >= 0)
+		ret = in_option((const char *)r->options[i].data, instance, system, event);
+		if (instance && ret >= 0)
 			return ret;
+		best = ret > best ? ret : best;
 	}
-	return -1;
+	return best;
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -310,6 +311,26 @@ void ftc_syms_free(struct ftc_syms *s)
 	free(s);
 }
 
+/*
+ * A previous boot's records (LAST_BOOT_INFO) hold that boot's addresses,
+ * and the file's kallsyms are of the boot that extracted them: the
+ * kernel's text moved by "text delta" (this boot's less the previous),
+ * so the core kernel's symbols move back by it. Modules loaded in another
+ * boot are elsewhere anyway: their symbols are left as they are.
+ */
+static void undo_text_delta(struct ftc_reader *r, struct ftc_syms *s)
+{
+	const char *info = ftc_reader_option_text(r, FTC_OPT_LAST_BOOT_INFO);
+	const char *d = info ? strstr(info, "text delta:") : NULL;
+	long long delta;
+
+	if (!d || sscanf(d, "text delta: %lld", &delta) != 1 || !delta)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		if (!s->v[i].mod)
+			s->v[i].addr -= (unsigned long long)delta;
+}
+
 int ftc_load_kallsyms(struct ftc_reader *r)
 {
 	struct ftc_syms *s;
@@ -338,6 +359,7 @@ int ftc_load_kallsyms(struct ftc_reader *r)
 				"compression", r->path);
 	if (ret < 0)
 		goto fail;
+	undo_text_delta(r, s);
 	if (s->n)
 		qsort_r(s->v, s->n, sizeof(*s->v), by_addr, s->arena);
 	if (tep_set_function_resolver(r->tep, resolve, s) < 0)

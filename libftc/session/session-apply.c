@@ -146,6 +146,24 @@ static int apply_events(const struct apply *a, const struct ftc_session_section 
 	return 0;
 }
 
+/* osnoise/FILE=VALUE: written before the tracer starts, journaled as any knob. */
+static int apply_tracer_opts(const struct apply *a, const struct ftc_session_section *sec)
+{
+	for (size_t i = 0; i < sec->tracer_opts.n; i++) {
+		char file[256];
+		const char *opt = sec->tracer_opts.v[i], *eq = strchr(opt, '=');
+
+		snprintf(file, sizeof(file), "%.*s", (int)(eq - opt), opt);
+		if (!ftc_knob_exists(NULL, file))
+			return ftc_error(ENOENT, "--tracer-opt %s: this kernel has no %s (its latency "
+					 "tracers' settings are the files in osnoise/ and "
+					 "hwlat_detector/; `ftc check` names the tracers)", opt, file);
+		if (STEP(a, ftc_knob_write(a->st, NULL, file, eq + 1)))
+			return -1;
+	}
+	return 0;
+}
+
 /* Everything but tracing_on, which stays 0 in the section's buffer. */
 static int section_configure(const struct apply *a, const struct ftc_session_section *sec)
 {
@@ -155,6 +173,8 @@ static int section_configure(const struct apply *a, const struct ftc_session_sec
 	if (STEP(a, ftc_knob_write(a->st, a->inst, "tracing_on", "0")))
 		return -1;
 	if (apply_buffer(a, sec) || apply_pids(a, sec) || apply_functions(a, sec))
+		return -1;
+	if (apply_tracer_opts(a, sec))
 		return -1;
 	if (sec->tracer && STEP(a, ftc_set_tracer(a->st, a->inst, sec->tracer)))
 		return -1;

@@ -84,6 +84,8 @@ static int start_capture(struct ftc_session *s, const struct ftc_session_record_
 	if (o->rt_priority)
 		ftc_capture_set_rt_priority(s->cap, o->rt_priority == FTC_CAPTURE_NO_RT ? 0 :
 					    o->rt_priority);
+	if (o->mmap)
+		ftc_capture_use_mmap(s->cap);
 	for (size_t i = 0; i < s->n; i++) {
 		struct ftc_session_section *sec = s->secs[i];
 
@@ -145,7 +147,7 @@ int ftc_session_record_start(struct ftc_session *s, struct ftc_state *st,
 {
 	struct ftc_session_record_opts copy, *o = &copy;
 
-	if (FTC_OPTS_COPY(&copy, opts, ftc_session_record_opts, perf) < 0)
+	if (FTC_OPTS_COPY(&copy, opts, ftc_session_record_opts, mmap) < 0)
 		return -1;
 	if (!o->output)
 		return ftc_error(EINVAL, "ftc_session_record_start: no output file named");

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,39 @@ static int sleep_once(struct ftc_session *s, int stop_fd, long long ns)
 	return r;
 }
 
+/*
+ * A task that has exited (its parent is told, it may be reaped) still runs
+ * to its last switch, and on a busy or emulated machine the capture could
+ * stop before that switch is written. Running on each CPU in turn makes
+ * each one schedule once after the end was seen, so the task's last
+ * switch is in the buffers before tracing stops. Best effort: a CPU this
+ * process may not run on is passed over.
+ */
+static void visit_every_cpu(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t size;
+	cpu_set_t *was, *one;
+
+	if (ncpu <= 1)
+		return;
+	size = CPU_ALLOC_SIZE(ncpu);
+	was = CPU_ALLOC(ncpu);
+	one = CPU_ALLOC(ncpu);
+	if (was && one && !sched_getaffinity(0, size, was)) {
+		for (long c = 0; c < ncpu; c++) {
+			if (!CPU_ISSET_S(c, size, was))
+				continue;
+			CPU_ZERO_S(size, one);
+			CPU_SET_S(c, size, one);
+			sched_setaffinity(0, size, one);
+		}
+		sched_setaffinity(0, size, was);
+	}
+	CPU_FREE(was);
+	CPU_FREE(one);
+}
+
 int ftc_session_wait(struct ftc_session *s, int stop_fd, long long timeout_ns)
 {
 	long long deadline = timeout_ns < 0 ? -1 : now_ns() + timeout_ns;
@@ -175,8 +209,10 @@ int ftc_session_wait(struct ftc_session *s, int stop_fd, long long timeout_ns)
 
 		if (s->cap && ftc_capture_failed(s->cap))
 			return FTC_SESSION_WAKE_FAILED;
-		if (ended(s))
+		if (ended(s)) {
+			visit_every_cpu();
 			return FTC_SESSION_WAKE_ENDED;
+		}
 		if (deadline >= 0 && left <= 0)
 			return FTC_SESSION_WAKE_TIMEOUT;
 		r = sleep_once(s, stop_fd, left);

@@ -56,6 +56,7 @@ static void section_free(struct ftc_session_section *s)
 	list_free(&s->func_triggers);
 	list_free(&s->pids);
 	list_free(&s->probes);
+	list_free(&s->tracer_opts);
 	free(s->cpus);
 	free(s);
 }
@@ -99,7 +100,8 @@ static bool section_empty(const struct ftc_session_section *s)
 	return !s->tracer && !s->clock && !s->cpumask && !s->instance && !s->buffer_kb &&
 	       !s->subbuf_kb && !s->has_max_depth && !s->stacktrace && !s->event_fork &&
 	       !s->nevents && !s->options.n && !s->funcs.n && !s->notrace.n && !s->graph.n &&
-	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n && !s->probes.n;
+	       !s->graph_notrace.n && !s->func_triggers.n && !s->pids.n && !s->probes.n &&
+	       !s->tracer_opts.n;
 }
 
 bool ftc_session_empty(const struct ftc_session *s)
@@ -197,6 +199,25 @@ static int set_filter(struct ftc_session_section *sec, const char *filter)
 	return set_str(&ev->filter, filter);
 }
 
+/*
+ * The latency tracers keep their settings in directories of their own,
+ * global to tracefs: osnoise/ (osnoise and timerlat), hwlat_detector/.
+ */
+static int add_tracer_opt(struct ftc_session_section *sec, const char *opt)
+{
+	static const char *const dirs[] = { "osnoise/", "hwlat_detector/" };
+	const char *eq = strchr(opt, '='), *file = NULL;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(opt, dirs[i], strlen(dirs[i])))
+			file = opt + strlen(dirs[i]);
+	if (!file || !eq || eq == file || !eq[1] || strcspn(file, "/.\n") < (size_t)(eq - file) ||
+	    strchr(eq, '\n'))
+		return ftc_error(EINVAL, "give FILE=VALUE with FILE in osnoise/ or hwlat_detector/ "
+				 "(osnoise/period_us=1000, osnoise/stop_tracing_us=100)");
+	return list_add(&sec->tracer_opts, opt);
+}
+
 static int add_trigger(struct ftc_session_section *sec, const char *trigger)
 {
 	struct ftc_session_event *ev = last_event(sec);
@@ -249,6 +270,7 @@ int ftc_session_set(struct ftc_session *s, enum ftc_session_knob knob, const cha
 	case FTC_SESSION_EVENT: return add_event(sec, value);
 	case FTC_SESSION_EVENT_FILTER: return set_filter(sec, value);
 	case FTC_SESSION_EVENT_TRIGGER: return add_trigger(sec, value);
+	case FTC_SESSION_TRACER_OPT: return add_tracer_opt(sec, value);
 	}
 	return ftc_error(EINVAL, "unknown session setting %d", (int)knob);
 }

@@ -29,7 +29,7 @@ struct ftc_session_section {
 	struct ftc_session_event *events;
 	size_t nevents;
 	struct ftc_session_list options, funcs, notrace, graph, graph_notrace, func_triggers;
-	struct ftc_session_list pids, probes;
+	struct ftc_session_list pids, probes, tracer_opts;
 	/* while recording: its CPUs and its capture slots */
 	int *cpus, ncpus, first_slot, nslots;
 };

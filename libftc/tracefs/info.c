@@ -10,6 +10,7 @@
 #include "ftc.h"
 #include "ftc-tracefs-info.h"
 #include "info.h"
+#include "tracefs-layer.h"
 
 void ftc_list_free(char **list)
 {
@@ -151,6 +152,25 @@ char **ftc_info_instances(void)
 bool ftc_info_instance_exists(const char *name)
 {
 	return name && ftc_tracefs_dir() && (!*name || tracefs_instance_exists(name));
+}
+
+int ftc_info_last_boot(const char *instance, char **info)
+{
+	char *v = NULL;
+	int ret;
+
+	if (info)
+		*info = NULL;
+	if (!instance || !*instance ||
+	    ftc_tracefs_read_max(instance, "last_boot_info", 1 << 20, &v) < 0)
+		return 0;
+	/* "# Current": the buffer was written in this boot. */
+	ret = *v && strncmp(v, "# Current", 9) != 0;
+	if (ret && info)
+		*info = v;
+	else
+		free(v);
+	return ret;
 }
 
 static bool func_matches(const char *line, const char *glob)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ftc.h"
+#include "ftc-tracefs-info.h"
 #include "meta.h"
 #include "tracefs-layer.h"
 #include "writer.h"
@@ -264,4 +265,20 @@ int ftc_writer_finish(struct ftc_writer *w)
 		return ftc_error(err, "%s", msg);
 	}
 	return ftc_wfinish(w);
+}
+
+int ftc_writer_add_last_boot(struct ftc_writer *w, const char *instance)
+{
+	char *info = NULL, *text = NULL;
+	int ret;
+
+	if (!ftc_info_last_boot(instance, &info))
+		return 0;
+	ret = asprintf(&text, "%s:%s", instance, info) < 0 ? -1 : 0;
+	free(info);
+	if (ret < 0)
+		return ftc_error(ENOMEM, "out of memory");
+	ret = ftc_writer_add_option(w, FTC_OPT_LAST_BOOT_INFO, text, (uint32_t)strlen(text) + 1);
+	free(text);
+	return ret < 0 ? -1 : 1;
 }

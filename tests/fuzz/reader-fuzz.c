@@ -3,7 +3,8 @@
  * libFuzzer target over the trace.dat reader: open (v6/v7 metadata,
  * sections, options, decompression), merge every CPU and format every
  * record as text, JSON or the kernel's function_graph layout, or run the
- * scheduling pass over them (ftc sched, with its off-CPU stacks); an input
+ * analysis passes over them (ftc sched, with its off-CPU stacks, ftc
+ * syscalls, funclatency, kwork and block); an input
  * the full open refuses is opened again for metadata only (ftc dump). Any crash,
  * leak, hang or sanitizer report fails. tests/fuzz/run says how it runs
  * fast (Documentation/hacking.md, "Fuzzing", has the numbers).
@@ -38,23 +39,68 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
 	ftc_merge_close(m);
 }
 
-/* ftc sched's pass: the fields read at the offsets the file's formats give. */
-static void walk_sched(struct ftc_reader *r)
+/* The passes that keep per-key tables alone: kernel work and block I/O. */
+struct small_passes {
+	struct ftc_kwork *kw;
+	struct ftc_block *bk;
+};
+
+static void small_add(struct small_passes *p, const struct ftc_merge_record *mr)
+{
+	if (p->kw)
+		ftc_kwork_add(p->kw, mr);
+	if (p->bk)
+		ftc_block_add(p->bk, mr);
+}
+
+static void small_end(struct small_passes *p)
+{
+	if (p->kw)
+		ftc_kwork_finish(p->kw);
+	if (p->bk)
+		ftc_block_in_flight(p->bk);
+	ftc_kwork_free(p->kw);
+	ftc_block_free(p->bk);
+}
+
+/*
+ * The analysis passes (ftc sched, syscalls, funclatency, kwork, block):
+ * fields read at the offsets the file's formats give.
+ */
+static void walk_passes(struct ftc_reader *r)
 {
 	struct ftc_sched *s = ftc_sched_new(r, NULL);
-	struct ftc_merge *m = s ? ftc_merge_open(r, NULL) : NULL;
+	struct ftc_syscalls *sc = ftc_syscalls_new(r, NULL);
+	struct ftc_funclat_opts fo = FTC_OPTS_INIT(ftc_funclat_opts, .per_task = true);
+	struct ftc_funclat *fl = ftc_funclat_new(r, &fo);
+	struct small_passes sp = { ftc_kwork_new(r, NULL), ftc_block_new(r, NULL) };
+	struct ftc_merge *m = ftc_merge_open(r, NULL);
 	struct ftc_merge_record mr;
 	int n = 0;
 
-	while (m && ftc_merge_next(m, &mr) == 1 && n++ < 100000)
-		ftc_sched_add(s, &mr);
+	while (m && ftc_merge_next(m, &mr) == 1 && n++ < 100000) {
+		if (s)
+			ftc_sched_add(s, &mr);
+		if (sc)
+			ftc_syscalls_add(sc, &mr);
+		if (fl)
+			ftc_funclat_add(fl, &mr);
+		small_add(&sp, &mr);
+	}
+	small_end(&sp);
 	if (s) {
 		ftc_sched_finish(s);
 		for (size_t i = 0; i < ftc_sched_noffcpu(s); i++)
 			ftc_sched_offcpu_at(s, i);
 	}
+	if (sc)
+		ftc_syscalls_finish(sc);
+	if (fl)
+		ftc_funclat_has_probes(fl);
 	ftc_merge_close(m);
 	ftc_sched_free(s);
+	ftc_syscalls_free(sc);
+	ftc_funclat_free(fl);
 }
 
 /*
@@ -84,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = ftc_reader_open_mem_opts(data, size, "fuzz-input", &opts);
 	if (r) {
 		if (size % 4 == 3)
-			walk_sched(r);
+			walk_passes(r);
 		else
 			walk(r, null, layouts[size % 4 % 3]);
 		ftc_reader_close(r);

@@ -190,5 +190,35 @@ set -- -O sym-offset -O sym-addr -O print-parent -O nooverwrite -O record-tgid \
 expect_status "trace_options= past its 100-byte buffer exits 2" 2 "$FTC" boot-args "$@" -C local
 set --
 expect_status "a command after the options exits 2" 2 "$FTC" boot-args -p function -- ls
+
+# A persistent buffer (6.12): the memory kept over a reboot, named, and the
+# instance mapped onto it with the -e events, checked before a reboot finds them.
+expect_status "--persistent: exit 0" 0 "$FTC" boot-args --persistent boot_map -e sched:sched_switch \
+	-e irq -C global --kernel 6.12
+expect_match "... reserve_mem= and trace_instance= with the events, in the instance" \
+	'^reserve_mem=8M:4096:boot_map trace_instance=boot_map@boot_map,sched:sched_switch,irq trace_clock=global$' \
+	"$(cat "$OUT/last.out")"
+expect_match "... warning that reserve_mem='s memory may move under KASLR" \
+	'reserve_mem= may find other memory at the next boot .*--persistent-at ADDR' "$(cat "$OUT/last.err")"
+expect_status "--persistent-at 0x18000000: exit 0" 0 "$FTC" boot-args --persistent boot_map \
+	--persistent-at 0x18000000 -e sched:sched_switch -C global --kernel 6.12
+expect_match "... memmap='s fixed address, and the instance mapped there" \
+	'^memmap=8M\$0x18000000 trace_instance=boot_map@0x18000000:8M,sched:sched_switch trace_clock=global$' \
+	"$(cat "$OUT/last.out")"
+expect "... and no warning for 6.12" test ! -s "$OUT/last.err"
+expect_status "--persistent-at not page-aligned exits 2" 2 "$FTC" boot-args --persistent bm \
+	--persistent-at 0x18000010
+expect_status "--persistent-at without --persistent exits 2" 2 "$FTC" boot-args --persistent-at 0x18000000 -e sched
+expect_status "--persistent-size 16M --no-tracing-on: exit 0" 0 "$FTC" boot-args --persistent bm \
+	--persistent-size 16M --no-tracing-on --kernel 6.1
+expect_match "... the size and ^traceoff" '^reserve_mem=16M:4096:bm trace_instance=bm\^traceoff@bm$' \
+	"$(cat "$OUT/last.out")"
+expect_match "... and for 6.1 a warning that it needs 6.12" 'reserve_mem= needs Linux 6.12' "$(cat "$OUT/last.err")"
+expect_status "--persistent-size without --persistent exits 2" 2 "$FTC" boot-args --persistent-size 8M -e sched
+expect_status "--persistent with -R exits 2" 2 "$FTC" boot-args --persistent bm -e sched:sched_switch -R traceoff
+expect_match "... saying where triggers go" 'set its triggers after the boot' "$(cat "$OUT/last.err")"
+expect_status "a name longer than reserve_mem keeps exits 2" 2 "$FTC" boot-args --persistent abcdefghijklmnop
+expect_status "a name beginning with '-' exits 2" 2 "$FTC" boot-args --persistent -x -e sched
+expect_status "a size under 1M exits 2" 2 "$FTC" boot-args --persistent bm --persistent-size 4K
 knobs_unchanged "ftc boot-args writes nothing"
 finish

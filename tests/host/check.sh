@@ -52,6 +52,11 @@ kallsyms ok
 perf-software ok
 perf-hardware absent
 perf-tracepoint ok
+fprobes absent
+mmap-ring-buffer ok
+persistent-buffer absent
+timerlat absent
+osnoise absent
 EOF
 }
 
@@ -72,7 +77,7 @@ expect_match "it used a private instance named by its pid" "instances/ftc-probe-
 	pass "dynamic_events as found" || fail "dynamic_events as found" "$(cat "$TRACEFS/dynamic_events")"
 
 n=$(printf '%s\n' "$out" | grep -c .)
-[ "$n" = 35 ] && pass "one line per capability (35)" || fail "one line per capability (35)" "got $n lines"
+[ "$n" = 40 ] && pass "one line per capability (40)" || fail "one line per capability (40)" "got $n lines"
 bad=$(printf '%s\n' "$out" | awk '$2 != "ok" && $2 != "refused" && $2 != "absent"')
 [ -z "$bad" ] && pass "every state is ok, refused or absent" || fail "every state is ok, refused or absent" "$bad"
 nowhy=$(printf '%s\n' "$out" | awk 'NF < 3')
@@ -147,7 +152,7 @@ expect_status "--json exits 0" 0 "$FTC" check --json
 if command -v python3 >/dev/null; then
 	n=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), d[0]["name"], d[0]["state"])' \
 		<"$OUT/last.out" 2>&1)
-	[ "$n" = "35 tracefs ok" ] && pass "--json is valid JSON with every capability" ||
+	[ "$n" = "40 tracefs ok" ] && pass "--json is valid JSON with every capability" ||
 		fail "--json is valid JSON with every capability" "$n"
 else
 	skip "--json is valid JSON with every capability" "no python3 to parse it"

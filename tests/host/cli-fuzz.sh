@@ -132,7 +132,9 @@ tail_args() {
 		--heatmap) echo "hist $T/tiny.dat" ;;
 		*) echo "$T/tiny.dat" ;; esac ;;
 	dump|restore|import) echo "$T/tiny.dat" ;;
-	syscalls) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
+	syscalls|kwork|block|rtla) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
+	funclatency) case $2 in --input) ;; --all-cpus|--pid|--probes) echo "-T x" ;;
+		*) echo "$T/tiny.dat" ;; esac ;;
 	convert) [ "$2" != --input ] && echo "$T/tiny.dat" ;;
 	marker) echo "x" ;;
 	probe) case $2 in --line|--vars) ;; *) echo "list" ;; esac ;;
@@ -193,9 +195,13 @@ allowed() {
 		echo "1 3|none"; return ;;	# the kernel judges an expression
 	"listen --output")
 		echo "2|none"; return ;;	# a name; then no -p: listen never waits here
-	"sched --input"|"syscalls --input") echo "1|value"; return ;;	# no such file
+	"sched --input"|"syscalls --input"|"kwork --input"|"block --input"|"funclatency --input"|\
+	"rtla --input")
+		echo "1|value"; return ;;	# no such file
 	"report --filter"|"report --comm"|"report --event"|"report --instance"|"convert --instance"|\
-	"sched --instance"|"sched --comm"|"syscalls --instance"|"syscalls --comm"|"syscalls --event")
+	"sched --instance"|"sched --comm"|"syscalls --instance"|"syscalls --comm"|"syscalls --event"|\
+	"kwork --instance"|"kwork --name"|"block --instance"|"funclatency --instance"|"rtla --instance"|\
+	"funclatency --trace-funcs")
 		echo "1|none"; return ;;	# judged against the file: tiny.dat is not a trace
 	"stat --field-separator")
 		echo "0 3|none"; return ;;	# any text separates fields (3: no perf here)

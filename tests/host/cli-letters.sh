@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The letter rule of ftc(1), "for trace-cmd users" and "for perf users": commands trace-cmd
-# has take its letters with its meanings, stat, profile, sched and syscalls take perf's letters and long
-# names, and within one family a letter has two meanings only where the peer itself gives it
+# has take its letters with its meanings, stat, profile, sched, syscalls, kwork and
+# funclatency take perf's letters and long names, block bcc's (a family of its own), and within one family a letter has two meanings only where the peer itself gives it
 # two. Read from every command's options table (`ftc CMD --list-opts=table`) and checked
 # against the peers' own usage texts (`trace-cmd CMD -h`, `perf CMD -h`).
 . "$(dirname "$0")/../lib.sh"
@@ -16,6 +16,9 @@ peer_of() {
 	profile) echo perf:record ;;
 	sched) echo perf:sched ;;
 	syscalls) echo perf:trace ;;
+	kwork) echo perf:kwork ;;
+	funclatency) echo perf:ftrace ;;
+	block) echo bcc:biolatency ;;	# perf has none: bcc's biolatency -m, biosnoop
 	status) echo trace-cmd:stat ;;
 	start) echo trace-cmd:record ;;	# "trace-cmd start: uses same options as record"
 	record|report|stop|restart|clear|extract|show|reset|snapshot|list|convert|split|listen)
@@ -46,7 +49,8 @@ fi
 if command -v perf >/dev/null; then
 	have_perf=true
 	# perf sched's letters are its verbs': -s is latency's --sort and timehist's --summary
-	for pc in stat record top trace "sched latency" "sched timehist"; do
+	for pc in stat record top trace "sched latency" "sched timehist" kwork "kwork report" \
+		ftrace "ftrace latency"; do
 		perf $pc -h 2>&1 | sed -nE "s/^ +-([A-Za-z]), --([a-z0-9-]+).*/${pc%% *} \1 \2/p"
 	done >"$D/perf-letters"
 fi

@@ -57,6 +57,10 @@ got=$(complete_words ftc report --f)
 expect_match "TAB on 'ftc report --f' offers --first" '^--first$' "$got"
 expect_nomatch "TAB on 'ftc report --json --s' offers no --stat (another output)" \
 	'^--stat$' "$(complete_words ftc report --json --s)"
+expect_match "TAB after 'ftc block' offers its views" '^snoop$' "$(complete_words ftc block sn)"
+expect_match "TAB after 'ftc kwork' offers its views" '^latency$' "$(complete_words ftc kwork lat)"
+expect_match "TAB after 'ftc kwork --' offers commands" '^bash$' "$(complete_words ftc kwork -- bas)"
+expect_match "TAB after 'ftc kwork -a --d' offers --duration" '^--duration$' "$(complete_words ftc kwork -a --du)"
 got=$(complete_words ftc record -o "$TOP/READ")
 expect_match "TAB after 'ftc record -o' completes a file name" '/README.md$' "$got"
 got=$(complete_words ftc record -q "")

@@ -12,7 +12,7 @@
 # absent, as --list-opts=table prints them. A tag may name two options
 # ("--first N, --last N"); a short tag shares its line with the text that
 # follows, so only a word such as FILE, N, FILE.svg or FUNC:CMD[:N] is
-# taken as the argument.
+# taken as the argument (FILE=VALUE too).
 page_options() {
 	groff -man -Tascii -P-cbou -rLL=250n "$1" 2>/dev/null | awk '
 	/^[^ ]/ { sec = $0; next }
@@ -27,7 +27,7 @@ page_options() {
 			if (part[i] !~ /^--/) continue
 			split(part[i], w, " ")
 			arg = "-"
-			if (w[2] ~ /^[A-Z][A-Z0-9_]*([.:][][A-Za-z0-9_:]*)*$/) arg = w[2]
+			if (w[2] ~ /^[A-Z][A-Z0-9_]*([.:=][][A-Za-z0-9_:]*)*$/) arg = w[2]
 			printf "%s\t%s\t%s\n", short, w[1], arg
 			short = "-"
 		}

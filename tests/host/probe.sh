@@ -205,5 +205,17 @@ else fail "del of an enabled probe is refused, saying why" "exit $st: $(cat "$D/
 expect "del -B disables it there, then removes it" "$FTC" probe del -B "$INST2" weigh
 expect "reset -d removes start's instance" "$FTC" reset -q -d -B "$INST2"
 expect_nomatch "nothing of ours is left" '^.:ftc/' "$(cat "$TRACEFS/uprobe_events")"
+
+# fprobes (f:FUNC): where `ftc check` says absent, add exits 3 saying why and
+# writes nothing; where it says ok (6.12 in the lab: tests/lab/fprobe.sh).
+if "$FTC" check fprobes 2>/dev/null | grep -q '^fprobes *ok'; then
+	skip "fprobe refusal" "this kernel takes fprobes (tests/lab/fprobe.sh tests them)"
+else
+	expect_status "an fprobe where the kernel has none: exit 3" 3 "$FTC" probe add 'f:vfs_read count'
+	expect_match "... saying why and what to use instead" 'has no fprobes .*use a kprobe' \
+		"$(cat "$OUT/last.err")"
+	expect_nomatch "... and nothing is written" '^f:ftc/' "$(cat "$TRACEFS/dynamic_events")"
+fi
+expect_status "an fprobe with an offset: exit 2" 2 "$FTC" probe add 'f:vfs_read+4'
 knobs_unchanged "probe"
 finish

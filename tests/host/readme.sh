@@ -85,8 +85,15 @@ judge_of() {
 	"ftc sched record --call-graph fp -o w.dat -- ./workload") echo 0 ;;
 	"ftc sched offcpu --comm workload w.dat") echo 0 ;;
 	"ftc record -e syscalls -F -o s.dat -- ./workload") echo 0 ;;
-	"ftc syscalls --failure s.dat") echo 0 ;;
+	"ftc syscalls --failure s.dat"|"ftc syscalls --failure -- ./workload") echo 0 ;;
 	"ftc syscalls -s s.dat") echo 0 ;;
+	"ftc record -e block -o io.dat -- ./workload") echo 0 ;;
+	"ftc block io.dat"|"ftc block -- ./workload") echo 0 ;;
+	"ftc kwork -- ./workload"|"ftc kwork latency -a --duration 2") echo 0 ;;
+	"ftc funclatency -T do_sys_openat2 -- ls /") echo "cap function_graph" ;;
+	"ftc funclatency -T ./app:parse_req -- ./app") echo "cap uprobes" ;;
+	"ftc funclatency -T 'do_*' --per-task trace.dat") echo "after function_graph" ;;
+	"ftc funclatency -T do_sys_openat2 --trees --min 1ms -- ls /") echo "cap function_graph" ;;
 	"ftc extract -o boot.dat"|"ftc report --initcalls boot.dat | head") echo "lab tests/lab/boot-trace.sh" ;;
 	"ftc list --module mymod"|"ftc record -p function -l ':mod:mymod' -o t.dat -- insmod mymod.ko"|\
 	"ftc record -p function_graph -g 'mymod_*' -l ':mod:mymod' --max-graph-depth 3 -o g.dat -- ./poke"|\
@@ -94,6 +101,9 @@ judge_of() {
 	"ftc start --no-tracing-on -p function -l ':mod:mymod' --func-trigger 'mymod_fail:traceon:1'"|\
 	"ftc extract -o x.dat"|"ftc profile -g -- ./poke") echo "lab tests/lab/module.sh" ;;
 	"ftc oops-dump on"|"ftc start -p function -l 'sysrq*' -l do_sys_openat2") echo "lab tests/lab/import-oops.sh" ;;
+	"ftc boot-args --persistent boot_map -e sched:sched_switch -e irq") echo 0 ;;
+	"ftc status | grep 'previous boot'"|"ftc extract -B boot_map -o crash.dat"|\
+	"ftc report crash.dat | tail") echo "lab tests/lab/persistent.sh" ;;
 	"ftc import --kallsyms /var/tmp/kallsyms -o oops.dat console.log") echo import ;;
 	"ftc report oops.dat | tail") echo 0 ;;
 	"ftc check | grep perf-") echo 0 ;;

@@ -29,9 +29,13 @@ awk -v p="$1" 'BEGIN { exit !(p >= 99) }' && pass "cpu-clock:u: the leaf is hot_
 "$FTC" profile -g -F 1000 -- "$OUT/hot" 0.5 >"$OUT/hot.table" 2>&1
 t=$(cat "$OUT/hot.table")
 expect_match "table header" '^# +Children +Self +Command +Shared Object +Symbol' "$t"
-# main may outrank it by a sample whose frame-pointer walk skipped hot_function.
-expect_match "table: hot_function near the top, [.], most of self" \
-	'^ +(9[0-9]|100)\.[0-9]+% +(9[0-9]|100)\.[0-9]+% +hot +hot +\[\.\] hot_function$' "$(grep -m3 '%' "$OUT/hot.table")"
+# hot_function is on every stack and holds most of the self time; the rest of
+# the self time is the kernel working under it (interrupts: CI's machine once
+# gave them 14%), so its [.] row and the [k] rows add up to all the samples.
+awk '$NF == "hot_function" && $5 == "[.]" { c = $1 + 0; s = $2 + 0 }
+	$5 == "[k]" { k += $2 } END { exit !(c >= 95 && s >= 50 && s + k >= 95) }' "$OUT/hot.table" &&
+	pass "table: hot_function in every stack, [.], its self and the kernel's under it all" ||
+	fail "table: hot_function in every stack, [.], most of self" "$(grep '%' "$OUT/hot.table" | head -8)"
 expect_match "table: main has children, no self" '^ +[0-9.]+% +0\.00% +hot +hot +\[\.\] main$' "$t"
 expect_match "table: samples counted, none lost" '^# Samples: [0-9]+ of event .cpu-clock., lost: 0' "$t"
 # Work in the kernel for the samples to land in: beside two busy loops a

@@ -4,8 +4,11 @@
 # thread's switch-ins, switch-outs and wakeups equal its records as
 # trace-cmd report prints them from the same file (about N switch-ins),
 # and timehist has a line per switch-out. A program that sleeps 100 x 10 ms
-# spends 1.00 s +-5% off the CPU in state S, under do_nanosleep, in latency
-# and offcpu alike, folded and drawn, and with ftc sched record's perf
+# sleeps 1.00 s +-5% in state S (latency); off the CPU, under do_nanosleep
+# (offcpu, folded and drawn), it spends the time its naps took by its own
+# clock +-5%: 1.00 s on a quiet machine, more where it waits for a CPU
+# after each wakeup (two busy loops beside it: up to 1.17 s seen), and with
+# ftc sched record's perf
 # samples under its own main too; live (-- COMMAND, -a) the same without a
 # file left. hist holds latency's delays, in buckets and in the heat map;
 # map's starred cells are trace-cmd's sched_switch records, one for one.
@@ -25,7 +28,10 @@ I=$(test_instance sched)
 trap 'instances_remove "$I"; [ "$T_FAILED" = 0 ] && rm -rf "$D"' EXIT
 knobs_save
 
+# nap writes the time its 100 naps took, in us, to $NAP_US when set
 cat >"$D/nap.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 __attribute__((noinline)) static void nap(void)
 {
@@ -33,10 +39,25 @@ __attribute__((noinline)) static void nap(void)
 
 	nanosleep(&t, NULL);
 }
+static long long now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
 int main(void)
 {
+	const char *out = getenv("NAP_US");
+	long long t0 = now_us();
+	FILE *f;
+
 	for (int i = 0; i < 100; i++)
 		nap();
+	if (out && (f = fopen(out, "w"))) {
+		fprintf(f, "%lld\n", now_us() - t0);
+		fclose(f);
+	}
 	return 0;
 }
 EOF
@@ -117,22 +138,39 @@ tc_pp=$(grep sched_switch "$D/pp.tc" | grep -c 'prev_comm=pp \|next_comm=pp ')
 [ "$sel" = "$tc_pp" ] && pass "map --comm pp: the $sel switches into or out of pp" ||
 	fail "map --comm pp: the switches into or out of pp" "map $sel, trace-cmd $tc_pp"
 expect_status "--limit with map exits 2" 2 "$FTC" sched map --limit 3 "$D/pp.dat"
+# A window round the whole capture changes nothing; one past it says where the records are.
+[ "$("$FTC" sched latency --comm pp --from 0 --to 999999999 "$D/pp.dat" 2>&1)" = \
+  "$("$FTC" sched latency --comm pp "$D/pp.dat" 2>&1)" ] && pass "--from 0 --to 999999999: the whole capture" ||
+	fail "--from 0 --to 999999999: the whole capture" "the output differs"
+expect_status "a window after the capture exits 3" 3 "$FTC" sched latency --from 999999999 "$D/pp.dat"
+expect_match "... saying where the capture's records are" \
+	'no sched_switch record lies between --from 999999999\.000000000 and the end; the capture.s records run from [0-9]+\.[0-9]{9} to [0-9]+\.[0-9]{9}$' \
+	"$(cat "$OUT/last.err")"
 
 # --- 100 x 10 ms asleep: 1.00 s off the CPU in S, under do_nanosleep -------
-if rec "$D/nap.dat" "$D/nap"; then
+if NAP_US=$D/nap1.us rec "$D/nap.dat" "$D/nap"; then
 	pass "ftc record the sleeper"
 else
 	fail "setup: ftc record the sleeper" "$(tail -3 "$D/rec.log")"
 	finish
 fi
 within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+# naps_within US FILE: US is the naps' own time in FILE (1 s or more) +-5%
+naps_within() {
+	local self
+	self=$(cat "$2" 2>/dev/null)
+	awk -v v="$1" -v s="${self:-0}" 'BEGIN { exit !(s >= 1000000 && v >= s * 0.95 &&
+		v <= s * 1.05) }'
+}
 sleep_ms=$("$FTC" sched latency --comm nap "$D/nap.dat" 2>/dev/null | awk '$2 == "nap" { print $9 }')
 within "${sleep_ms:-0}" 950 1050 && pass "latency: nap slept $sleep_ms ms (1000 +-5%)" ||
 	fail "latency: nap slept 1000 ms +-5%" "${sleep_ms:-none}: $("$FTC" sched latency --comm nap "$D/nap.dat" 2>&1 | head -3)"
 "$FTC" sched offcpu --comm nap --folded "$D/nap.dat" >"$D/nap.folded" 2>"$D/nap.err"
 us=$(awk '/;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END { print s + 0 }' "$D/nap.folded")
-within "$us" 950000 1050000 && pass "offcpu: $us us in S under do_nanosleep (1 s +-5%)" ||
-	fail "offcpu: 1 s +-5% in S under do_nanosleep" "$us us: $(head -c 400 "$D/nap.folded")"
+naps_within "$us" "$D/nap1.us" &&
+	pass "offcpu: $us us in S under do_nanosleep (the naps took $(cat "$D/nap1.us") us +-5%)" ||
+	fail "offcpu: the naps' time +-5% in S under do_nanosleep" \
+		"$us us, the naps $(cat "$D/nap1.us" 2>&1) us: $(head -c 400 "$D/nap.folded")"
 expect_match "offcpu folded stacks start with the task, the state last" '^nap;.*;\[S\] [0-9]+$' \
 	"$(cat "$D/nap.folded")"
 "$FTC" sched offcpu --comm nap --flamegraph "$D/nap.svg" "$D/nap.dat" >/dev/null 2>&1 &&
@@ -168,7 +206,8 @@ EOF2
 	fail "hist --heatmap keeps the file it replaces as .old" "$(ls "$D" | grep heat)"
 
 # --- ftc sched record: the events, the trigger and, for user stacks, perf ----
-if "$FTC" sched record -q -o "$D/napu.dat" -B "$I" --call-graph fp -- "$D/fp/nap" >"$D/rec.log" 2>&1; then
+if NAP_US=$D/nap2.us "$FTC" sched record -q -o "$D/napu.dat" -B "$I" --call-graph fp -- \
+	"$D/fp/nap" >"$D/rec.log" 2>&1; then
 	pass "ftc sched record --call-graph fp records the sleeper"
 else
 	fail "ftc sched record --call-graph fp records the sleeper" "$(tail -3 "$D/rec.log")"
@@ -181,8 +220,10 @@ done
 "$FTC" sched offcpu --comm nap --folded "$D/napu.dat" >"$D/napu.folded" 2>"$D/napu.err"
 us=$(awk '/^nap;.*;main;.*;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END { print s + 0 }' \
 	"$D/napu.folded")
-within "$us" 950000 1050000 && pass "offcpu: $us us in S under main (user) and do_nanosleep (kernel)" ||
-	fail "offcpu: 1 s +-5% in S under main and do_nanosleep" "$us us: $(head -c 600 "$D/napu.folded") $(cat "$D/napu.err")"
+naps_within "$us" "$D/nap2.us" &&
+	pass "offcpu: $us us in S under main (user) and do_nanosleep (kernel), the naps' $(cat "$D/nap2.us") us +-5%" ||
+	fail "offcpu: the naps' time +-5% in S under main and do_nanosleep" \
+		"$us us, the naps $(cat "$D/nap2.us" 2>&1) us: $(head -c 600 "$D/napu.folded") $(cat "$D/napu.err")"
 
 # --- report --profile: trace-cmd's profile, its numbers and its layout -------
 # trace-cmd's reads the top level only. The sleeper is pinned to CPU 0: this
@@ -282,11 +323,14 @@ fi
 
 # --- live: the view records while the command runs -------------------------
 mkdir -p "$D/tmp"
-TMPDIR=$D/tmp "$FTC" sched offcpu --folded -- "$D/nap" >"$D/live.folded" 2>"$D/live.err"
+NAP_US=$D/nap3.us TMPDIR=$D/tmp "$FTC" sched offcpu --folded -- "$D/nap" >"$D/live.folded" \
+	2>"$D/live.err"
 rc=$?
 us=$(awk '/^nap;.*;do_nanosleep_\[k\];.*;\[S\] [0-9]+$/ { s += $NF } END { print s + 0 }' "$D/live.folded")
-[ $rc = 0 ] && within "$us" 950000 1050000 && pass "live offcpu -- nap: $us us in S under do_nanosleep" ||
-	fail "live offcpu -- nap: 1 s +-5% under do_nanosleep" "exit $rc, $us us: $(head -c 300 "$D/live.folded") $(cat "$D/live.err")"
+[ $rc = 0 ] && naps_within "$us" "$D/nap3.us" &&
+	pass "live offcpu -- nap: $us us in S under do_nanosleep (the naps' $(cat "$D/nap3.us") us +-5%)" ||
+	fail "live offcpu -- nap: the naps' time +-5% under do_nanosleep" \
+		"exit $rc, $us us, the naps $(cat "$D/nap3.us" 2>&1) us: $(head -c 300 "$D/live.folded") $(cat "$D/live.err")"
 expect_match "live: the command's tasks are shown, and it says so" "the tasks named 'nap'" "$(cat "$D/live.err")"
 grep -v '^nap;' "$D/live.folded" | grep -q . && fail "live: only the command's tasks" "$(grep -v '^nap;' "$D/live.folded" | head -3)" ||
 	pass "live: only the command's tasks"
@@ -345,6 +389,48 @@ expect_status "sched_switch enabled, tracing never on: exit 3" 3 "$FTC" sched la
 expect_match "... saying it was enabled but recorded nothing" \
 	"sched_switch was enabled.* but recorded nothing \(was tracing on\?\)" "$(cat "$OUT/last.err")"
 expect_status "trace-cmd reads a file with the option" 0 trace-cmd report -i "$D/pp.dat"
+
+# --- the command's last switch ----------------------------------------------
+# The parent hears of the exit before the command's last switch; with a
+# real-time task taking the command's CPU right then, that switch came
+# after tracing stopped (60 of 60 runs before ftc visited every CPU at
+# the end). 10 runs, each must hold it.
+if [ "$(nproc)" -ge 2 ] && command -v chrt >/dev/null && command -v taskset >/dev/null; then
+	cat >"$D/hog.c" <<'EOF2'
+#include <time.h>
+int main(void)
+{
+	struct timespec t = { 0, 1000000 }, a, b;
+
+	for (int i = 0; i < 2000; i++) {	/* 8 s at most: 1 ms asleep, 3 ms busy */
+		nanosleep(&t, 0);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &b);
+		while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec < 3000000);
+	}
+	return 0;
+}
+EOF2
+	if cc -O2 -o "$D/hog" "$D/hog.c" && cc -O2 -o "$D/last" -x c - <<<'int main(void) { return 0; }'; then
+		chrt -f 50 taskset -c 1 "$D/hog" &
+		hog=$!
+		held=0
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			taskset -c 0 "$FTC" record -q -o "$D/last.dat" -B "$I" -e sched:sched_switch -- \
+				taskset -c 1 "$D/last" >/dev/null 2>&1
+			"$FTC" report "$D/last.dat" 2>/dev/null | grep -q ' last:[0-9]* \[[0-9]*\] [XZ] ==>' &&
+				held=$((held + 1))
+		done
+		kill $hog 2>/dev/null; wait $hog 2>/dev/null
+		[ $held = 10 ] && pass "the command's last switch is in the capture, a real-time task beside it (10 of 10)" ||
+			fail "the command's last switch is in the capture, a real-time task beside it" "$held of 10"
+	else
+		fail "setup: build the real-time hog" "cc failed"
+	fi
+else
+	skip "the command's last switch" "needs 2 CPUs, chrt and taskset"
+fi
 
 knobs_unchanged "ftc sched"
 finish

@@ -105,6 +105,84 @@ n=$("$FTC" syscalls --duration 1000 "$D/syscalls.dat" 2>"$D/dur.err" | wc -l)
 [ "$n" = 0 ] && grep -q "no call matched" "$D/dur.err" && pass "--duration 1000: nothing, and it says so" ||
 	fail "--duration 1000: nothing, and it says so" "$n lines: $(cat "$D/dur.err")"
 
+# --from: the calls that began from the middle one on (a whole microsecond,
+# as the lines print it); a window before the capture says where it is.
+lines() { "$FTC" syscalls -e 'getpp*' --comm sc-known "$@" "$D/syscalls.dat" 2>/dev/null; }
+mid=$(lines | awk -v n="$N" 'NR == int(n / 2) { print $1 }')
+want=$(lines | awk -v m="$mid" '$1 >= m' | wc -l)
+n=$(lines --from "$mid" | wc -l)
+[ "$n" = "$want" ] && [ "$n" -lt "$N" ] && pass "--from $mid: the $n calls that began then or later" ||
+	fail "--from $mid: the calls that began then or later" "$n lines, $want wanted of $N"
+expect_status "a window before the capture: exit 3" 3 "$FTC" syscalls --to 1 "$D/syscalls.dat"
+expect_match "... saying where the capture's records are" \
+	'no syscall record lies between the start and --to 1\.000000000; the capture.s records run from [0-9]+\.[0-9]{9} on$' \
+	"$(cat "$OUT/last.err")"
+
+# Live: -- COMMAND records while it runs, then reads; nothing is left.
+mkdir -p "$D/tmp"
+TMPDIR=$D/tmp "$FTC" syscalls -s --json -- "${ARGS[@]}" >"$D/live.json" 2>"$D/live.err"
+rc=$?
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(r["calls"] for r in d["all"] if r["call"] == "getppid"))' "$D/live.json" 2>&1)
+[ $rc = 0 ] && [ "$got" = $N ] && pass "live -- COMMAND: the $N getppid calls" ||
+	fail "live -- COMMAND: the $N getppid calls" "exit $rc, $got: $(head -2 "$D/live.err")"
+[ -z "$(ls -A "$D/tmp")" ] && pass "live: the scratch folder is removed" ||
+	fail "live: the scratch folder is removed" "$(ls -R "$D/tmp" | head)"
+left=$(ls "$TRACEFS/instances" | grep '^ftc_syscalls_')
+[ -z "$left" ] && pass "live: its instance is removed" || fail "live: its instance is removed" "$left"
+expect_status "live: the command's exit status is passed on" 7 "$FTC" syscalls -s -- sh -c 'exit 7'
+
+# Live paths: cat opens through the C library, so its probes (event probes
+# where the kernel takes them, else uprobes on the wrapper) read each path.
+# The opens, in order, are strace's; every path ftc prints is the one strace
+# printed for that call (never a wrong string), the file cat was given
+# among them; a path not read is an address, and standard error counts them.
+printf 'x\n' >"$D/name with \"quote\""
+TMPDIR=$D/tmp "$FTC" syscalls -e openat -- cat "$D/name with \"quote\"" /nonexistent \
+	>"$D/paths.out" 2>"$D/paths.err"
+strace -qq -f -e trace=openat -o "$D/paths.strace" cat "$D/name with \"quote\"" /nonexistent \
+	>/dev/null 2>&1
+# Each open as "PATH-OR-ADDRESS RESULT", RESULT the fd or the errno's name
+# (ftc prints = -2 ENOENT, strace = -1 ENOENT (...)), in order.
+check=$(python3 - "$D/paths.out" "$D/paths.strace" <<'PY'
+import re, sys
+pat = re.compile(r'openat\(AT_FDCWD, ("(?:[^"\\]|\\.)*"|0x[0-9a-f]+), .*\) = (-?\d+)(?: ([A-Z0-9]+))?')
+def opens(path):
+    out = []
+    for l in open(path):
+        m = pat.search(l)
+        if m:
+            out.append((m.group(1), m.group(3) if int(m.group(2)) < 0 else m.group(2)))
+    return out
+f, s = opens(sys.argv[1]), opens(sys.argv[2])
+if len(f) != len(s) or not f:
+    print("ftc %d opens, strace %d" % (len(f), len(s))); sys.exit()
+read = 0
+for (fp, fr), (sp, sr) in zip(f, s):
+    if fr != sr:
+        print("results differ: %s %s / %s %s" % (fp, fr, sp, sr)); sys.exit()
+    if fp.startswith('"'):
+        read += 1
+        if fp != sp:
+            print("wrong string: ftc %s, strace %s" % (fp, sp)); sys.exit()
+print("ok %d %d" % (len(f), read))
+PY
+)
+expect_match "live paths: the opens are strace's, each path read is strace's ($check)" '^ok ' "$check"
+expect_match "live paths: the file cat was given is read, quotes escaped as strace does" \
+	'openat\(AT_FDCWD, "[^"]*/name with \\"quote\\"", O_RDONLY\) = 3$' "$(cat "$D/paths.out")"
+expect_match "live paths: a missing file's path too, = -2 ENOENT" \
+	'openat\(AT_FDCWD, "/nonexistent", O_RDONLY\) = -2 ENOENT$' "$(cat "$D/paths.out")"
+read -r _ nopen nread <<<"$check"
+if [ -n "$nread" ] && [ "$nread" -lt "$nopen" ]; then
+	expect_match "live paths: those not read are counted on standard error" \
+		"^ftc syscalls: $((nopen - nread)) of $nopen string arguments \\(paths\\) were not read" \
+		"$(cat "$D/paths.err")"
+fi
+expect_status "a file and -a exit 2" 2 "$FTC" syscalls -a "$D/syscalls.dat"
+expect_status "a file and -- COMMAND exit 2" 2 "$FTC" syscalls "$D/syscalls.dat" -- true
+
 # What does not fit.
 "$FTC" record -q -B "$I" -e sched:sched_switch -o "$D/nosc.dat" -- true >/dev/null 2>&1
 expect_status "a file without syscall events exits 3" 3 "$FTC" syscalls "$D/nosc.dat"

@@ -70,6 +70,40 @@ for _, l in out:
 ' "$1"
 }
 
+# report_diff TC.norm FTC.norm: the records that differ (as diff's "<" and
+# ">" lines), or nothing and success. The COMM column alone may differ for a
+# pid the records name twice (it exec'd in the capture: "R ==> bash:N",
+# then "sleep:N S ==>"): ftc names it as the file's saved command lines do,
+# trace-cmd as libtraceevent's sched_switch plugin last registered it, which
+# depends on where the report starts (P11: "bash" against "sleep" in a
+# buffer whose first pages were overwritten).
+report_diff() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+a = open(sys.argv[1]).read().splitlines()
+b = open(sys.argv[2]).read().splitlines()
+names = {}
+for l in a + b:
+    f = l.split("|")
+    if len(f) >= 8:
+        for c, p in re.findall(r"(\S+):(\d+) \[", f[6]):
+            names.setdefault(p, set()).add(c)
+def same(x, y):
+    if x == y:
+        return True
+    f, g = x.split("|"), y.split("|")
+    return (len(f) == len(g) >= 8 and f[:4] + f[5:] == g[:4] + g[5:] and
+            len(names.get(f[3], ())) > 1)
+bad = [(x, y) for x, y in zip(a, b) if not same(x, y)]
+if len(a) != len(b):
+    bad.append(("%d records" % len(a), "%d records" % len(b)))
+for x, y in bad[:3]:
+    print("< " + x)
+    print("> " + y)
+sys.exit(1 if bad else 0)
+PY
+}
+
 # report_sorted: succeeds when the timestamps of ftc text on stdin never go back.
 report_sorted() {
 	python3 -c '

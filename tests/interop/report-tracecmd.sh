@@ -40,7 +40,7 @@ for f in $files; do
 	report_normalize ftc <"$D/$f.ftc" >"$D/$f.ftc.norm"
 	if [ "$n" -lt 1000 ]; then
 		fail "report-tracecmd: $f has events" "only $n records from trace-cmd"
-	elif d=$(diff "$D/$f.tc.norm" "$D/$f.ftc.norm"); then
+	elif d=$(report_diff "$D/$f.tc.norm" "$D/$f.ftc.norm"); then
 		pass "report-tracecmd: $f: $n records agree with trace-cmd (ts, cpu, pid, comm, event, fields)"
 	else
 		fail "report-tracecmd: $f agrees with trace-cmd" "$(echo "$d" | head -6)"
@@ -85,10 +85,10 @@ else
 fi
 report_normalize tc <"$D/lost.tc" >"$D/lost.tc.norm"
 report_normalize ftc <"$D/lost.ftc" >"$D/lost.ftc.norm"
-if diff -q "$D/lost.tc.norm" "$D/lost.ftc.norm" >/dev/null; then
+if d=$(report_diff "$D/lost.tc.norm" "$D/lost.ftc.norm"); then
 	pass "report-tracecmd: overwritten buffer: records agree"
 else
-	fail "report-tracecmd: overwritten buffer: records agree" "$(diff "$D/lost.tc.norm" "$D/lost.ftc.norm" | head -4)"
+	fail "report-tracecmd: overwritten buffer: records agree" "$(echo "$d" | head -4)"
 fi
 
 knobs_unchanged "report-tracecmd"

@@ -6,7 +6,10 @@
 # file (trace-cmd record dies on this kernel: it writes knobs it is
 # refused). Both instances see every tracepoint hit, each stamping its own
 # copy, so per thread the counts are equal (switches, wakeups, delays,
-# preemptions) and the times equal but for the stamps' own jitter (+-2%).
+# preemptions) and the times equal but for the stamps' own jitter: the two
+# stamps of one hit are a moment apart, and that moment varies (an ASan
+# build beside a busy machine: 80 ns a switch, 4.8% of these 2 us
+# delays), so the sums may differ by 2% or 250 ns a switch, the larger.
 . "$(dirname "$0")/../lib.sh"
 
 for t in trace-cmd cc python3; do
@@ -57,12 +60,15 @@ while read -r pid sw wk dl pre run del lost tsw twk tdl tpre trun tdel tlost; do
 	[ "$sw $wk $dl $pre" = "$tsw $twk $tdl $tpre" ] && [ "$sw" -ge "$N" ] &&
 		pass "thread $pid: $sw switches, $wk wakeups, $dl delays, $pre preemptions in both files" ||
 		fail "thread $pid: the same counts in both files" "ftc's: $sw $wk $dl $pre; trace-cmd's: $tsw $twk $tdl $tpre"
-	awk -v a="$run" -v b="$trun" 'BEGIN { exit !(b >= a * 0.98 && b <= a * 1.02) }' &&
-		pass "thread $pid: run time $run ns, $trun ns in trace-cmd's (+-2%)" ||
-		fail "thread $pid: the same run time +-2%" "ftc's $run ns, trace-cmd's $trun ns"
-	awk -v a="$del" -v b="$tdel" 'BEGIN { d = b - a; exit !(d <= a * 0.02 + 20000 && -d <= a * 0.02 + 20000) }' &&
-		pass "thread $pid: delays $del ns, $tdel ns in trace-cmd's (+-2% +-20 us)" ||
-		fail "thread $pid: the same delays +-2%" "ftc's $del ns, trace-cmd's $tdel ns"
+	# close: A B SWITCHES: |A - B| within 2% of A or 250 ns a switch
+	close() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = b - a; d = d < 0 ? -d : d
+		t = a * 0.02; t = n * 250 > t ? n * 250 : t; exit !(d <= t) }'; }
+	close "$run" "$trun" "$sw" &&
+		pass "thread $pid: run time $run ns, $trun ns in trace-cmd's (2% or 250 ns a switch)" ||
+		fail "thread $pid: the same run time (2% or 250 ns a switch)" "ftc's $run ns, trace-cmd's $trun ns"
+	close "$del" "$tdel" "$sw" &&
+		pass "thread $pid: delays $del ns, $tdel ns in trace-cmd's (2% or 250 ns a switch)" ||
+		fail "thread $pid: the same delays (2% or 250 ns a switch)" "ftc's $del ns, trace-cmd's $tdel ns"
 done <"$D/both"
 knobs_unchanged "sched-tracecmd"
 finish

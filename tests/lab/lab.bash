@@ -380,6 +380,18 @@ lab_module() {
 	fi
 }
 
+# lab_binary_files BIN NAME: the lab_run FILE arguments that put the host's
+# BIN in the guest as /bin/NAME, with the libraries it loads where the
+# guest's loader finds them (the guest has no C library of its own), one
+# a line: mapfile -t -O "${#args[@]}" args < <(lab_binary_files ...).
+lab_binary_files() {
+	local lib
+	echo "$(command -v "$1")=/bin/$2"
+	for lib in $(ldd "$(command -v "$1")" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'); do
+		echo "$(readlink -f "$lib")=$lib"
+	done
+}
+
 # lab_section TITLE: the lines the scenario printed between "== TITLE" and
 # the next "== " line, to assert on one part of the output at a time.
 lab_section() {
@@ -399,7 +411,10 @@ lab_file() {
 	tr -d '\r' <"$con" | awk -v b="@@LAB FILE $path BEGIN" -v e="@@LAB FILE $path END " '
 		$0 == b		{ on = 1; n = 0; next }
 		on && index($0, e) == 1 { on = 0; next }
-		on		{ data[n++] = $0 }
+		# an emergency kernel line ("[   12.458660] Disabling IRQ #4", which
+		# printk level 1 still shows) may cut into a line: it is no data, and
+		# the size and sha256 below vouch for what is left
+		on		{ sub(/\[ *[0-9]+\.[0-9]+\] .*$/, ""); data[n++] = $0 }
 		END		{ for (i = 0; i < n; i++) print data[i] }' | base64 -d >"$dest" 2>/dev/null ||
 		{ echo "lab_file: '$path' from $con is not valid base64 (kernel messages mixed in?)" >&2; return 1; }
 	if [ "$(wc -c <"$dest")" != "$want_size" ] ||

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Synthetic events in the dynprobe layer: the spec, the definition line,
+ * Synthetic events and fprobes in the dynprobe layer: the spec, the definition line,
  * and which lines of a mock tracefs list and del take for ftc's (group
  * ftc, and synthetic events named ftc_*), and what del writes. The real
  * kernel is tested in tests/lab/synth.sh.
@@ -49,6 +49,46 @@ static void spec(void)
 		ftc_probe_spec_free(ps);
 }
 
+/* fprobes: f:FUNC[%return] ARG..., no offset; their line is for dynamic_events. */
+static void fprobe_spec(void)
+{
+	struct ftc_probe_spec *ps = NULL;
+	const char *file = NULL;
+	char *def = NULL, *name;
+
+	CHECK("parse f:vfs_read count", ftc_probe_spec_parse("f:vfs_read count", NULL, &ps) == 0);
+	if (!ps)
+		return;
+	CHECK("fprobe kind, one argument", ps->kind == FTC_PROBE_FPROBE && ps->nargs == 1 &&
+	      !ps->ret);
+	name = ftc_probe_spec_event(ps);
+	CHECK_STR("named after the function", name, "vfs_read");
+	CHECK("definition", ftc_probe_definition(ps, name, &def, &file) == 0);
+	CHECK_STR("definition line", def, "f:ftc/vfs_read vfs_read count");
+	CHECK_STR("written to", file, "dynamic_events");
+	free(def);
+	free(name);
+	ftc_probe_spec_free(ps);
+	CHECK("parse f:vfs_read%return", ftc_probe_spec_parse("f:vfs_read%return ret=$retval",
+							       NULL, &ps) == 0);
+	if (ps) {
+		name = ftc_probe_spec_event(ps);
+		CHECK_STR("an exit probe's name", name, "vfs_read__return");
+		def = NULL;
+		CHECK("exit definition", ftc_probe_definition(ps, name, &def, &file) == 0);
+		CHECK_STR("exit definition line", def, "f:ftc/vfs_read__return vfs_read%return "
+			  "ret=$retval");
+		free(def);
+		free(name);
+		ftc_probe_spec_free(ps);
+	}
+	CHECK("an offset is refused, naming kprobes",
+	      ftc_probe_spec_parse("f:vfs_read+4", NULL, &ps) < 0 && errno == EINVAL &&
+	      strstr(ftc_strerror(), "an fprobe takes no offset"));
+	CHECK("f: with no function is refused", ftc_probe_spec_parse("f:", NULL, &ps) < 0 &&
+	      errno == EINVAL);
+}
+
 static char *slurp(const char *dir, const char *file)
 {
 	char path[600], *buf = calloc(1, 4096);
@@ -81,6 +121,7 @@ static void list_del(void)
 		       "s:synthetic/ftc_lat\tpid_t pid; u64 lat\n"
 		       "s:synthetic/wakeup_lat\tu64 lat\n"
 		       "e:ftc/ep sched.sched_switch\n"
+		       "f:ftc/vfs_read vfs_read count\n"
 		       "s:synthetic/ftc_two\tu64 x\n");
 	if (tracefs_set_tracing_dir(dir) < 0) {
 		SKIP("synthetic list", "libtracefs cannot use a mock directory");
@@ -94,6 +135,7 @@ static void list_del(void)
 		  "ftc:greet\tp:ftc/greet /tmp/prog:0x0000000000001139\n"
 		  "synthetic:ftc_lat\ts:synthetic/ftc_lat\tpid_t pid; u64 lat\n"
 		  "ftc:ep\te:ftc/ep sched.sched_switch\n"
+		  "ftc:vfs_read\tf:ftc/vfs_read vfs_read count\n"
 		  "synthetic:ftc_two\ts:synthetic/ftc_two\tu64 x\n");
 	free(out);
 	/* a plain file takes the removals as appended lines: they show what
@@ -109,6 +151,10 @@ static void list_del(void)
 	      errno == ENOENT);
 	CHECK("del wakeup_lat: not ftc's", ftc_probe_del("wakeup_lat") < 0 && errno == ENOENT);
 	CHECK("del of a bare name finds the synthetic event", ftc_probe_del("ftc_two") == 1);
+	CHECK("del ftc:vfs_read removes the fprobe", ftc_probe_del("ftc:vfs_read") == 1);
+	v = slurp(dir, "dynamic_events");
+	CHECK("... from dynamic_events", strstr(v, "\n-:ftc/vfs_read\n") != NULL);
+	free(v);
 	tracefs_set_tracing_dir(NULL);
 	for (const char *const *f = (const char *const[]){ "uprobe_events", "dynamic_events", NULL };
 	     *f; f++) {
@@ -123,6 +169,7 @@ static void list_del(void)
 int main(void)
 {
 	spec();
+	fprobe_spec();
 	list_del();
 	return CHECK_DONE();
 }

@@ -40,10 +40,16 @@ static bool label_is(int b, const char *want)
 
 static void test_labels(void)
 {
+	char buf[16];
+
 	CHECK("ns below 1000, whole", label_is(0, "1ns") && label_is(9, "512ns"));
 	CHECK("us, ms and s to three digits", label_is(10, "1.02us") && label_is(14, "16.4us") &&
 	      label_is(21, "2.1ms") && label_is(30, "1.07s"));
 	CHECK("past seconds: still s", label_is(40, "1100s"));
+	ftc_heat_time_label(32e6, buf, sizeof(buf));
+	CHECK("any time: 32000000 ns is 32ms (a millisecond bucket's edge)", !strcmp(buf, "32ms"));
+	ftc_heat_time_label(1.5e9, buf, sizeof(buf));
+	CHECK("... 1500000000 ns is 1.5s", !strcmp(buf, "1.5s"));
 }
 
 static void test_slices(void)

@@ -74,8 +74,39 @@ static void test_copy(void)
 	CHECK("a newer member set is refused",
 	      FTC_OPTS_COPY(&out, &big, ftc_reader_opts, guard_ctx) < 0 && errno == EINVAL);
 	snprintf(want, sizeof(want), "struct ftc_reader_opts: size %zu is larger than the %zu bytes",
-		 sizeof(big), ftc_offsetofend(struct ftc_reader_opts, guard_ctx));
+		 sizeof(big), sizeof(struct ftc_reader_opts));
 	CHECK("a newer member: the message names the struct and both sizes", says(want));
+}
+
+/*
+ * A struct with tail padding (kwork's ends with a bool): an initializer
+ * need not zero the padding, and one did not (ftc kwork live refused its
+ * own options). Our own size is taken whatever the padding holds.
+ */
+static void test_padding(void)
+{
+	struct ftc_kwork_opts in, out;
+	struct {
+		struct ftc_kwork_opts o;
+		unsigned long long future;
+	} big;
+
+	memset(&in, 0xa5, sizeof(in));
+	in.size = sizeof(in);
+	in.instance = NULL;
+	in.per_cpu = true;
+	CHECK("the kwork options have tail padding (this test's premise)",
+	      ftc_offsetofend(struct ftc_kwork_opts, per_cpu) < sizeof(in));
+	CHECK("padding that is not 0, in our own size, is taken",
+	      FTC_OPTS_COPY(&out, &in, ftc_kwork_opts, per_cpu) == 0 && out.per_cpu);
+	memset(&big, 0, sizeof(big));
+	big.o = in;
+	big.o.size = sizeof(big);
+	CHECK("... and so in a newer, larger struct whose new members are 0",
+	      FTC_OPTS_COPY(&out, &big, ftc_kwork_opts, per_cpu) == 0);
+	big.future = 1;
+	CHECK("... whose new member set past our size is refused",
+	      FTC_OPTS_COPY(&out, &big, ftc_kwork_opts, per_cpu) < 0 && errno == EINVAL);
 }
 
 /* The live reader's figures as a newer header might declare them. */
@@ -209,6 +240,7 @@ static void test_perf(void)
 int main(void)
 {
 	test_copy();
+	test_padding();
 	test_fill();
 	test_reader();
 	test_perf();

@@ -8,8 +8,11 @@
  * an array, flags and a symbolic value); each run ends with
  * ftclab:ftclab_done. Writing "warn" raises WARN_ON_ONCE(1) from
  * ftclab_warn, the one way the lab has to provoke a warning from user space
- * (traceoff_on_warning; the 6.1 guest has no LKDTM).
+ * (traceoff_on_warning; the 6.1 guest has no LKDTM). Writing "sN" calls
+ * ftclab_sleep N times, each asleep 5 ms on a high-resolution timer: a
+ * function of known latency for ftc funclatency.
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/uaccess.h>
@@ -35,6 +38,7 @@ u32 ftclab_run(void);
 u32 ftclab_step_a(u32 x);
 u32 ftclab_step_b(u32 x);
 void ftclab_warn(void);
+void ftclab_sleep(void);
 
 noinline u32 ftclab_step_b(u32 x)
 {
@@ -79,6 +83,24 @@ static void ftclab_work_fn(struct work_struct *w)
 		schedule_delayed_work(&ftclab_work, msecs_to_jiffies(period_ms));
 }
 
+/* 5 ms: a timer's, not a jiffy's (msleep(5) is two ticks or more at 250 Hz). */
+noinline void ftclab_sleep(void)
+{
+	usleep_range(5000, 5000);
+}
+
+/* "sN": ftclab_sleep N times; -1 when the word is not that. */
+static ssize_t sleeps(const char *word)
+{
+	unsigned int n;
+
+	if (word[0] != 's' || kstrtouint(word + 1, 10, &n) || n > 1000)
+		return -1;
+	while (n--)
+		ftclab_sleep();
+	return 0;
+}
+
 /* Writing N runs the chain N times; writing 0 (re)arms the work item. */
 static ssize_t ftclab_write(struct file *f, const char __user *buf, size_t len, loff_t *pos)
 {
@@ -86,12 +108,16 @@ static ssize_t ftclab_write(struct file *f, const char __user *buf, size_t len, 
 	char word[8];
 	int err;
 
-	if (len >= 4 && len < sizeof(word) && !copy_from_user(word, buf, len)) {
+	if (len >= 2 && len < sizeof(word) && !copy_from_user(word, buf, len)) {
 		word[len] = 0;
+		if (len > 1 && word[len - 1] == '\n')
+			word[len - 1] = 0;
 		if (sysfs_streq(word, "warn")) {
 			ftclab_warn();
 			return len;
 		}
+		if (sleeps(word) == 0)
+			return len;
 	}
 	err = kstrtouint_from_user(buf, len, 0, &n);
 	if (err)
