@@ -227,11 +227,20 @@ fi
 # body FILE: trace-cmd report's records (its "cpus=" line apart)
 body() { tc "$1" | grep -v '^cpus='; }
 counts() { for f in "$@"; do body "$f" | wc -l; done | tr '\n' ' '; }
+# once_at START: the records, a second copy of one at START left out.
+# trace-cmd 3.1.6 can write the first event at START twice (ftc-split(1)):
+# CI's run of 40c395d had 394 records in its part, ftc 393, the one
+# more a record at START printed twice.
+once_at() {
+	awk -v t="$1:" '{ at = 0; for (i = 1; i <= NF; i++) if ($i == t) at = 1 }
+		at && seen[$0]++ { next } { print }'
+}
 
 # vs_tracecmd NAME INPUT OPTS...: ftc split and trace-cmd split make the same
-# parts, each printing (through trace-cmd report) the same records.
+# parts, each printing (through trace-cmd report) the same records. With
+# START set, trace-cmd's parts print a record at START once.
 vs_tracecmd() {
-	local name=$1 in=$2 dir
+	local name=$1 in=$2 dir f
 	shift 2
 	dir=$D/split-$(echo "$name" | tr -c 'a-z0-9\n' _)
 	mkdir -p "$dir/tc" "$dir/ftc"
@@ -247,14 +256,17 @@ vs_tracecmd() {
 		pass "$name: the parts are named as trace-cmd names them ($(echo $names_ftc | wc -w): $(echo $names_ftc | cut -c1-40))" ||
 		fail "$name: the parts are named as trace-cmd names them" "trace-cmd: $names_tc; ftc: $names_ftc"
 	local ct cf
-	ct=$(cd "$dir/tc" && counts part.*)
+	for f in $names_tc; do
+		body "$dir/tc/$f" | once_at "${START:-none}" >"$dir/tc/$f.body"
+	done
+	ct=$(cd "$dir/tc" && for f in $names_tc; do wc -l <"$f.body"; done | tr '\n' ' ')
 	cf=$(cd "$dir/ftc" && counts part.*)
 	[ "$ct" = "$cf" ] && pass "$name: records per part as trace-cmd split's ($cf)" ||
 		fail "$name: records per part as trace-cmd split's" "trace-cmd: $ct; ftc: $cf"
-	local same=0 total=0 f
+	local same=0 total=0
 	for f in $names_ftc; do
 		total=$((total + 1))
-		cmp -s <(body "$dir/tc/$f") <(body "$dir/ftc/$f") && same=$((same + 1))
+		cmp -s "$dir/tc/$f.body" <(body "$dir/ftc/$f") && same=$((same + 1))
 	done
 	[ "$same" = "$total" ] && pass "$name: each part prints trace-cmd's part's records" ||
 		fail "$name: each part prints trace-cmd's part's records" "$same of $total alike (see $dir)"
@@ -325,7 +337,7 @@ if [ -f "$D/top6.dat" ]; then
 		pass "START END: one part, the original's $(wc -l <"$D/range.got") events from START to END" ||
 		fail "START END: one part, the original's events from START to END" \
 			"$(wc -l <"$D/range.got") of $(wc -l <"$D/range.want"): $(diff "$D/range.want" "$D/range.got" | head -3)"
-	vs_tracecmd "-e 500 -r START" "$D/top6.dat" -e 500 -r "$t2"
+	START=$t2 vs_tracecmd "-e 500 -r START" "$D/top6.dat" -e 500 -r "$t2"
 
 	tcn "$D/top6.dat" >"$D/ref.tc"; "$FTC" report -R -N "$D/top6.dat" >"$D/ref.ftR"
 	union "-e 2000 -r" keep "$D"/split-_e_2000__r/ftc/part.*
