@@ -3,12 +3,14 @@
  * ftc convert: a trace.dat (ftc's or trace-cmd's, v6 or v7, compressed or
  * not) written again as v6 or v7 with the compression asked for, with
  * every buffer or the instances named. The pages are copied, not decoded.
+ * --to perfetto writes Perfetto's protobuf trace instead (convert-perfetto.c).
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert-to.h"
 #include "options.h"
 #include "output.h"
 #include "opt-values.h"
@@ -20,6 +22,7 @@
 enum {
 	OPT_COMPRESSION = 2000,
 	OPT_FILE_VERSION,
+	OPT_TO,
 };
 
 static const struct cmd_option convert_options[] = {
@@ -31,6 +34,8 @@ static const struct cmd_option convert_options[] = {
 	  OPT_COMPRESSION },
 	{ 'B', "instance", "NAME", "keep only instance NAME ('top': the top buffer); repeatable",
 	  'B' },
+	{ 0, "to", "FORMAT", "trace.dat (default) or perfetto (Perfetto's protobuf trace)",
+	  OPT_TO },
 	{ 0 }
 };
 
@@ -43,6 +48,7 @@ struct convert {
 	int n;
 	int version;		/* 0: not given */
 	int compression;	/* -1: not given */
+	bool perfetto;		/* --to perfetto */
 };
 
 static int add_instance(struct convert *c, const char *name)
@@ -64,7 +70,7 @@ static int convert_opt(int id, const char *arg, void *ctx)
 
 	switch (id) {
 	case 'i': c->input = arg; break;
-	case 'o': c->output = arg; return cmd_output_no_stdout(arg);
+	case 'o': c->output = arg; break;
 	case 'B': return add_instance(c, arg);
 	case OPT_COMPRESSION:
 		/* trace-cmd's "any" is the best one it has: zstd here. */
@@ -74,6 +80,11 @@ static int convert_opt(int id, const char *arg, void *ctx)
 		break;
 	case OPT_FILE_VERSION:
 		return cmd_opt_file_version(arg, &c->version);
+	case OPT_TO:
+		if (strcmp(arg, "perfetto") && strcmp(arg, "trace.dat"))
+			return cmd_bad_value("not an output format (trace.dat or perfetto)");
+		c->perfetto = !strcmp(arg, "perfetto");
+		break;
 	}
 	return 0;
 }
@@ -83,9 +94,9 @@ static int convert_run(int argc, char **argv);
 const struct command cmd_convert = {
 	.name = "convert",
 	.summary = "rewrite a trace.dat as version 6 or 7, with another compression or "
-		   "fewer instances",
+		   "fewer instances, or as a Perfetto trace",
 	.synopsis = "[-i FILE] [-o OUT] [--file-version N] [--compression ALG] [-B NAME]... "
-		    "[IN [OUT]]",
+		    "[--to FORMAT] [IN [OUT]]",
 	.options = convert_options,
 	.run = convert_run,
 };
@@ -111,7 +122,12 @@ static int positional(struct convert *c, int first, int argc, char **argv)
 			  "--help')");
 		return -1;
 	}
-	if (!strcmp(c->output, "-")) {
+	if (c->perfetto && (c->version || c->compression >= 0 || c->n)) {
+		cmd_error(&cmd_convert, "--to perfetto takes every buffer and has no file version "
+			  "or compression: leave --file-version, --compression and -B out");
+		return -1;
+	}
+	if (!strcmp(c->output, "-") && !c->perfetto) {
 		cmd_error(&cmd_convert, "OUT '-': a trace.dat cannot be written to standard output "
 			  "(the writer goes back to fill in sizes and its index): name a file");
 		return -1;
@@ -191,5 +207,7 @@ static int convert_run(int argc, char **argv)
 		return cmd_options_exit(ret);
 	if (positional(&c, ret, argc, argv) < 0)
 		return FTC_EXIT_USAGE;
+	if (c.perfetto)
+		return convert_to_perfetto(&cmd_convert, c.input, c.output);
 	return convert(&c);
 }

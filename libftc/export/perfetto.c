@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The Perfetto exporter's driver: a bundle per CPU filled as records come
+ * and written as one TracePacket when it holds bundle_bytes (or a loss
+ * comes, which the next bundle is marked with), the kernel symbols that
+ * funcgraph and workqueue events name interned on the ftrace sequence,
+ * and at the end the file's uname and CPU statistics and the tasks met,
+ * named by the file's saved command lines.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "ftc.h"
+#include "ftc-merge.h"
+#include "ftc-reader.h"
+#include "opts.h"
+#include "perfetto.h"
+#include "reader.h"
+
+#define DEFAULT_BUNDLE_BYTES	(64 * 1024)
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return ftc_hindex_mix(h);
+}
+
+struct str_key {
+	const char *s;
+	size_t len;
+};
+
+static bool same_str(size_t i, const void *key, const void *tab)
+{
+	const struct pf_strings *t = tab;
+	const struct str_key *k = key;
+
+	return !strncmp(t->s[i], k->s, k->len) && t->s[i][k->len] == '\0';
+}
+
+static uint64_t hash_of_str(size_t i, const void *tab)
+{
+	const struct pf_strings *t = tab;
+
+	return hash_bytes(t->s[i], strlen(t->s[i]));
+}
+
+uint64_t pf_strings_id(struct pf_strings *t, const char *s, size_t len)
+{
+	struct str_key k = { s, strnlen(s, len) };
+	uint64_t h = hash_bytes(s, k.len);
+	long i = ftc_hindex_find(&t->idx, h, same_str, &k, t);
+	char *copy;
+
+	if (i >= 0)
+		return (uint64_t)i + 1;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		char **n = realloc(t->s, cap * sizeof(*n));
+
+		if (!n)
+			return 0;
+		t->s = n;
+		t->cap = cap;
+	}
+	copy = strndup(s, k.len);
+	if (!copy)
+		return 0;
+	t->s[t->n] = copy;
+	if (ftc_hindex_add(&t->idx, t->n, h, hash_of_str, t) < 0) {
+		free(copy);
+		return 0;
+	}
+	return ++t->n;
+}
+
+void pf_strings_emit(struct pf_strings *t, struct ftc_pb *interned, unsigned int field)
+{
+	for (size_t i = t->emitted; i < t->n; i++) {
+		size_t m = ftc_pb_open(interned, field);
+
+		ftc_pb_uint(interned, ISTR_IID, i + 1);
+		ftc_pb_str(interned, ISTR_STR, t->s[i]);
+		ftc_pb_close(interned, m);
+	}
+	t->emitted = t->n;
+}
+
+void pf_strings_free(struct pf_strings *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->s[i]);
+	free(t->s);
+	ftc_hindex_free(&t->idx);
+	*t = (struct pf_strings){ 0 };
+}
+
+int pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt)
+{
+	struct ftc_pb head = { 0 };
+	int ret = 0;
+
+	if (pkt->failed)
+		return ftc_error(ENOMEM, "out of memory");
+	ftc_pb_raw_varint(&head, TRACE_PACKET << 3 | 2);	/* length-delimited */
+	ftc_pb_raw_varint(&head, pkt->len);
+	if (head.failed) {
+		ret = ftc_error(ENOMEM, "out of memory");
+	} else if (fwrite(head.buf, 1, head.len, p->out) != head.len ||
+		   fwrite(pkt->buf, 1, pkt->len, p->out) != pkt->len) {
+		p->write_failed = true;
+		ret = ftc_error(errno ? errno : EIO, "cannot write the Perfetto trace: %s",
+				strerror(errno ? errno : EIO));
+	} else {
+		p->st.packets++;
+		p->st.bytes += head.len + pkt->len;
+	}
+	ftc_pb_free(&head);
+	return ret;
+}
+
+void pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq)
+{
+	ftc_pb_uint(pkt, PKT_SEQUENCE_ID, (uint64_t)seq);
+	ftc_pb_uint(pkt, PKT_SEQUENCE_FLAGS, p->seq_started[seq] ? SEQ_NEEDS_INCREMENTAL_STATE :
+		    SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+	p->seq_started[seq] = true;
+}
+
+uint64_t pf_ksym(struct ftc_perfetto *p, uint64_t addr)
+{
+	int added = 0;
+	uint64_t *id = ftc_keytab_value(&p->ksyms_by_addr, addr, (void **)&p->ksym_ids,
+					sizeof(*id), &added);
+	const char *name;
+	char hex[24];
+
+	if (!id)
+		return 0;
+	if (!added)
+		return *id;
+	if (p->r->kallsyms_state == 0)
+		ftc_load_kallsyms(p->r);
+	name = tep_find_function(p->tep, addr);
+	if (!name) {
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)addr);
+		name = hex;
+	}
+	*id = pf_strings_id(&p->ksyms, name, strlen(name));
+	return *id;
+}
+
+void pf_task(struct ftc_perfetto *p, int pid, int tgid)
+{
+	int added = 0;
+	int32_t *t;
+
+	if (pid <= 0)
+		return;
+	t = ftc_keytab_value(&p->tasks, (uint64_t)pid, (void **)&p->tgids, sizeof(*t), &added);
+	if (t && tgid > 0)
+		*t = tgid;
+}
+
+static int flush_cpu(struct ftc_perfetto *p, int cpu)
+{
+	struct pf_cpu *c = &p->cpus[cpu];
+	struct ftc_pb *pkt = &p->pkt;
+	size_t m;
+	int ret;
+
+	if (!c->n && !c->compact.n && !c->lost)
+		return 0;
+	ftc_pb_reset(pkt);
+	pf_sequence(p, pkt, SEQ_FTRACE);
+	if (p->ksyms.emitted < p->ksyms.n) {
+		m = ftc_pb_open(pkt, PKT_INTERNED_DATA);
+		pf_strings_emit(&p->ksyms, pkt, INTERNED_KERNEL_SYMBOLS);
+		ftc_pb_close(pkt, m);
+	}
+	m = ftc_pb_open(pkt, PKT_FTRACE_EVENTS);
+	ftc_pb_uint(pkt, BUNDLE_CPU, (uint64_t)cpu);
+	if (c->lost)
+		ftc_pb_uint(pkt, BUNDLE_LOST_EVENTS, 1);
+	ftc_pb_raw(pkt, c->events.buf, c->events.len);
+	if (c->events.failed)
+		pkt->failed = true;
+	if (c->compact.n)
+		pf_compact_write(&c->compact, pkt);
+	ftc_pb_close(pkt, m);
+	ret = pf_write_packet(p, pkt);
+	ftc_pb_reset(&c->events);
+	pf_compact_reset(&c->compact);
+	c->n = 0;
+	c->lost = false;
+	return ret;
+}
+
+static int grow_cpus(struct ftc_perfetto *p, int cpu)
+{
+	struct pf_cpu *n;
+
+	if (cpu < p->ncpus)
+		return 0;
+	n = realloc(p->cpus, (size_t)(cpu + 1) * sizeof(*n));
+	if (!n)
+		return ftc_error(ENOMEM, "out of memory");
+	memset(n + p->ncpus, 0, (size_t)(cpu + 1 - p->ncpus) * sizeof(*n));
+	p->cpus = n;
+	p->ncpus = cpu + 1;
+	return 0;
+}
+
+static size_t bundle_size(const struct pf_cpu *c)
+{
+	const struct pf_compact *cs = &c->compact;
+
+	return c->events.len + cs->sw_ts.len + cs->sw_state.len + cs->sw_pid.len +
+	       cs->sw_prio.len + cs->sw_comm.len + cs->wk_ts.len + cs->wk_pid.len +
+	       cs->wk_cpu.len + cs->wk_prio.len + cs->wk_comm.len + cs->wk_flags.len;
+}
+
+int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
+{
+	struct pf_cpu *c;
+
+	if (p->write_failed)
+		return -1;
+	p->st.records++;
+	if (mr->rec->ts > p->last_ts)
+		p->last_ts = mr->rec->ts;
+	if (mr->buffer == p->perf_buffer)
+		return pf_perf_sample(p, mr);
+	if (mr->cpu < 0 || grow_cpus(p, mr->cpu) < 0)
+		return mr->cpu < 0 ? 0 : -1;
+	c = &p->cpus[mr->cpu];
+	if (mr->missed) {
+		/* the loss is marked on the bundle that follows it */
+		if (flush_cpu(p, mr->cpu) < 0)
+			return -1;
+		c->lost = true;
+		p->st.lost_marks++;
+	}
+	if (pf_event(p, c, mr) < 0)
+		return -1;
+	if (bundle_size(c) >= p->o.bundle_bytes)
+		return flush_cpu(p, mr->cpu);
+	return 0;
+}
+
+/* "Linux NODE RELEASE VERSION... MACHINE", as trace-cmd and ftc store uname. */
+static void write_utsname(struct ftc_pb *pkt, const char *uname)
+{
+	const char *sp1 = strchr(uname, ' '), *sp2, *sp3, *last;
+	size_t m;
+
+	if (!sp1 || !(sp2 = strchr(sp1 + 1, ' ')) || !(sp3 = strchr(sp2 + 1, ' ')))
+		return;
+	last = strrchr(uname, ' ');
+	m = ftc_pb_open(pkt, SI_UTSNAME);
+	ftc_pb_bytes(pkt, UTS_SYSNAME, uname, (size_t)(sp1 - uname));
+	ftc_pb_bytes(pkt, UTS_RELEASE, sp2 + 1, (size_t)(sp3 - sp2 - 1));
+	if (last > sp3)
+		ftc_pb_bytes(pkt, UTS_VERSION, sp3 + 1, (size_t)(last - sp3 - 1));
+	ftc_pb_str(pkt, UTS_MACHINE, last + 1);
+	ftc_pb_close(pkt, m);
+}
+
+static int write_system_info(struct ftc_perfetto *p)
+{
+	const char *uname = ftc_reader_option_text(p->r, FTC_OPT_UNAME);
+	struct ftc_pb *pkt = &p->pkt;
+	size_t m;
+
+	ftc_pb_reset(pkt);
+	m = ftc_pb_open(pkt, PKT_SYSTEM_INFO);
+	if (uname)
+		write_utsname(pkt, uname);
+	ftc_pb_uint(pkt, SI_PAGE_SIZE, ftc_reader_page_size(p->r));
+	ftc_pb_uint(pkt, SI_NUM_CPUS, (uint64_t)ftc_reader_ncpus(p->r));
+	ftc_pb_close(pkt, m);
+	return pf_write_packet(p, pkt);
+}
+
+static void cpu_stats(struct ftc_pb *pkt, const struct ftc_dat_cpu *c)
+{
+	size_t m = ftc_pb_open(pkt, FS_CPU_STATS);
+
+	ftc_pb_uint(pkt, FCS_CPU, (uint64_t)c->cpu);
+	if (c->entries >= 0)
+		ftc_pb_uint(pkt, FCS_ENTRIES, (uint64_t)c->entries);
+	if (c->overrun >= 0)
+		ftc_pb_uint(pkt, FCS_OVERRUN, (uint64_t)c->overrun);
+	if (c->commit_overrun >= 0)
+		ftc_pb_uint(pkt, FCS_COMMIT_OVERRUN, (uint64_t)c->commit_overrun);
+	if (c->dropped >= 0)
+		ftc_pb_uint(pkt, FCS_DROPPED_EVENTS, (uint64_t)c->dropped);
+	if (c->read_events >= 0)
+		ftc_pb_uint(pkt, FCS_READ_EVENTS, (uint64_t)c->read_events);
+	ftc_pb_close(pkt, m);
+}
+
+/* The kernel's counts of what it overwrote or dropped, per CPU of the traced buffers. */
+static int write_ftrace_stats(struct ftc_perfetto *p)
+{
+	struct ftc_pb *pkt = &p->pkt;
+	size_t m;
+	bool any = false;
+
+	ftc_pb_reset(pkt);
+	ftc_pb_uint(pkt, PKT_TIMESTAMP, p->last_ts);
+	m = ftc_pb_open(pkt, PKT_FTRACE_STATS);
+	ftc_pb_uint(pkt, FS_PHASE, FS_END_OF_TRACE);
+	for (int b = 0; b < ftc_reader_nbuffers(p->r); b++) {
+		const struct ftc_dat_buffer *buf = ftc_reader_buffer(p->r, b);
+
+		if (b == p->perf_buffer)
+			continue;
+		for (int i = 0; i < buf->ncpus; i++) {
+			if (buf->cpus[i].entries < 0)
+				continue;
+			cpu_stats(pkt, &buf->cpus[i]);
+			any = true;
+		}
+		break;	/* Perfetto keeps one set per CPU: the first traced buffer's */
+	}
+	ftc_pb_close(pkt, m);
+	return any ? pf_write_packet(p, pkt) : 0;
+}
+
+static void thread(struct ftc_perfetto *p, struct ftc_pb *pkt, int pid, int tgid)
+{
+	const char *name = tep_data_comm_from_pid(p->tep, pid);
+	size_t m = ftc_pb_open(pkt, PT_THREADS);
+
+	ftc_pb_int(pkt, PT_THREAD_TID, pid);
+	if (name && strcmp(name, "<...>"))
+		ftc_pb_str(pkt, PT_THREAD_NAME, name);
+	if (tgid > 0)
+		ftc_pb_int(pkt, PT_THREAD_TGID, tgid);
+	ftc_pb_close(pkt, m);
+}
+
+static void process(struct ftc_perfetto *p, struct ftc_pb *pkt, int tgid)
+{
+	const char *name = tep_data_comm_from_pid(p->tep, tgid);
+	size_t m = ftc_pb_open(pkt, PT_PROCESSES);
+
+	ftc_pb_int(pkt, PT_PROC_PID, tgid);
+	if (name && strcmp(name, "<...>")) {
+		ftc_pb_str(pkt, PT_PROC_CMDLINE, name);
+		ftc_pb_uint(pkt, PT_PROC_CMDLINE_IS_COMM, 1);
+	}
+	ftc_pb_close(pkt, m);
+}
+
+/*
+ * Every task met, named by the file's saved command lines, under its
+ * process where the trace told it (a perf record, a thread's newtask).
+ */
+static int write_tasks(struct ftc_perfetto *p)
+{
+	struct ftc_pb *pkt = &p->pkt;
+	size_t m;
+
+	if (!p->tasks.n)
+		return 0;
+	ftc_pb_reset(pkt);
+	ftc_pb_uint(pkt, PKT_TIMESTAMP, p->last_ts);
+	m = ftc_pb_open(pkt, PKT_PROCESS_TREE);
+	for (size_t i = 0; i < p->tasks.n; i++) {
+		int pid = (int)p->tasks.keys[i], tgid = p->tgids[i];
+
+		if (tgid == pid)
+			process(p, pkt, tgid);
+		thread(p, pkt, pid, tgid);
+	}
+	ftc_pb_close(pkt, m);
+	return pf_write_packet(p, pkt);
+}
+
+int ftc_perfetto_finish(struct ftc_perfetto *p)
+{
+	if (p->write_failed)
+		return -1;
+	for (int c = 0; c < p->ncpus; c++)
+		if (flush_cpu(p, c) < 0)
+			return -1;
+	if (write_system_info(p) < 0 || write_ftrace_stats(p) < 0 || write_tasks(p) < 0)
+		return -1;
+	if (fflush(p->out) != 0) {
+		p->write_failed = true;
+		return ftc_error(errno, "cannot write the Perfetto trace: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static int find_perf_buffer(struct ftc_reader *r)
+{
+	for (int b = 0; b < ftc_reader_nbuffers(r); b++)
+		if (!strcmp(ftc_reader_buffer(r, b)->name, "ftc_perf"))
+			return b;
+	return -1;
+}
+
+struct ftc_perfetto *ftc_perfetto_new(struct ftc_reader *r, FILE *out,
+				      const struct ftc_perfetto_opts *o)
+{
+	struct ftc_perfetto *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		ftc_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	p->r = r;
+	p->tep = ftc_reader_tep(r);
+	p->out = out;
+	p->st.size = sizeof(p->st);
+	if (o && FTC_OPTS_COPY(&p->o, o, ftc_perfetto_opts, bundle_bytes) < 0)
+		goto fail;
+	if (!p->o.bundle_bytes)
+		p->o.bundle_bytes = DEFAULT_BUNDLE_BYTES;
+	if (!p->tep) {
+		ftc_error(EINVAL, "the reader was opened for metadata only");
+		goto fail;
+	}
+	p->perf_buffer = find_perf_buffer(r);
+	if (p->perf_buffer >= 0 && pf_perf_open(p) < 0)
+		goto fail;
+	return p;
+fail:
+	ftc_perfetto_free(p);
+	return NULL;
+}
+
+int ftc_perfetto_stats(const struct ftc_perfetto *p, struct ftc_perfetto_stats *st)
+{
+	return FTC_SIZED_FILL(st, &p->st, ftc_perfetto_stats);
+}
+
+void ftc_perfetto_free(struct ftc_perfetto *p)
+{
+	if (!p)
+		return;
+	for (int c = 0; c < p->ncpus; c++) {
+		ftc_pb_free(&p->cpus[c].events);
+		pf_compact_free(&p->cpus[c].compact);
+	}
+	free(p->cpus);
+	pf_kinds_free(p);
+	ftc_keytab_free(&p->ksyms_by_addr);
+	free(p->ksym_ids);
+	pf_strings_free(&p->ksyms);
+	ftc_keytab_free(&p->tasks);
+	free(p->tgids);
+	pf_perf_free(p);
+	ftc_pb_free(&p->pkt);
+	ftc_pb_free(&p->tmp);
+	free(p);
+}

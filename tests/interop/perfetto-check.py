@@ -1,0 +1,274 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# perfetto-check.py DECODED RAW [FOLDED]: what protoc --decode printed of
+# ftc convert --to perfetto's file (DECODED), against trace-cmd report -t -R
+# of the same trace.dat (RAW) and, for perf samples, ftc report --folded
+# (FOLDED). Prints one JSON object: every record trace-cmd printed must be
+# one event of the Perfetto file on the same CPU at the same nanosecond with
+# the same name (compact sched entries rebuilt from their deltas and intern
+# table), and each field trace-cmd printed must have the value the Perfetto
+# event carries; kernel symbols, call stacks and frames must resolve to
+# interned entries defined before their use on their sequence.
+import collections
+import json
+import re
+import sys
+
+
+def parse_text(path):
+    """protoc's text format as nested lists of (key, value) pairs."""
+    root = []
+    stack = [root]
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            if line.endswith("{"):
+                node = []
+                stack[-1].append((line[:-1].strip(), node))
+                stack.append(node)
+            elif line == "}":
+                stack.pop()
+            else:
+                key, _, val = line.partition(": ")
+                stack[-1].append((key, unquote(val)))
+    return root
+
+
+def unquote(v):
+    if v.startswith('"') and v.endswith('"'):
+        return bytes(v[1:-1], "utf-8").decode("unicode_escape").encode("latin-1").decode(
+            "utf-8", "replace")
+    return v
+
+
+def get(node, key, default=None):
+    for k, v in node:
+        if k == key:
+            return v
+    return default
+
+
+def getall(node, key):
+    return [v for k, v in node if k == key]
+
+
+def number(v):
+    v = v.strip()
+    if v.lower().startswith(("0x", "-0x")):
+        return int(v, 16)
+    return int(v, 10)
+
+
+class Perfetto:
+    def __init__(self, root):
+        self.events = []  # (cpu, ts, name, {field: value})
+        self.lost_bundles = 0
+        self.errors = []
+        self.ksyms = {}
+        self.samples = []  # (tid, pid, [frame names root first])
+        self.threads = {}
+        self.interned = {"function_names": {}, "frames": {}, "callstacks": {},
+                         "mapping_paths": {}, "mappings": {}}
+        self.system_info = None
+        for _, packet in root:
+            self.packet(packet)
+
+    def packet(self, p):
+        seq = int(get(p, "trusted_packet_sequence_id", "0"))
+        interned = get(p, "interned_data")
+        if interned is not None:
+            self.intern(seq, interned)
+        bundle = get(p, "ftrace_events")
+        if bundle is not None:
+            if seq != 1:
+                self.errors.append("an ftrace bundle on sequence %d" % seq)
+            self.bundle(bundle)
+        if get(p, "perf_sample") is not None:
+            self.sample(seq, get(p, "perf_sample"))
+        if get(p, "process_tree") is not None:
+            for t in getall(get(p, "process_tree"), "threads"):
+                self.threads[int(get(t, "tid"))] = get(t, "name", "")
+        if get(p, "system_info") is not None:
+            self.system_info = get(p, "system_info")
+
+    def intern(self, seq, node):
+        for k, v in node:
+            if seq == 1 and k == "kernel_symbols":
+                self.ksyms[int(get(v, "iid"))] = get(v, "str")
+            elif seq == 2 and k in self.interned:
+                self.interned[k][int(get(v, "iid"))] = v
+            else:
+                self.errors.append("interned %s on sequence %d" % (k, seq))
+
+    def bundle(self, b):
+        cpu = int(get(b, "cpu"))
+        if get(b, "lost_events") == "true":
+            self.lost_bundles += 1
+        for ev in getall(b, "event"):
+            self.event(cpu, ev)
+        cs = get(b, "compact_sched")
+        if cs is not None:
+            self.compact(cpu, cs)
+
+    def event(self, cpu, ev):
+        ts = int(get(ev, "timestamp"))
+        for k, v in ev:
+            if k in ("timestamp", "pid"):
+                continue
+            if k == "generic":
+                fields = {get(f, "name"): next(x for n, x in f if n != "name")
+                          for f in getall(v, "field")}
+                self.events.append((cpu, ts, get(v, "event_name"), fields))
+            else:
+                fields = dict(v)
+                for sym in ("func", "function"):
+                    if sym in fields:
+                        iid = int(fields[sym])
+                        if iid not in self.ksyms:
+                            self.errors.append("%s %s: kernel symbol %d not interned before"
+                                               % (k, sym, iid))
+                        fields[sym] = None  # an interned id, not trace-cmd's address
+                self.events.append((cpu, ts, k, fields))
+
+    def compact(self, cpu, cs):
+        table = getall(cs, "intern_table")
+
+        def rebuild(name, prefix, cols):
+            deltas = [int(x) for x in getall(cs, prefix + "timestamp")]
+            arrays = {c: getall(cs, prefix + c) for c in cols}
+            for c, a in arrays.items():
+                if len(a) != len(deltas):
+                    self.errors.append("compact %s: %d %s for %d timestamps"
+                                       % (name, len(a), c, len(deltas)))
+                    return
+            ts = 0
+            for i, d in enumerate(deltas):
+                ts += d
+                f = {c: arrays[c][i] for c in cols}
+                comm = "next_comm_index" if name == "sched_switch" else "comm_index"
+                idx = int(f.pop(comm))
+                f["next_comm" if name == "sched_switch" else "comm"] = table[idx]
+                f.pop("common_flags", None)
+                self.events.append((cpu, ts, name, f))
+
+        rebuild("sched_switch", "switch_", ["prev_state", "next_pid", "next_prio",
+                                             "next_comm_index"])
+        rebuild("sched_waking", "waking_", ["pid", "target_cpu", "prio", "comm_index",
+                                            "common_flags"])
+
+    def sample(self, seq, s):
+        it = self.interned
+        frames = []
+        cs = get(s, "callstack_iid")
+        if cs is not None:
+            stack = it["callstacks"].get(int(cs))
+            if stack is None:
+                self.errors.append("callstack %s not interned before its sample" % cs)
+                return
+            for fid in getall(stack, "frame_ids"):
+                fr = it["frames"].get(int(fid))
+                if fr is None:
+                    self.errors.append("frame %s not interned" % fid)
+                    return
+                fn = it["function_names"].get(int(get(fr, "function_name_id")))
+                mp = it["mappings"].get(int(get(fr, "mapping_id")))
+                if fn is None or mp is None:
+                    self.errors.append("frame %s: its name or mapping is not interned" % fid)
+                    return
+                frames.append(get(fn, "str"))
+        self.samples.append((int(get(s, "tid")), int(get(s, "pid")), frames))
+
+
+RAW = re.compile(r"^(?:(\S+):\s+)?.+?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
+FIELD = re.compile(r"(?:^|\s)(\w+)=")
+
+
+def raw_records(path):
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = RAW.match(line.rstrip("\n"))
+            if not m:
+                continue
+            inst, _, cpu, sec, ns, name, rest = m.groups()
+            if inst == "ftc_perf":
+                continue
+            keys = list(FIELD.finditer(rest))
+            fields = {}
+            for i, k in enumerate(keys):
+                end = keys[i + 1].start() if i + 1 < len(keys) else len(rest)
+                fields[k.group(1)] = rest[k.end():end].strip()
+            out.append((int(cpu), int(sec) * 10**9 + int(ns), name, fields))
+    return out
+
+
+def same_value(pf, tc):
+    if pf is None:
+        return True
+    if tc.startswith("ARRAY[") or pf.startswith("{"):
+        return True  # arrays: printed differently by each, not compared
+    try:
+        return number(pf) == number(tc) or number(pf) == number(tc) - 2**64 \
+            or number(pf) - 2**64 == number(tc) or (number(pf) & 0xffffffff) == number(tc)
+    except ValueError:
+        return pf == tc
+
+
+def compare(pf, raw):
+    by_key = collections.defaultdict(list)
+    for cpu, ts, name, fields in pf.events:
+        by_key[(cpu, ts, name)].append(fields)
+    missing, mismatches, compared = [], [], 0
+    for cpu, ts, name, fields in raw:
+        cands = by_key.get((cpu, ts, name))
+        if not cands:
+            missing.append("%d %d %s" % (cpu, ts, name))
+            continue
+        got = cands.pop(0)
+        for k, v in got.items():
+            if k not in fields:
+                continue
+            compared += 1
+            if not same_value(v, fields[k]):
+                mismatches.append("%d %d %s %s: perfetto %r, trace-cmd %r"
+                                  % (cpu, ts, name, k, v, fields[k]))
+    extra = ["%d %d %s (%d more)" % (k + (len(v),)) for k, v in by_key.items() if v]
+    return missing, extra, mismatches, compared
+
+
+def folded(pf):
+    count = collections.Counter()
+    for tid, pid, frames in pf.samples:
+        comm = pf.threads.get(tid) or pf.threads.get(pid) or str(tid)
+        count[";".join([comm] + frames)] += 1
+    return count
+
+
+def main():
+    pf = Perfetto(parse_text(sys.argv[1]))
+    raw = raw_records(sys.argv[2])
+    missing, extra, mismatches, compared = compare(pf, raw)
+    names = collections.Counter(n for _, _, n, _ in pf.events)
+    res = {
+        "records": len(raw), "events": len(pf.events), "missing": len(missing),
+        "extra": len(extra), "fields_compared": compared, "mismatches": len(mismatches),
+        "examples": (missing[:3] + extra[:3] + mismatches[:3]),
+        "errors": pf.errors[:5], "lost_bundles": pf.lost_bundles,
+        "samples": len(pf.samples), "names": dict(names),
+        "release": get(get(pf.system_info or [], "utsname", []), "release"),
+        "threads": len(pf.threads),
+    }
+    if len(sys.argv) > 3:
+        want = collections.Counter()
+        with open(sys.argv[3]) as f:
+            for line in f:
+                stack, _, n = line.rstrip("\n").rpartition(" ")
+                want[stack] += int(n)
+        got = folded(pf)
+        res["folded_equal"] = got == want
+        res["folded_diff"] = [k for k in set(got) | set(want) if got[k] != want[k]][:3]
+    print(json.dumps(res))
+
+
+main()
