@@ -16,9 +16,11 @@
 #include "ftc-perfetto.h"
 #include "ftc-reader.h"
 
-static int pass(struct ftc_reader *r, FILE *out)
+static int pass(struct ftc_reader *r, FILE *out, bool no_compact)
 {
-	struct ftc_perfetto *p = ftc_perfetto_new(r, out, NULL);
+	struct ftc_perfetto_opts o = FTC_OPTS_INIT(ftc_perfetto_opts,
+		.no_compact_sched = no_compact);
+	struct ftc_perfetto *p = ftc_perfetto_new(r, out, &o);
 	struct ftc_merge *m = p ? ftc_merge_open(r, NULL) : NULL;
 	struct ftc_merge_record mr;
 	int ret = -1;
@@ -38,7 +40,8 @@ out:
 	return ret;
 }
 
-int convert_to_perfetto(const struct command *cmd, const char *input, const char *output)
+int convert_to_perfetto(const struct command *cmd, const char *input, const char *output,
+			bool no_compact)
 {
 	struct ftc_reader *r = ftc_reader_open(input, 0);
 	bool to_stdout = !strcmp(output, "-");
@@ -59,7 +62,7 @@ int convert_to_perfetto(const struct command *cmd, const char *input, const char
 		ftc_reader_close(r);
 		return FTC_EXIT_FAIL;
 	}
-	ret = pass(r, out);
+	ret = pass(r, out, no_compact);
 	if (ret < 0)
 		cmd_error(cmd, "%s", ftc_strerror());
 	if (cmd_output_close(cmd, out, output) < 0)

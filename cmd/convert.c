@@ -23,6 +23,7 @@ enum {
 	OPT_COMPRESSION = 2000,
 	OPT_FILE_VERSION,
 	OPT_TO,
+	OPT_NO_COMPACT,
 };
 
 static const struct cmd_option convert_options[] = {
@@ -36,6 +37,8 @@ static const struct cmd_option convert_options[] = {
 	  'B' },
 	{ 0, "to", "FORMAT", "trace.dat (default) or perfetto (Perfetto's protobuf trace)",
 	  OPT_TO },
+	{ 0, "no-compact-sched", NULL, "perfetto: sched_switch and sched_waking as typed events, "
+	  "not Perfetto's compact arrays", OPT_NO_COMPACT },
 	{ 0 }
 };
 
@@ -49,6 +52,7 @@ struct convert {
 	int version;		/* 0: not given */
 	int compression;	/* -1: not given */
 	bool perfetto;		/* --to perfetto */
+	bool no_compact;
 };
 
 static int add_instance(struct convert *c, const char *name)
@@ -85,6 +89,9 @@ static int convert_opt(int id, const char *arg, void *ctx)
 			return cmd_bad_value("not an output format (trace.dat or perfetto)");
 		c->perfetto = !strcmp(arg, "perfetto");
 		break;
+	case OPT_NO_COMPACT:
+		c->no_compact = true;
+		break;
 	}
 	return 0;
 }
@@ -96,7 +103,7 @@ const struct command cmd_convert = {
 	.summary = "rewrite a trace.dat as version 6 or 7, with another compression or "
 		   "fewer instances, or as a Perfetto trace",
 	.synopsis = "[-i FILE] [-o OUT] [--file-version N] [--compression ALG] [-B NAME]... "
-		    "[--to FORMAT] [IN [OUT]]",
+		    "[--to FORMAT [--no-compact-sched]] [IN [OUT]]",
 	.options = convert_options,
 	.run = convert_run,
 };
@@ -125,6 +132,11 @@ static int positional(struct convert *c, int first, int argc, char **argv)
 	if (c->perfetto && (c->version || c->compression >= 0 || c->n)) {
 		cmd_error(&cmd_convert, "--to perfetto takes every buffer and has no file version "
 			  "or compression: leave --file-version, --compression and -B out");
+		return -1;
+	}
+	if (c->no_compact && !c->perfetto) {
+		cmd_error(&cmd_convert, "--no-compact-sched is for --to perfetto: add it, or leave "
+			  "the option out");
 		return -1;
 	}
 	if (!strcmp(c->output, "-") && !c->perfetto) {
@@ -208,6 +220,6 @@ static int convert_run(int argc, char **argv)
 	if (positional(&c, ret, argc, argv) < 0)
 		return FTC_EXIT_USAGE;
 	if (c.perfetto)
-		return convert_to_perfetto(&cmd_convert, c.input, c.output);
+		return convert_to_perfetto(&cmd_convert, c.input, c.output, c.no_compact);
 	return convert(&c);
 }

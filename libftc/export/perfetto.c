@@ -254,13 +254,18 @@ int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 	return 0;
 }
 
-/* "Linux NODE RELEASE VERSION... MACHINE", as trace-cmd and ftc store uname. */
+/*
+ * "Linux NODE RELEASE VERSION... MACHINE", as trace-cmd and ftc store
+ * uname; another text (ftc import's) says nothing of the kernel, and a
+ * wrong release would make Perfetto decode prev_state wrongly.
+ */
 static void write_utsname(struct ftc_pb *pkt, const char *uname)
 {
 	const char *sp1 = strchr(uname, ' '), *sp2, *sp3, *last;
 	size_t m;
 
-	if (!sp1 || !(sp2 = strchr(sp1 + 1, ' ')) || !(sp3 = strchr(sp2 + 1, ' ')))
+	if (strncmp(uname, "Linux ", 6) || !(sp2 = strchr(sp1 + 1, ' ')) ||
+	    !(sp3 = strchr(sp2 + 1, ' ')))
 		return;
 	last = strrchr(uname, ' ');
 	m = ftc_pb_open(pkt, SI_UTSNAME);
@@ -328,7 +333,8 @@ static int write_ftrace_stats(struct ftc_perfetto *p)
 			cpu_stats(pkt, &buf->cpus[i]);
 			any = true;
 		}
-		break;	/* Perfetto keeps one set per CPU: the first traced buffer's */
+		if (any)
+			break;	/* Perfetto keeps one set per CPU: the first traced buffer's */
 	}
 	ftc_pb_close(pkt, m);
 	return any ? pf_write_packet(p, pkt) : 0;

@@ -42,6 +42,9 @@ expect_match "TAB after 'ftc stat -C 0,' completes the list's next CPU" '^0,0$' 
 got=$(complete_words ftc record --compression "")
 [ "$(echo $got)" = "zstd zlib none" ] && pass "TAB after --compression offers zstd zlib none" ||
 	fail "TAB after --compression offers zstd zlib none" "got: $(echo $got)"
+got=$(complete_words ftc convert --to "")
+[ "$(echo $got)" = "trace.dat perfetto" ] && pass "TAB after 'ftc convert --to' offers trace.dat perfetto" ||
+	fail "TAB after 'ftc convert --to' offers trace.dat perfetto" "got: $(echo $got)"
 got=$(complete_words ftc boot-args --kernel "")
 [ "$(echo $got)" = "$(uname -r)" ] && pass "TAB after 'ftc boot-args --kernel' offers this kernel's version" ||
 	fail "TAB after 'ftc boot-args --kernel' offers this kernel's version" "got: $(echo $got)"

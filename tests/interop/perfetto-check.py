@@ -64,6 +64,7 @@ class Perfetto:
     def __init__(self, root):
         self.events = []  # (cpu, ts, name, {field: value})
         self.lost_bundles = 0
+        self.lost_at = []  # "CPU TS": the first event of each bundle after a loss
         self.errors = []
         self.ksyms = {}
         self.samples = []  # (tid, pid, [frame names root first])
@@ -103,13 +104,15 @@ class Perfetto:
 
     def bundle(self, b):
         cpu = int(get(b, "cpu"))
-        if get(b, "lost_events") == "true":
-            self.lost_bundles += 1
+        first = len(self.events)
         for ev in getall(b, "event"):
             self.event(cpu, ev)
         cs = get(b, "compact_sched")
         if cs is not None:
             self.compact(cpu, cs)
+        if get(b, "lost_events") == "true":
+            self.lost_bundles += 1
+            self.lost_at.append("%d %d" % (cpu, min(e[1] for e in self.events[first:])))
 
     def event(self, cpu, ev):
         ts = int(get(ev, "timestamp"))
@@ -209,10 +212,19 @@ def same_value(pf, tc):
     if tc.startswith("ARRAY[") or pf.startswith("{"):
         return True  # arrays: printed differently by each, not compared
     try:
-        return number(pf) == number(tc) or number(pf) == number(tc) - 2**64 \
-            or number(pf) - 2**64 == number(tc) or (number(pf) & 0xffffffff) == number(tc)
+        a = number(pf)
     except ValueError:
         return pf == tc
+    # trace-cmd -R prints some unsigned 64-bit fields in hex without 0x
+    # (funcgraph_exit's calltime and rettime)
+    for base in (0, 16):
+        try:
+            b = number(tc) if base == 0 else int(tc, 16)
+        except ValueError:
+            continue
+        if a in (b, b - 2**64) or a - 2**64 == b or (a & 0xffffffff) == b:
+            return True
+    return False
 
 
 def compare(pf, raw):
@@ -255,6 +267,7 @@ def main():
         "extra": len(extra), "fields_compared": compared, "mismatches": len(mismatches),
         "examples": (missing[:3] + extra[:3] + mismatches[:3]),
         "errors": pf.errors[:5], "lost_bundles": pf.lost_bundles,
+        "lost_at": sorted(pf.lost_at),
         "samples": len(pf.samples), "names": dict(names),
         "release": get(get(pf.system_info or [], "utsname", []), "release"),
         "threads": len(pf.threads),
