@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "convert-to.h"
 #include "output.h"
@@ -15,6 +14,7 @@
 #include "ftc-merge.h"
 #include "ftc-perfetto.h"
 #include "ftc-reader.h"
+#include "ftc-writer.h"
 
 static int pass(struct ftc_reader *r, FILE *out, bool no_compact)
 {
@@ -63,12 +63,18 @@ int convert_to_perfetto(const struct command *cmd, const char *input, const char
 		return FTC_EXIT_FAIL;
 	}
 	ret = pass(r, out, no_compact);
-	if (ret < 0)
-		cmd_error(cmd, "%s", ftc_strerror());
-	if (cmd_output_close(cmd, out, output) < 0)
-		ret = -1;
+	if (ret < 0 && out != stdout && ferror(out)) {
+		/* the pass said why (ENOSPC): one message, naming the file */
+		cmd_error(cmd, "%s: %s", output, ftc_strerror());
+		fclose(out);
+	} else {
+		if (ret < 0)
+			cmd_error(cmd, "%s", ftc_strerror());
+		if (cmd_output_close(cmd, out, output) < 0)
+			ret = -1;
+	}
 	if (ret < 0 && !to_stdout)
-		unlink(output);
+		ftc_writer_unlink(output);	/* a regular file only: never /dev/null */
 	warn = ftc_reader_warnings(r);
 	if (warn && ret == 0)
 		fprintf(stderr, "ftc %s: %s is damaged; %s holds what precedes the damage:\n%s",
