@@ -7,6 +7,7 @@
  * sched_switch and sched_waking records in its compact encoding, every
  * other event as a generic event with its fields), perf samples stored by
  * ftc record --sample as PerfSample packets with interned call stacks,
+ * --counters readings as counter tracks (the count per interval),
  * then the kernel's uname and the tasks' names and processes. Memory
  * follows the CPUs, tasks, symbols and stacks, not the records.
  */
@@ -46,6 +47,7 @@ struct ftc_perfetto_stats {
 	uint64_t compact;		/* in the compact sched arrays */
 	uint64_t generic;		/* as generic events, every field kept */
 	uint64_t samples;		/* perf samples */
+	uint64_t readings;		/* perf counter readings */
 	uint64_t unknown;		/* records of no known format: not written */
 	uint64_t lost_marks;		/* bundles marked as following a loss */
 	uint64_t packets, bytes;	/* what was written */

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The protocol-buffers encoder (see pb.h). Tags are (field << 3) | wire
- * type: 0 for varints, 2 for length-delimited bytes.
+ * type: 0 for varints, 1 for doubles, 2 for length-delimited bytes.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pb.h"
 
-enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
+enum { WIRE_VARINT = 0, WIRE_64BIT = 1, WIRE_LEN = 2 };
 
 static bool room(struct ftc_pb *pb, size_t n)
 {
@@ -75,6 +75,18 @@ void ftc_pb_uint(struct ftc_pb *pb, unsigned int field, uint64_t v)
 void ftc_pb_int(struct ftc_pb *pb, unsigned int field, int64_t v)
 {
 	ftc_pb_uint(pb, field, (uint64_t)v);
+}
+
+void ftc_pb_double(struct ftc_pb *pb, unsigned int field, double v)
+{
+	uint64_t bits;
+	unsigned char le[8];
+
+	memcpy(&bits, &v, 8);
+	for (int i = 0; i < 8; i++)
+		le[i] = (unsigned char)(bits >> (8 * i));
+	tag(pb, field, WIRE_64BIT);
+	ftc_pb_raw(pb, le, 8);
 }
 
 void ftc_pb_bytes(struct ftc_pb *pb, unsigned int field, const void *p, size_t n)

@@ -2,7 +2,8 @@
 /*
  * A protocol-buffers encoder for the few wire types the exporters write
  * (pb.c): varints, zigzag-free signed integers (as int32/int64 encode
- * them), length-delimited strings and nested messages, packed varints.
+ * them), doubles, length-delimited strings and nested messages, packed
+ * varints.
  * A nested message is opened with ftc_pb_open() and closed with
  * ftc_pb_close(), which moves its bytes to fit its length's varint, so the
  * output is the shortest encoding, as protoc writes it.
@@ -25,6 +26,8 @@ void ftc_pb_reset(struct ftc_pb *pb);
 void ftc_pb_uint(struct ftc_pb *pb, unsigned int field, uint64_t v);
 /* int32 and int64 fields: a negative value takes ten bytes, as in protoc. */
 void ftc_pb_int(struct ftc_pb *pb, unsigned int field, int64_t v);
+/* A double field (wire type 1: eight bytes, little-endian). */
+void ftc_pb_double(struct ftc_pb *pb, unsigned int field, double v);
 void ftc_pb_bytes(struct ftc_pb *pb, unsigned int field, const void *p, size_t n);
 void ftc_pb_str(struct ftc_pb *pb, unsigned int field, const char *s);
 /* Bytes already encoded (fields built apart, tags included). */

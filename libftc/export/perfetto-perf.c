@@ -8,6 +8,9 @@
  * it, from the code mappings the file's comm and mmap records give, read
  * in a first pass. Interned entries go out in the packet of the first
  * sample that uses them; the tables grow with the stacks, not the samples.
+ * The readings of ftc record --counters (ftc_perf:counter) are a counter
+ * track per event, its value the count since the reading before (scaled
+ * when the counter was multiplexed), as perf stat -I prints it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +28,8 @@
 #include "perfetto.h"
 
 #define MAX_FRAMES	256
+/* Counter tracks' uuids: any that no other track of the file uses. */
+#define COUNTER_UUID_BASE	0x6674635f70657266ull
 
 /* A frame's names, by the ids of its function and its mapping. */
 struct pf_frame {
@@ -41,8 +46,11 @@ struct pf_perf {
 	size_t frames_emitted;
 	struct pf_strings stacks;	/* "F1,F2,..." root first -> callstack id */
 	size_t maps_emitted;
-	struct tep_event *sample_ev;
+	struct tep_event *sample_ev, *counter_ev;
 	struct tep_format_field *f_ip, *f_tid, *f_cpu, *f_period, *f_chain;
+	struct tep_format_field *f_value, *f_ena, *f_run, *f_name;
+	struct pf_strings counters;	/* the counted events, by name */
+	double *last;			/* each one's reading before */
 	struct ftc_perf_frame resolved[MAX_FRAMES];
 	uint64_t ids[MAX_FRAMES];
 };
@@ -76,6 +84,14 @@ int pf_perf_open(struct ftc_perfetto *p)
 		x->f_period = tep_find_field(x->sample_ev, "period");
 		x->f_chain = tep_find_field(x->sample_ev, "callchain");
 	}
+	x->counter_ev = ftc_reader_find_event(p->r, FTC_PERF_FTRACE_SYSTEM,
+					      ftc_perf_ftrace_name(FTC_PERF_EV_COUNTER));
+	if (x->counter_ev) {
+		x->f_value = tep_find_field(x->counter_ev, "value");
+		x->f_ena = tep_find_field(x->counter_ev, "enabled");
+		x->f_run = tep_find_field(x->counter_ev, "running");
+		x->f_name = tep_find_field(x->counter_ev, "name");
+	}
 	return 0;
 }
 
@@ -91,6 +107,8 @@ void pf_perf_free(struct ftc_perfetto *p)
 	pf_strings_free(&x->maps);
 	pf_strings_free(&x->frame_keys);
 	pf_strings_free(&x->stacks);
+	pf_strings_free(&x->counters);
+	free(x->last);
 	free(x->frames);
 	free(x);
 	p->perf = NULL;
@@ -105,22 +123,31 @@ static uint64_t field(const struct tep_format_field *f, const struct tep_record 
 	return v;
 }
 
-/* The call chain's addresses (a __data_loc array of u64), copied out: payloads are 4-byte aligned. */
-static size_t chain(struct pf_perf *x, const struct tep_record *rec, uint64_t *ips, size_t max)
+/* A __data_loc field's bytes and their number; NULL when not inside the record. */
+static const char *dyn(const struct tep_format_field *f, const struct tep_record *rec,
+		       size_t *len)
 {
-	const struct tep_format_field *f = x->f_chain;
 	uint32_t loc;
-	size_t n;
 
 	if (!f || (unsigned int)f->offset + 4 > (unsigned int)rec->size)
-		return 0;
+		return NULL;
 	memcpy(&loc, (const char *)rec->data + f->offset, 4);
 	if ((loc & 0xffff) + (loc >> 16) > (unsigned int)rec->size)
-		return 0;
-	n = (loc >> 16) / 8;
+		return NULL;
+	*len = loc >> 16;
+	return (const char *)rec->data + (loc & 0xffff);
+}
+
+/* The call chain's addresses, copied out: payloads are 4-byte aligned. */
+static size_t chain(struct pf_perf *x, const struct tep_record *rec, uint64_t *ips, size_t max)
+{
+	size_t len = 0, n;
+	const char *b = dyn(x->f_chain, rec, &len);
+
+	n = b ? len / 8 : 0;
 	if (n > max)
 		n = max;
-	memcpy(ips, (const char *)rec->data + (loc & 0xffff), n * 8);
+	memcpy(ips, b, n * 8);
 	return n;
 }
 
@@ -222,18 +249,15 @@ static void emit_interned(struct pf_perf *x, struct ftc_pb *pkt)
 	ftc_pb_close(pkt, m);
 }
 
-int pf_perf_sample(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
+static int sample(struct ftc_perfetto *p, struct tep_record *rec)
 {
 	struct pf_perf *x = p->perf;
-	struct tep_record *rec = mr->rec;
 	struct ftc_pb *pkt = &p->pkt;
 	uint64_t ips[MAX_FRAMES], ip, stack;
 	uint32_t pid = (uint32_t)tep_data_pid(p->tep, rec);
 	size_t nr, m;
 	int n;
 
-	if (!x->sample_ev || tep_data_type(p->tep, rec) != x->sample_ev->id)
-		return 0;	/* comm, mmap, lost: read in the first pass */
 	ip = field(x->f_ip, rec);
 	nr = chain(x, rec, ips, MAX_FRAMES);
 	if (!nr) {
@@ -261,4 +285,74 @@ int pf_perf_sample(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 	pf_task(p, (int)field(x->f_tid, rec), (int)pid);
 	p->st.samples++;
 	return pf_write_packet(p, pkt);
+}
+
+/* A new counter's track, named after its event. */
+static int describe(struct ftc_perfetto *p, uint64_t id, const char *name)
+{
+	struct ftc_pb *pkt = &p->pkt;
+	char title[160];
+	size_t m, c;
+
+	snprintf(title, sizeof(title), "%s (per interval)", name);
+	ftc_pb_reset(pkt);
+	pf_sequence(p, pkt, SEQ_COUNTERS);
+	m = ftc_pb_open(pkt, PKT_TRACK_DESCRIPTOR);
+	ftc_pb_uint(pkt, TD_UUID, COUNTER_UUID_BASE + id);
+	ftc_pb_str(pkt, TD_NAME, title);
+	c = ftc_pb_open(pkt, TD_COUNTER);
+	ftc_pb_str(pkt, CD_UNIT_NAME, "count");
+	ftc_pb_close(pkt, c);
+	ftc_pb_close(pkt, m);
+	return pf_write_packet(p, pkt);
+}
+
+static int counter(struct ftc_perfetto *p, struct tep_record *rec)
+{
+	struct pf_perf *x = p->perf;
+	struct ftc_pb *pkt = &p->pkt;
+	size_t len = 0, before = x->counters.n, m;
+	const char *name = dyn(x->f_name, rec, &len);
+	uint64_t id, ena = field(x->f_ena, rec), run = field(x->f_run, rec);
+	double value = (double)field(x->f_value, rec), delta;
+
+	id = pf_strings_id(&x->counters, name ? name : "?", name ? len : 1);
+	if (!id)
+		return ftc_error(ENOMEM, "out of memory");
+	if (x->counters.n != before) {
+		double *n = realloc(x->last, x->counters.n * sizeof(*n));
+
+		if (!n)
+			return ftc_error(ENOMEM, "out of memory");
+		x->last = n;
+		n[id - 1] = 0;
+		if (describe(p, id, x->counters.s[id - 1]) < 0)
+			return -1;
+	}
+	if (run && run < ena)
+		value = value * (double)ena / (double)run;	/* multiplexed */
+	delta = value - x->last[id - 1];
+	x->last[id - 1] = value;
+	ftc_pb_reset(pkt);
+	ftc_pb_uint(pkt, PKT_TIMESTAMP, rec->ts);
+	pf_sequence(p, pkt, SEQ_COUNTERS);
+	m = ftc_pb_open(pkt, PKT_TRACK_EVENT);
+	ftc_pb_uint(pkt, TE_TYPE, TE_TYPE_COUNTER);
+	ftc_pb_uint(pkt, TE_TRACK_UUID, COUNTER_UUID_BASE + id);
+	ftc_pb_double(pkt, TE_DOUBLE_COUNTER_VALUE, delta);
+	ftc_pb_close(pkt, m);
+	p->st.readings++;
+	return pf_write_packet(p, pkt);
+}
+
+int pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
+{
+	struct pf_perf *x = p->perf;
+	int id = tep_data_type(p->tep, mr->rec);
+
+	if (x->sample_ev && id == x->sample_ev->id)
+		return sample(p, mr->rec);
+	if (x->counter_ev && id == x->counter_ev->id)
+		return counter(p, mr->rec);
+	return 0;	/* comm, mmap, lost: read in the first pass */
 }

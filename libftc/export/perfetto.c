@@ -236,7 +236,7 @@ int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 	if (mr->rec->ts > p->last_ts)
 		p->last_ts = mr->rec->ts;
 	if (mr->buffer == p->perf_buffer)
-		return pf_perf_sample(p, mr);
+		return pf_perf_record(p, mr);
 	if (mr->cpu < 0 || grow_cpus(p, mr->cpu) < 0)
 		return mr->cpu < 0 ? 0 : -1;
 	c = &p->cpus[mr->cpu];

@@ -30,11 +30,22 @@ enum {
 	PKT_PROCESS_TREE = 2,
 	PKT_TIMESTAMP = 8,
 	PKT_SEQUENCE_ID = 10,
+	PKT_TRACK_EVENT = 11,
 	PKT_INTERNED_DATA = 12,
 	PKT_SEQUENCE_FLAGS = 13,
 	PKT_FTRACE_STATS = 34,
 	PKT_SYSTEM_INFO = 45,
 	PKT_PERF_SAMPLE = 66,
+	PKT_TRACK_DESCRIPTOR = 60,
+
+	TD_UUID = 1,			/* TrackDescriptor */
+	TD_NAME = 2,
+	TD_COUNTER = 8,
+	CD_UNIT_NAME = 6,		/* CounterDescriptor */
+	TE_TYPE = 9,			/* TrackEvent */
+	TE_TRACK_UUID = 11,
+	TE_DOUBLE_COUNTER_VALUE = 44,
+	TE_TYPE_COUNTER = 4,
 
 	SEQ_INCREMENTAL_STATE_CLEARED = 1,
 	SEQ_NEEDS_INCREMENTAL_STATE = 2,
@@ -123,8 +134,8 @@ enum {
 	CALLSTACK_FRAME_IDS = 2,
 };
 
-/* The sequences: one for the ftrace bundles, one for the perf samples. */
-enum { SEQ_FTRACE = 1, SEQ_PERF = 2 };
+/* The sequences: the ftrace bundles, the perf samples, the perf counters. */
+enum { SEQ_FTRACE = 1, SEQ_PERF = 2, SEQ_COUNTERS = 3, NSEQ };
 
 /* A set of interned strings, each given an id from 1 in the order met. */
 struct pf_strings {
@@ -185,7 +196,7 @@ struct ftc_perfetto {
 	struct ftc_keytab ksyms_by_addr;	/* kernel address -> ksyms id */
 	uint64_t *ksym_ids;
 	struct pf_strings ksyms;
-	bool seq_started[3];
+	bool seq_started[NSEQ];
 	struct ftc_keytab tasks;		/* pid -> tgid (0: not known) */
 	int32_t *tgids;
 	uint64_t last_ts;
@@ -209,7 +220,8 @@ void pf_compact_free(struct pf_compact *cs);
 
 /* perfetto-perf.c */
 int pf_perf_open(struct ftc_perfetto *p);
-int pf_perf_sample(struct ftc_perfetto *p, const struct ftc_merge_record *mr);
+/* A record of the ftc_perf buffer: a sample, a counter reading, or one read before. */
+int pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr);
 void pf_perf_free(struct ftc_perfetto *p);
 
 #endif

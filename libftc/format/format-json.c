@@ -13,7 +13,7 @@
 #include "format.h"
 
 /* Bytes >= 0x80 become \u00XX so the output is valid JSON whatever the data. */
-static void json_str(struct trace_seq *s, const char *p, size_t max)
+void ftc_json_str(struct trace_seq *s, const char *p, size_t max)
 {
 	trace_seq_putc(s, '"');
 	for (size_t i = 0; i < max && p[i]; i++) {
@@ -91,7 +91,7 @@ static void json_field(struct ftc_format *f, struct tep_format_field *fd,
 		}
 	}
 	if (fd->flags & TEP_FIELD_IS_STRING)
-		json_str(&f->seq, data + off, (size_t)len);
+		ftc_json_str(&f->seq, data + off, (size_t)len);
 	else if (fd->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC))
 		json_array(&f->seq, tep, data + off, len, elem, sgn);
 	else if (len == 1 || len == 2 || len == 4 || len == 8)
@@ -105,7 +105,7 @@ static void json_head(struct ftc_format *f, const char *type,
 {
 	trace_seq_printf(&f->seq, "{\"type\":\"%s\",\"ts\":%llu,\"cpu\":%d,\"instance\":", type,
 			 ts, mr->cpu);
-	json_str(&f->seq, f->r->buffers[mr->buffer].name, 4096);
+	ftc_json_str(&f->seq, f->r->buffers[mr->buffer].name, 4096);
 }
 
 void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *mr)
@@ -122,11 +122,11 @@ void ftc_format_json_damaged(struct ftc_format *f, const struct ftc_merge_record
 {
 	json_head(f, "damaged", mr, mr->rec->ts);
 	trace_seq_printf(&f->seq, ",\"offset\":%llu,\"system\":", mr->rec->offset);
-	json_str(&f->seq, ev->system, 256);
+	ftc_json_str(&f->seq, ev->system, 256);
 	trace_seq_puts(&f->seq, ",\"event\":");
-	json_str(&f->seq, ev->name, 256);
+	ftc_json_str(&f->seq, ev->name, 256);
 	trace_seq_puts(&f->seq, ",\"reason\":");
-	json_str(&f->seq, why, 256);
+	ftc_json_str(&f->seq, why, 256);
 	trace_seq_puts(&f->seq, "}\n");
 }
 
@@ -140,22 +140,22 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 
 	json_head(f, "event", mr, rec->ts);
 	trace_seq_printf(&f->seq, ",\"pid\":%d,\"comm\":", pid);
-	json_str(&f->seq, ftc_format_comm(f, pid), 256);
+	ftc_json_str(&f->seq, ftc_format_comm(f, pid), 256);
 	if (!ev) {
 		trace_seq_printf(&f->seq, ",\"event\":null,\"id\":%d}\n", tep_data_type(tep, rec));
 		return 0;
 	}
 	trace_seq_puts(&f->seq, ",\"system\":");
-	json_str(&f->seq, ev->system, 256);
+	ftc_json_str(&f->seq, ev->system, 256);
 	trace_seq_puts(&f->seq, ",\"event\":");
-	json_str(&f->seq, ev->name, 256);
+	ftc_json_str(&f->seq, ev->name, 256);
 	trace_seq_puts(&f->seq, ",\"flags\":");
-	json_str(&f->seq, ftc_format_latency(f, rec, ev), 64);
+	ftc_json_str(&f->seq, ftc_format_latency(f, rec, ev), 64);
 	trace_seq_puts(&f->seq, ",\"fields\":{");
 	for (struct tep_format_field *fd = ev->format.fields; fd; fd = fd->next) {
 		if (fd != ev->format.fields)
 			trace_seq_putc(&f->seq, ',');
-		json_str(&f->seq, fd->name, 256);
+		ftc_json_str(&f->seq, fd->name, 256);
 		trace_seq_putc(&f->seq, ':');
 		json_field(f, fd, rec);
 	}
@@ -164,7 +164,7 @@ int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 	while (len && info[len - 1] == '\n')
 		len--;
 	trace_seq_puts(&f->seq, "},\"info\":");
-	json_str(&f->seq, info, (size_t)len);
+	ftc_json_str(&f->seq, info, (size_t)len);
 	trace_seq_puts(&f->seq, "}\n");
 	return 0;
 }

@@ -62,6 +62,8 @@ size_t ftc_format_prefix_put(struct ftc_format *f, const struct ftc_merge_record
 size_t ftc_format_prefix_room(struct ftc_format *f, const struct ftc_merge_record *mr);
 void ftc_format_line(struct ftc_format *f, const struct ftc_merge_record *mr,
 		     struct tep_record *rec, struct tep_event *ev);
+/* A JSON string of p's first max bytes (to a NUL); other bytes than ASCII as \u00XX. */
+void ftc_json_str(struct trace_seq *s, const char *p, size_t max);
 int ftc_format_json(struct ftc_format *f, const struct ftc_merge_record *mr,
 		    struct tep_record *rec, struct tep_event *ev);
 void ftc_format_json_lost(struct ftc_format *f, const struct ftc_merge_record *mr);

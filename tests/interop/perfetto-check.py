@@ -7,7 +7,9 @@
 # the same name (compact sched entries rebuilt from their deltas and intern
 # table), and each field trace-cmd printed must have the value the Perfetto
 # event carries; kernel symbols, call stacks and frames must resolve to
-# interned entries defined before their use on their sequence.
+# interned entries defined before their use on their sequence; each perf
+# counter reading one point of its event's counter track, the count since
+# the reading before.
 import collections
 import json
 import re
@@ -72,6 +74,8 @@ class Perfetto:
         self.interned = {"function_names": {}, "frames": {}, "callstacks": {},
                          "mapping_paths": {}, "mappings": {}}
         self.system_info = None
+        self.tracks = {}  # uuid -> name
+        self.counters = collections.defaultdict(list)  # name -> [(ts, value)]
         for _, packet in root:
             self.packet(packet)
 
@@ -92,6 +96,17 @@ class Perfetto:
                 self.threads[int(get(t, "tid"))] = get(t, "name", "")
         if get(p, "system_info") is not None:
             self.system_info = get(p, "system_info")
+        td = get(p, "track_descriptor")
+        if td is not None:
+            self.tracks[get(td, "uuid")] = get(td, "name")
+        te = get(p, "track_event")
+        if te is not None:
+            name = self.tracks.get(get(te, "track_uuid"))
+            if name is None or get(te, "type") != "TYPE_COUNTER":
+                self.errors.append("a track event before its counter track: %r" % te)
+            else:
+                self.counters[name].append((int(get(p, "timestamp")),
+                                            float(get(te, "double_counter_value", "0"))))
 
     def intern(self, seq, node):
         for k, v in node:
@@ -187,7 +202,7 @@ RAW = re.compile(r"^(?:(\S+):\s+)?.+?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+
 FIELD = re.compile(r"(?:^|\s)(\w+)=")
 
 
-def raw_records(path):
+def raw_records(path, counters=None):
     out = []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -195,13 +210,15 @@ def raw_records(path):
             if not m:
                 continue
             inst, _, cpu, sec, ns, name, rest = m.groups()
-            if inst == "ftc_perf":
-                continue
             keys = list(FIELD.finditer(rest))
             fields = {}
             for i, k in enumerate(keys):
                 end = keys[i + 1].start() if i + 1 < len(keys) else len(rest)
                 fields[k.group(1)] = rest[k.end():end].strip()
+            if inst == "ftc_perf":
+                if name == "counter" and counters is not None:
+                    counters.append((int(sec) * 10**9 + int(ns), fields))
+                continue
             out.append((int(cpu), int(sec) * 10**9 + int(ns), name, fields))
     return out
 
@@ -249,6 +266,27 @@ def compare(pf, raw):
     return missing, extra, mismatches, compared
 
 
+def counter_tracks(pf, readings):
+    """Every reading a point of its track: the scaled count since the one before."""
+    want = collections.defaultdict(list)
+    last = collections.defaultdict(float)
+    for ts, f in readings:
+        v, ena, run = (number(f.get(k, "0")) for k in ("value", "enabled", "running"))
+        if run and run < ena:
+            v = v * ena / run
+        name = f.get("name", "?") + " (per interval)"
+        want[name].append((ts, v - last[name]))
+        last[name] = v
+    bad = []
+    for name in set(want) | set(pf.counters):
+        got = pf.counters.get(name, [])
+        if len(got) != len(want[name]) or any(
+                a[0] != b[0] or abs(a[1] - b[1]) > 1e-6 * max(1.0, abs(b[1]))
+                for a, b in zip(got, want[name])):
+            bad.append("%s: %d points, %d readings" % (name, len(got), len(want[name])))
+    return sum(len(v) for v in want.values()), bad
+
+
 def folded(pf):
     count = collections.Counter()
     for tid, pid, frames in pf.samples:
@@ -259,7 +297,8 @@ def folded(pf):
 
 def main():
     pf = Perfetto(parse_text(sys.argv[1]))
-    raw = raw_records(sys.argv[2])
+    readings = []
+    raw = raw_records(sys.argv[2], readings)
     missing, extra, mismatches, compared = compare(pf, raw)
     names = collections.Counter(n for _, _, n, _ in pf.events)
     res = {
@@ -272,6 +311,7 @@ def main():
         "release": get(get(pf.system_info or [], "utsname", []), "release"),
         "threads": len(pf.threads),
     }
+    res["readings"], res["counter_errors"] = counter_tracks(pf, readings)
     if len(sys.argv) > 3:
         want = collections.Counter()
         with open(sys.argv[3]) as f:

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # ftc convert --to perfetto against protoc and trace-cmd: ftc's capture
 # (sched, irq, workqueue, task, openat syscalls, markers, perf samples with
-# call stacks), trace-cmd's file of an instance, a function_graph dump
+# call stacks, perf counter readings), trace-cmd's file of an instance, a function_graph dump
 # imported from a console log, a copy with lost events marked and a copy cut
 # short are each converted; protoc decodes each with our schema of
 # Perfetto's field numbers (Documentation/perfetto-subset.proto), and
 # perfetto-check.py finds every record trace-cmd report -R prints as one
 # event on the same CPU, nanosecond and name with the same field values,
-# the lost-event marks on the records after each loss, and the samples'
-# stacks folding to what ftc report --folded prints. Bad input gets a
+# the lost-event marks on the records after each loss, the samples'
+# stacks folding to what ftc report --folded prints, and each counter
+# reading a point of its counter track. Bad input gets a
 # message and the documented exit code, and no file.
 . "$(dirname "$0")/../lib.sh"
 
@@ -64,7 +65,8 @@ cc -O1 -g -fno-omit-frame-pointer -o "$D/hot" "$TOP/tests/fixtures/hot.c" ||
 work="$FTC marker -B $A 'B|\$\$|phase-one'; $D/hot 0.3 >/dev/null; ls / /usr >/dev/null
 	$FTC marker -B $A 'E|\$\$'; sleep 0.1"
 "$FTC" record -q -B "$A" -e sched -e irq -e workqueue -e task -e 'syscalls:sys_*_openat' \
-	--sample cpu-clock --freq 500 --call-graph fp -o "$D/ftc.dat" -- sh -c "$work" \
+	--sample cpu-clock --freq 500 --call-graph fp --counters task-clock,context-switches \
+	--interval-print 100 -o "$D/ftc.dat" -- sh -c "$work" \
 	>"$D/record.log" 2>&1 || { fail "setup: ftc record" "$(tail -3 "$D/record.log")"; finish; }
 "$FTC" convert --to perfetto "$D/ftc.dat" "$D/ftc.pf" >"$D/conv.out" 2>"$D/conv.err"
 st=$?
@@ -95,6 +97,11 @@ if same_records "ftc's capture" "$D/ftc.dat" "$D/ftc.pf" "$D/ftc.folded"; then
 	grep -q 'str: "hot_function"' "$D/ftc.pf.txt" &&
 		pass "ftc's capture: the sampled program's function is an interned name" ||
 		fail "ftc's capture: the sampled program's function is named" "no hot_function in $D/ftc.pf.txt"
+	n=$(json readings "$D/ftc.pf.json")
+	[ "$n" -ge 4 ] && [ "$(json counter_errors "$D/ftc.pf.json")" = "[]" ] &&
+		pass "ftc's capture: each of the $n counter readings is a point of its track, the count since the one before" ||
+		fail "ftc's capture: counter readings as counter tracks" \
+			"$n readings: $(json counter_errors "$D/ftc.pf.json")"
 	[ "$(json release "$D/ftc.pf.json")" = "$(uname -r)" ] &&
 		pass "ftc's capture: the system info names this kernel's release" ||
 		fail "ftc's capture: the system info names the release" "$(json release "$D/ftc.pf.json")"

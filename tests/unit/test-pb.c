@@ -3,7 +3,7 @@
  * Unit tests of the exporters' protocol-buffers encoder
  * (libftc/export/pb.c), against encodings worked out by hand from the
  * wire format: varints at their 7-bit boundaries, a negative int32 in ten
- * bytes, strings, a nested message whose length needs one byte, then two
+ * bytes, doubles, strings, a nested message whose length needs one byte, then two
  * (its body moved along), nesting three deep, packed varints, and an
  * encoder that ran out of memory writing nothing more.
  */
@@ -45,6 +45,18 @@ static void test_varints(void)
 	ftc_pb_reset(&pb);
 	ftc_pb_uint(&pb, 327, 42);
 	CHECK("field 327's tag takes two bytes", bytes_are(&pb, big_tag, sizeof(big_tag)));
+	ftc_pb_free(&pb);
+}
+
+static void test_double(void)
+{
+	struct ftc_pb pb = { 0 };
+	static const unsigned char one[] = { 0x09, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f,
+					     0xe1, 0x02, 0, 0, 0, 0, 0, 0, 0x04, 0xc0 };
+
+	ftc_pb_double(&pb, 1, 1.0);
+	ftc_pb_double(&pb, 44, -2.5);
+	CHECK("doubles 1.0 and -2.5: eight bytes, little-endian", bytes_are(&pb, one, sizeof(one)));
 	ftc_pb_free(&pb);
 }
 
@@ -130,6 +142,7 @@ static void test_failed(void)
 int main(void)
 {
 	test_varints();
+	test_double();
 	test_strings();
 	test_nested();
 	test_packed();
