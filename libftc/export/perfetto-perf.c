@@ -17,17 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/perf_event.h>
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
 #include "ftc-merge.h"
 #include "ftc-perf.h"
 #include "ftc-reader.h"
-#include "ftc-symbols.h"
+#include "export-perf.h"
 #include "perfetto.h"
 
-#define MAX_FRAMES	256
 /* Counter tracks' uuids: any that no other track of the file uses. */
 #define COUNTER_UUID_BASE	0x6674635f70657266ull
 
@@ -37,8 +35,7 @@ struct pf_frame {
 };
 
 struct pf_perf {
-	struct ftc_perf_profile *prof;
-	struct ftc_symbols *syms;
+	struct ftc_xperf xp;
 	struct pf_strings fnames;	/* function_names */
 	struct pf_strings maps;		/* mapping_paths; a mapping per path, same id */
 	struct pf_strings frame_keys;	/* "MAP FUNCTION" -> frame id */
@@ -46,19 +43,11 @@ struct pf_perf {
 	size_t frames_emitted;
 	struct pf_strings stacks;	/* "F1,F2,..." root first -> callstack id */
 	size_t maps_emitted;
-	struct tep_event *sample_ev, *counter_ev;
-	struct tep_format_field *f_ip, *f_tid, *f_cpu, *f_period, *f_chain;
-	struct tep_format_field *f_value, *f_ena, *f_run, *f_name;
 	struct pf_strings counters;	/* the counted events, by name */
 	double *last;			/* each one's reading before */
-	struct ftc_perf_frame resolved[MAX_FRAMES];
-	uint64_t ids[MAX_FRAMES];
+	struct ftc_perf_frame resolved[FTC_XPERF_MAX_FRAMES];
+	uint64_t ids[FTC_XPERF_MAX_FRAMES];
 };
-
-static bool no_sample(const struct ftc_merge_record *mr, void *ctx)
-{
-	return false;
-}
 
 int pf_perf_open(struct ftc_perfetto *p)
 {
@@ -67,32 +56,7 @@ int pf_perf_open(struct ftc_perfetto *p)
 	if (!x)
 		return ftc_error(ENOMEM, "out of memory");
 	p->perf = x;
-	x->prof = ftc_perf_profile_new(0);
-	x->syms = ftc_symbols_new();
-	if (!x->prof || !x->syms)
-		return ftc_error(ENOMEM, "out of memory");
-	/* the code mappings only: samples are taken as the main pass meets them */
-	if (ftc_reader_profile_select(p->r, x->prof, NULL, no_sample, NULL) < 0)
-		return -1;
-	ftc_reader_profile_symbols(p->r, x->syms);
-	x->sample_ev = ftc_reader_find_event(p->r, FTC_PERF_FTRACE_SYSTEM,
-					     ftc_perf_ftrace_name(FTC_PERF_EV_SAMPLE));
-	if (x->sample_ev) {
-		x->f_ip = tep_find_field(x->sample_ev, "ip");
-		x->f_tid = tep_find_field(x->sample_ev, "tid");
-		x->f_cpu = tep_find_field(x->sample_ev, "cpu");
-		x->f_period = tep_find_field(x->sample_ev, "period");
-		x->f_chain = tep_find_field(x->sample_ev, "callchain");
-	}
-	x->counter_ev = ftc_reader_find_event(p->r, FTC_PERF_FTRACE_SYSTEM,
-					      ftc_perf_ftrace_name(FTC_PERF_EV_COUNTER));
-	if (x->counter_ev) {
-		x->f_value = tep_find_field(x->counter_ev, "value");
-		x->f_ena = tep_find_field(x->counter_ev, "enabled");
-		x->f_run = tep_find_field(x->counter_ev, "running");
-		x->f_name = tep_find_field(x->counter_ev, "name");
-	}
-	return 0;
+	return ftc_xperf_open(&x->xp, p->r);
 }
 
 void pf_perf_free(struct ftc_perfetto *p)
@@ -101,8 +65,7 @@ void pf_perf_free(struct ftc_perfetto *p)
 
 	if (!x)
 		return;
-	ftc_perf_profile_free(x->prof);
-	ftc_symbols_free(x->syms);
+	ftc_xperf_close(&x->xp);
 	pf_strings_free(&x->fnames);
 	pf_strings_free(&x->maps);
 	pf_strings_free(&x->frame_keys);
@@ -112,43 +75,6 @@ void pf_perf_free(struct ftc_perfetto *p)
 	free(x->frames);
 	free(x);
 	p->perf = NULL;
-}
-
-static uint64_t field(const struct tep_format_field *f, const struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	if (f && (unsigned int)(f->offset + f->size) <= (unsigned int)rec->size)
-		tep_read_number_field((struct tep_format_field *)f, rec->data, &v);
-	return v;
-}
-
-/* A __data_loc field's bytes and their number; NULL when not inside the record. */
-static const char *dyn(const struct tep_format_field *f, const struct tep_record *rec,
-		       size_t *len)
-{
-	uint32_t loc;
-
-	if (!f || (unsigned int)f->offset + 4 > (unsigned int)rec->size)
-		return NULL;
-	memcpy(&loc, (const char *)rec->data + f->offset, 4);
-	if ((loc & 0xffff) + (loc >> 16) > (unsigned int)rec->size)
-		return NULL;
-	*len = loc >> 16;
-	return (const char *)rec->data + (loc & 0xffff);
-}
-
-/* The call chain's addresses, copied out: payloads are 4-byte aligned. */
-static size_t chain(struct pf_perf *x, const struct tep_record *rec, uint64_t *ips, size_t max)
-{
-	size_t len = 0, n;
-	const char *b = dyn(x->f_chain, rec, &len);
-
-	n = b ? len / 8 : 0;
-	if (n > max)
-		n = max;
-	memcpy(ips, b, n * 8);
-	return n;
 }
 
 static uint64_t frame_id(struct pf_perf *x, const struct ftc_perf_frame *f)
@@ -175,7 +101,7 @@ static uint64_t frame_id(struct pf_perf *x, const struct ftc_perf_frame *f)
 /* The stack's id, its frames root first; 0 when out of memory. */
 static uint64_t stack_id(struct pf_perf *x, int nframes)
 {
-	char key[MAX_FRAMES * 21];
+	char key[FTC_XPERF_MAX_FRAMES * 21];
 	size_t at = 0;
 
 	for (int i = nframes - 1; i >= 0; i--) {
@@ -253,36 +179,28 @@ static int sample(struct ftc_perfetto *p, struct tep_record *rec)
 {
 	struct pf_perf *x = p->perf;
 	struct ftc_pb *pkt = &p->pkt;
-	uint64_t ips[MAX_FRAMES], ip, stack;
-	uint32_t pid = (uint32_t)tep_data_pid(p->tep, rec);
-	size_t nr, m;
-	int n;
+	struct ftc_xperf_sample smp;
+	uint64_t stack;
+	size_t m;
 
-	ip = field(x->f_ip, rec);
-	nr = chain(x, rec, ips, MAX_FRAMES);
-	if (!nr) {
-		ips[0] = ip;
-		nr = 1;
-	}
-	n = ftc_perf_profile_resolve(x->prof, x->syms, pid, ip >> 63, ips, nr, x->resolved,
-				     MAX_FRAMES);
-	stack = n > 0 ? stack_id(x, n) : 0;
-	if (n > 0 && !stack)
+	ftc_xperf_sample(&x->xp, rec, &smp, x->resolved);
+	stack = smp.nframes > 0 ? stack_id(x, smp.nframes) : 0;
+	if (smp.nframes > 0 && !stack)
 		return ftc_error(ENOMEM, "out of memory");
 	ftc_pb_reset(pkt);
 	ftc_pb_uint(pkt, PKT_TIMESTAMP, rec->ts);
 	pf_sequence(p, pkt, SEQ_PERF);
 	emit_interned(x, pkt);
 	m = ftc_pb_open(pkt, PKT_PERF_SAMPLE);
-	ftc_pb_uint(pkt, PS_CPU, field(x->f_cpu, rec));
-	ftc_pb_uint(pkt, PS_PID, pid);
-	ftc_pb_uint(pkt, PS_TID, field(x->f_tid, rec));
-	ftc_pb_uint(pkt, PS_CPU_MODE, ip >> 63 ? MODE_KERNEL : MODE_USER);
-	ftc_pb_uint(pkt, PS_TIMEBASE_COUNT, field(x->f_period, rec));
+	ftc_pb_uint(pkt, PS_CPU, smp.cpu);
+	ftc_pb_uint(pkt, PS_PID, smp.pid);
+	ftc_pb_uint(pkt, PS_TID, smp.tid);
+	ftc_pb_uint(pkt, PS_CPU_MODE, smp.kernel ? MODE_KERNEL : MODE_USER);
+	ftc_pb_uint(pkt, PS_TIMEBASE_COUNT, smp.period);
 	if (stack)
 		ftc_pb_uint(pkt, PS_CALLSTACK_IID, stack);
 	ftc_pb_close(pkt, m);
-	pf_task(p, (int)field(x->f_tid, rec), (int)pid);
+	pf_task(p, (int)smp.tid, (int)smp.pid);
 	p->st.samples++;
 	return pf_write_packet(p, pkt);
 }
@@ -311,12 +229,13 @@ static int counter(struct ftc_perfetto *p, struct tep_record *rec)
 {
 	struct pf_perf *x = p->perf;
 	struct ftc_pb *pkt = &p->pkt;
-	size_t len = 0, before = x->counters.n, m;
-	const char *name = dyn(x->f_name, rec, &len);
-	uint64_t id, ena = field(x->f_ena, rec), run = field(x->f_run, rec);
-	double value = (double)field(x->f_value, rec), delta;
+	struct ftc_xperf_reading rd;
+	size_t before = x->counters.n, m;
+	uint64_t id;
+	double delta;
 
-	id = pf_strings_id(&x->counters, name ? name : "?", name ? len : 1);
+	ftc_xperf_reading(&x->xp, rec, &rd);
+	id = pf_strings_id(&x->counters, rd.name, rd.len);
 	if (!id)
 		return ftc_error(ENOMEM, "out of memory");
 	if (x->counters.n != before) {
@@ -329,10 +248,8 @@ static int counter(struct ftc_perfetto *p, struct tep_record *rec)
 		if (describe(p, id, x->counters.s[id - 1]) < 0)
 			return -1;
 	}
-	if (run && run < ena)
-		value = value * (double)ena / (double)run;	/* multiplexed */
-	delta = value - x->last[id - 1];
-	x->last[id - 1] = value;
+	delta = rd.value - x->last[id - 1];
+	x->last[id - 1] = rd.value;
 	ftc_pb_reset(pkt);
 	ftc_pb_uint(pkt, PKT_TIMESTAMP, rec->ts);
 	pf_sequence(p, pkt, SEQ_COUNTERS);
@@ -347,12 +264,12 @@ static int counter(struct ftc_perfetto *p, struct tep_record *rec)
 
 int pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 {
-	struct pf_perf *x = p->perf;
-	int id = tep_data_type(p->tep, mr->rec);
-
-	if (x->sample_ev && id == x->sample_ev->id)
+	switch (ftc_xperf_kind(&p->perf->xp, mr->rec)) {
+	case FTC_XPERF_SAMPLE:
 		return sample(p, mr->rec);
-	if (x->counter_ev && id == x->counter_ev->id)
+	case FTC_XPERF_COUNTER:
 		return counter(p, mr->rec);
-	return 0;	/* comm, mmap, lost: read in the first pass */
+	default:
+		return 0;	/* comm, mmap, lost: read when opened */
+	}
 }
