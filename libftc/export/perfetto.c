@@ -17,8 +17,8 @@
 #include "ftc-merge.h"
 #include "ftc-reader.h"
 #include "opts.h"
+#include "export-util.h"
 #include "perfetto.h"
-#include "reader.h"
 
 #define DEFAULT_BUNDLE_BYTES	(64 * 1024)
 
@@ -145,13 +145,7 @@ uint64_t pf_ksym(struct ftc_perfetto *p, uint64_t addr)
 		return 0;
 	if (!added)
 		return *id;
-	if (p->r->kallsyms_state == 0)
-		ftc_load_kallsyms(p->r);
-	name = tep_find_function(p->tep, addr);
-	if (!name) {
-		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)addr);
-		name = hex;
-	}
+	name = ftc_export_ksym(p->r, addr, hex);
 	*id = pf_strings_id(&p->ksyms, name, strlen(name));
 	return *id;
 }
