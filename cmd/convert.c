@@ -3,7 +3,8 @@
  * ftc convert: a trace.dat (ftc's or trace-cmd's, v6 or v7, compressed or
  * not) written again as v6 or v7 with the compression asked for, with
  * every buffer or the instances named. The pages are copied, not decoded.
- * --to perfetto writes Perfetto's protobuf trace instead (convert-perfetto.c).
+ * --to perfetto and --to chrome write Perfetto's protobuf trace or Chrome's
+ * JSON instead (convert-to.c).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,8 +36,8 @@ static const struct cmd_option convert_options[] = {
 	  OPT_COMPRESSION },
 	{ 'B', "instance", "NAME", "keep only instance NAME ('top': the top buffer); repeatable",
 	  'B' },
-	{ 0, "to", "FORMAT", "trace.dat (default) or perfetto (Perfetto's protobuf trace)",
-	  OPT_TO },
+	{ 0, "to", "FORMAT", "trace.dat (default), perfetto (Perfetto's protobuf trace) or "
+	  "chrome (Trace Event Format JSON)", OPT_TO },
 	{ 0, "no-compact-sched", NULL, "perfetto: sched_switch and sched_waking as typed events, "
 	  "not Perfetto's compact arrays", OPT_NO_COMPACT },
 	{ 0 }
@@ -51,7 +52,7 @@ struct convert {
 	int n;
 	int version;		/* 0: not given */
 	int compression;	/* -1: not given */
-	bool perfetto;		/* --to perfetto */
+	int to;			/* enum convert_to */
 	bool no_compact;
 };
 
@@ -85,9 +86,9 @@ static int convert_opt(int id, const char *arg, void *ctx)
 	case OPT_FILE_VERSION:
 		return cmd_opt_file_version(arg, &c->version);
 	case OPT_TO:
-		if (strcmp(arg, "perfetto") && strcmp(arg, "trace.dat"))
-			return cmd_bad_value("not an output format (trace.dat or perfetto)");
-		c->perfetto = !strcmp(arg, "perfetto");
+		c->to = convert_to_parse(arg);
+		if (c->to < 0)
+			return cmd_bad_value("not an output format (trace.dat, perfetto or chrome)");
 		break;
 	case OPT_NO_COMPACT:
 		c->no_compact = true;
@@ -101,7 +102,7 @@ static int convert_run(int argc, char **argv);
 const struct command cmd_convert = {
 	.name = "convert",
 	.summary = "rewrite a trace.dat as version 6 or 7, with another compression or "
-		   "fewer instances, or as a Perfetto trace",
+		   "fewer instances, or as a Perfetto trace or Chrome JSON",
 	.synopsis = "[-i FILE] [-o OUT] [--file-version N] [--compression ALG] [-B NAME]... "
 		    "[--to FORMAT [--no-compact-sched]] [IN [OUT]]",
 	.options = convert_options,
@@ -129,17 +130,18 @@ static int positional(struct convert *c, int first, int argc, char **argv)
 			  "--help')");
 		return -1;
 	}
-	if (c->perfetto && (c->version || c->compression >= 0 || c->n)) {
-		cmd_error(&cmd_convert, "--to perfetto takes every buffer and has no file version "
-			  "or compression: leave --file-version, --compression and -B out");
+	if (c->to != CONVERT_TO_DAT && (c->version || c->compression >= 0 || c->n)) {
+		cmd_error(&cmd_convert, "--to %s takes every buffer and has no file version or "
+			  "compression: leave --file-version, --compression and -B out",
+			  convert_to_name(c->to));
 		return -1;
 	}
-	if (c->no_compact && !c->perfetto) {
+	if (c->no_compact && c->to != CONVERT_TO_PERFETTO) {
 		cmd_error(&cmd_convert, "--no-compact-sched is for --to perfetto: add it, or leave "
 			  "the option out");
 		return -1;
 	}
-	if (!strcmp(c->output, "-") && !c->perfetto) {
+	if (!strcmp(c->output, "-") && c->to == CONVERT_TO_DAT) {
 		cmd_error(&cmd_convert, "OUT '-': a trace.dat cannot be written to standard output "
 			  "(the writer goes back to fill in sizes and its index): name a file");
 		return -1;
@@ -219,7 +221,7 @@ static int convert_run(int argc, char **argv)
 		return cmd_options_exit(ret);
 	if (positional(&c, ret, argc, argv) < 0)
 		return FTC_EXIT_USAGE;
-	if (c.perfetto)
-		return convert_to_perfetto(&cmd_convert, c.input, c.output, c.no_compact);
+	if (c.to != CONVERT_TO_DAT)
+		return convert_to(&cmd_convert, c.to, c.input, c.output, c.no_compact);
 	return convert(&c);
 }
