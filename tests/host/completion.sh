@@ -43,8 +43,9 @@ got=$(complete_words ftc record --compression "")
 [ "$(echo $got)" = "zstd zlib none" ] && pass "TAB after --compression offers zstd zlib none" ||
 	fail "TAB after --compression offers zstd zlib none" "got: $(echo $got)"
 got=$(complete_words ftc convert --to "")
-[ "$(echo $got)" = "trace.dat perfetto" ] && pass "TAB after 'ftc convert --to' offers trace.dat perfetto" ||
-	fail "TAB after 'ftc convert --to' offers trace.dat perfetto" "got: $(echo $got)"
+[ "$(echo $got)" = "trace.dat perfetto chrome" ] &&
+	pass "TAB after 'ftc convert --to' offers trace.dat perfetto chrome" ||
+	fail "TAB after 'ftc convert --to' offers trace.dat perfetto chrome" "got: $(echo $got)"
 got=$(complete_words ftc boot-args --kernel "")
 [ "$(echo $got)" = "$(uname -r)" ] && pass "TAB after 'ftc boot-args --kernel' offers this kernel's version" ||
 	fail "TAB after 'ftc boot-args --kernel' offers this kernel's version" "got: $(echo $got)"

@@ -62,8 +62,10 @@ same_records() {
 # --- ftc's capture --------------------------------------------------------
 cc -O1 -g -fno-omit-frame-pointer -o "$D/hot" "$TOP/tests/fixtures/hot.c" ||
 	{ fail "setup: build the sampled program" "cc failed"; finish; }
-work="$FTC marker -B $A 'B|\$\$|phase-one'; $D/hot 0.3 >/dev/null; ls / /usr >/dev/null
-	$FTC marker -B $A 'E|\$\$'; sleep 0.1"
+# The shell writes its markers itself: a begin and its end on one thread.
+marker=$TRACEFS/instances/$A/trace_marker
+work="echo \"B|\$\$|phase-one\" >$marker; $D/hot 0.3 >/dev/null; ls / /usr >/dev/null
+	echo \"E|\$\$\" >$marker; sleep 0.1"
 "$FTC" record -q -B "$A" -e sched -e irq -e workqueue -e task -e 'syscalls:sys_*_openat' \
 	--sample cpu-clock --freq 500 --call-graph fp --counters task-clock,context-switches \
 	--interval-print 100 -o "$D/ftc.dat" -- sh -c "$work" \
