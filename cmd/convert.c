@@ -36,10 +36,10 @@ static const struct cmd_option convert_options[] = {
 	  OPT_COMPRESSION },
 	{ 'B', "instance", "NAME", "keep only instance NAME ('top': the top buffer); repeatable",
 	  'B' },
-	{ 0, "to", "FORMAT", "trace.dat (default), perfetto (Perfetto's protobuf trace) or "
-	  "chrome (Trace Event Format JSON)", OPT_TO },
-	{ 0, "no-compact-sched", NULL, "perfetto: sched_switch and sched_waking as typed events, "
-	  "not Perfetto's compact arrays", OPT_NO_COMPACT },
+	{ 0, "to", "FORMAT", "trace.dat (default), perfetto or chrome (Trace Event JSON)",
+	  OPT_TO },
+	{ 0, "no-compact-sched", NULL, "perfetto: sched_switch, sched_waking typed, not compact",
+	  OPT_NO_COMPACT },
 	{ 0 }
 };
 
@@ -101,10 +101,9 @@ static int convert_run(int argc, char **argv);
 
 const struct command cmd_convert = {
 	.name = "convert",
-	.summary = "rewrite a trace.dat as version 6 or 7, with another compression or "
-		   "fewer instances, or as a Perfetto trace or Chrome JSON",
-	.synopsis = "[-i FILE] [-o OUT] [--file-version N] [--compression ALG] [-B NAME]... "
-		    "[--to FORMAT [--no-compact-sched]] [IN [OUT]]",
+	.summary = "rewrite a trace.dat (version, compression, instances) or for Perfetto "
+		   "or Chrome",
+	.synopsis = "[options] [--to FORMAT] [-i FILE] [-o OUT] [IN [OUT]]",
 	.options = convert_options,
 	.run = convert_run,
 };

@@ -143,7 +143,7 @@ static void typed_fields(struct ftc_perfetto *p, struct ftc_pb *pb, const struct
 			break;
 		case V_KSYM:
 			ftc_pb_uint(pb, t->f[i].num,
-				    pf_ksym(p, (uint64_t)ftc_export_num(k->f[i], rec)));
+				    ftc_pf_ksym(p, (uint64_t)ftc_export_num(k->f[i], rec)));
 			break;
 		case V_STR:
 			s = ftc_export_str(k->f[i], rec, &len);
@@ -211,7 +211,7 @@ static uint64_t comm_index(struct pf_compact *cs, const struct tep_format_field 
 {
 	size_t len = 0;
 	const char *s = ftc_export_str(f, rec, &len);
-	uint64_t id = pf_strings_id(&cs->comms, s ? s : "", s ? len : 0);
+	uint64_t id = ftc_pf_strings_id(&cs->comms, s ? s : "", s ? len : 0);
 
 	return id ? id - 1 : 0;
 }
@@ -247,22 +247,22 @@ static void tasks_of(struct ftc_perfetto *p, const struct pf_kind *k,
 	int other;
 
 	if (!strncmp(name, "sched_wak", 9)) {
-		pf_task(p, (int)ftc_export_num(k->f[WK_PID], rec), 0);
+		ftc_pf_task(p, (int)ftc_export_num(k->f[WK_PID], rec), 0);
 	} else if (!strcmp(name, "sched_switch") && k->f[SW_PID]) {
-		pf_task(p, (int)ftc_export_num(k->f[SW_PID], rec), 0);
+		ftc_pf_task(p, (int)ftc_export_num(k->f[SW_PID], rec), 0);
 	} else if (!strcmp(name, "task_newtask") && k->f[0] && k->f[2]) {
 		other = (int)ftc_export_num(k->f[0], rec);
 		if (!(ftc_export_num(k->f[2], rec) & CLONE_THREAD_FLAG)) {
-			pf_task(p, other, other);
+			ftc_pf_task(p, other, other);
 		} else {
 			long parent = ftc_keytab_find(&p->tasks, (uint64_t)pid);
 
-			pf_task(p, other, parent >= 0 ? p->tgids[parent] : 0);
+			ftc_pf_task(p, other, parent >= 0 ? p->tgids[parent] : 0);
 		}
 	}
 }
 
-int pf_event(struct ftc_perfetto *p, struct pf_cpu *c, const struct ftc_merge_record *mr)
+int ftc_pf_event(struct ftc_perfetto *p, struct pf_cpu *c, const struct ftc_merge_record *mr)
 {
 	struct tep_record *rec = mr->rec;
 	int id = tep_data_type(p->tep, rec), pid = tep_data_pid(p->tep, rec);
@@ -275,7 +275,7 @@ int pf_event(struct ftc_perfetto *p, struct pf_cpu *c, const struct ftc_merge_re
 		p->st.unknown++;
 		return 0;
 	}
-	pf_task(p, pid, 0);
+	ftc_pf_task(p, pid, 0);
 	if (k->typed >= 0)
 		tasks_of(p, k, rec, pid);
 	if (k->compact == PF_COMPACT_SWITCH || k->compact == PF_COMPACT_WAKING) {
@@ -306,7 +306,7 @@ int pf_event(struct ftc_perfetto *p, struct pf_cpu *c, const struct ftc_merge_re
 	return c->events.failed ? ftc_error(ENOMEM, "out of memory") : 0;
 }
 
-void pf_kinds_free(struct ftc_perfetto *p)
+void ftc_pf_kinds_free(struct ftc_perfetto *p)
 {
 	ftc_keytab_free(&p->kinds_by_id);
 	free(p->kinds);
@@ -319,7 +319,7 @@ static void packed(struct ftc_pb *bundle, unsigned int field, const struct ftc_p
 		ftc_pb_message(bundle, field, a);
 }
 
-void pf_compact_write(struct pf_compact *cs, struct ftc_pb *bundle)
+void ftc_pf_compact_write(struct pf_compact *cs, struct ftc_pb *bundle)
 {
 	size_t m = ftc_pb_open(bundle, BUNDLE_COMPACT_SCHED);
 
@@ -346,16 +346,16 @@ void pf_compact_write(struct pf_compact *cs, struct ftc_pb *bundle)
 } while (0)
 
 /* Each bundle's deltas start from 0 and its intern table is its own. */
-void pf_compact_reset(struct pf_compact *cs)
+void ftc_pf_compact_reset(struct pf_compact *cs)
 {
 	EACH_ARRAY(cs, ftc_pb_reset);
 	cs->sw_last = cs->wk_last = 0;
 	cs->n = 0;
-	pf_strings_free(&cs->comms);
+	ftc_pf_strings_free(&cs->comms);
 }
 
-void pf_compact_free(struct pf_compact *cs)
+void ftc_pf_compact_free(struct pf_compact *cs)
 {
 	EACH_ARRAY(cs, ftc_pb_free);
-	pf_strings_free(&cs->comms);
+	ftc_pf_strings_free(&cs->comms);
 }

@@ -49,7 +49,7 @@ struct pf_perf {
 	uint64_t ids[FTC_XPERF_MAX_FRAMES];
 };
 
-int pf_perf_open(struct ftc_perfetto *p)
+int ftc_pf_perf_open(struct ftc_perfetto *p)
 {
 	struct pf_perf *x = calloc(1, sizeof(*x));
 
@@ -59,18 +59,18 @@ int pf_perf_open(struct ftc_perfetto *p)
 	return ftc_xperf_open(&x->xp, p->r);
 }
 
-void pf_perf_free(struct ftc_perfetto *p)
+void ftc_pf_perf_free(struct ftc_perfetto *p)
 {
 	struct pf_perf *x = p->perf;
 
 	if (!x)
 		return;
 	ftc_xperf_close(&x->xp);
-	pf_strings_free(&x->fnames);
-	pf_strings_free(&x->maps);
-	pf_strings_free(&x->frame_keys);
-	pf_strings_free(&x->stacks);
-	pf_strings_free(&x->counters);
+	ftc_pf_strings_free(&x->fnames);
+	ftc_pf_strings_free(&x->maps);
+	ftc_pf_strings_free(&x->frame_keys);
+	ftc_pf_strings_free(&x->stacks);
+	ftc_pf_strings_free(&x->counters);
 	free(x->last);
 	free(x->frames);
 	free(x);
@@ -83,9 +83,9 @@ static uint64_t frame_id(struct pf_perf *x, const struct ftc_perf_frame *f)
 	size_t before = x->frame_keys.n;
 	uint64_t id, map;
 
-	map = pf_strings_id(&x->maps, f->dso, strlen(f->dso));
+	map = ftc_pf_strings_id(&x->maps, f->dso, strlen(f->dso));
 	snprintf(key, sizeof(key), "%" PRIu64 " %s", map, f->sym);
-	id = pf_strings_id(&x->frame_keys, key, strlen(key));
+	id = ftc_pf_strings_id(&x->frame_keys, key, strlen(key));
 	if (!id || !map || x->frame_keys.n == before)
 		return id;
 	struct pf_frame *n = realloc(x->frames, x->frame_keys.n * sizeof(*n));
@@ -94,7 +94,7 @@ static uint64_t frame_id(struct pf_perf *x, const struct ftc_perf_frame *f)
 		return 0;
 	x->frames = n;
 	n[id - 1].map = map;
-	n[id - 1].fn = pf_strings_id(&x->fnames, f->sym, strlen(f->sym));
+	n[id - 1].fn = ftc_pf_strings_id(&x->fnames, f->sym, strlen(f->sym));
 	return n[id - 1].fn ? id : 0;
 }
 
@@ -112,7 +112,7 @@ static uint64_t stack_id(struct pf_perf *x, int nframes)
 	for (int i = nframes - 1; i >= 0; i--)
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "%s%" PRIu64,
 				       i == nframes - 1 ? "" : ",", x->ids[i]);
-	return pf_strings_id(&x->stacks, key, at);
+	return ftc_pf_strings_id(&x->stacks, key, at);
 }
 
 static void emit_mappings(struct pf_perf *x, struct ftc_pb *pb)
@@ -124,7 +124,7 @@ static void emit_mappings(struct pf_perf *x, struct ftc_pb *pb)
 		ftc_pb_uint(pb, MAP_PATH_STRING_IDS, i + 1);
 		ftc_pb_close(pb, m);
 	}
-	pf_strings_emit(&x->maps, pb, INTERNED_MAPPING_PATHS);
+	ftc_pf_strings_emit(&x->maps, pb, INTERNED_MAPPING_PATHS);
 	x->maps_emitted = x->maps.n;
 }
 
@@ -168,7 +168,7 @@ static void emit_interned(struct pf_perf *x, struct ftc_pb *pkt)
 	    x->fnames.emitted == x->fnames.n && x->frames_emitted == x->frame_keys.n)
 		return;
 	m = ftc_pb_open(pkt, PKT_INTERNED_DATA);
-	pf_strings_emit(&x->fnames, pkt, INTERNED_FUNCTION_NAMES);
+	ftc_pf_strings_emit(&x->fnames, pkt, INTERNED_FUNCTION_NAMES);
 	emit_mappings(x, pkt);
 	emit_frames(x, pkt);
 	emit_stacks(x, pkt);
@@ -189,7 +189,7 @@ static int sample(struct ftc_perfetto *p, struct tep_record *rec)
 		return ftc_error(ENOMEM, "out of memory");
 	ftc_pb_reset(pkt);
 	ftc_pb_uint(pkt, PKT_TIMESTAMP, rec->ts);
-	pf_sequence(p, pkt, SEQ_PERF);
+	ftc_pf_sequence(p, pkt, SEQ_PERF);
 	emit_interned(x, pkt);
 	m = ftc_pb_open(pkt, PKT_PERF_SAMPLE);
 	ftc_pb_uint(pkt, PS_CPU, smp.cpu);
@@ -200,9 +200,9 @@ static int sample(struct ftc_perfetto *p, struct tep_record *rec)
 	if (stack)
 		ftc_pb_uint(pkt, PS_CALLSTACK_IID, stack);
 	ftc_pb_close(pkt, m);
-	pf_task(p, (int)smp.tid, (int)smp.pid);
+	ftc_pf_task(p, (int)smp.tid, (int)smp.pid);
 	p->st.samples++;
-	return pf_write_packet(p, pkt);
+	return ftc_pf_write_packet(p, pkt);
 }
 
 /* A new counter's track, named after its event. */
@@ -214,7 +214,7 @@ static int describe(struct ftc_perfetto *p, uint64_t id, const char *name)
 
 	snprintf(title, sizeof(title), "%s (per interval)", name);
 	ftc_pb_reset(pkt);
-	pf_sequence(p, pkt, SEQ_COUNTERS);
+	ftc_pf_sequence(p, pkt, SEQ_COUNTERS);
 	m = ftc_pb_open(pkt, PKT_TRACK_DESCRIPTOR);
 	ftc_pb_uint(pkt, TD_UUID, COUNTER_UUID_BASE + id);
 	ftc_pb_str(pkt, TD_NAME, title);
@@ -222,7 +222,7 @@ static int describe(struct ftc_perfetto *p, uint64_t id, const char *name)
 	ftc_pb_str(pkt, CD_UNIT_NAME, "count");
 	ftc_pb_close(pkt, c);
 	ftc_pb_close(pkt, m);
-	return pf_write_packet(p, pkt);
+	return ftc_pf_write_packet(p, pkt);
 }
 
 static int counter(struct ftc_perfetto *p, struct tep_record *rec)
@@ -235,7 +235,7 @@ static int counter(struct ftc_perfetto *p, struct tep_record *rec)
 	double delta;
 
 	ftc_xperf_reading(&x->xp, rec, &rd);
-	id = pf_strings_id(&x->counters, rd.name, rd.len);
+	id = ftc_pf_strings_id(&x->counters, rd.name, rd.len);
 	if (!id)
 		return ftc_error(ENOMEM, "out of memory");
 	if (x->counters.n != before) {
@@ -252,17 +252,17 @@ static int counter(struct ftc_perfetto *p, struct tep_record *rec)
 	x->last[id - 1] = rd.value;
 	ftc_pb_reset(pkt);
 	ftc_pb_uint(pkt, PKT_TIMESTAMP, rec->ts);
-	pf_sequence(p, pkt, SEQ_COUNTERS);
+	ftc_pf_sequence(p, pkt, SEQ_COUNTERS);
 	m = ftc_pb_open(pkt, PKT_TRACK_EVENT);
 	ftc_pb_uint(pkt, TE_TYPE, TE_TYPE_COUNTER);
 	ftc_pb_uint(pkt, TE_TRACK_UUID, COUNTER_UUID_BASE + id);
 	ftc_pb_double(pkt, TE_DOUBLE_COUNTER_VALUE, delta);
 	ftc_pb_close(pkt, m);
 	p->st.readings++;
-	return pf_write_packet(p, pkt);
+	return ftc_pf_write_packet(p, pkt);
 }
 
-int pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
+int ftc_pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 {
 	switch (ftc_xperf_kind(&p->perf->xp, mr->rec)) {
 	case FTC_XPERF_SAMPLE:

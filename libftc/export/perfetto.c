@@ -51,7 +51,7 @@ static uint64_t hash_of_str(size_t i, const void *tab)
 	return hash_bytes(t->s[i], strlen(t->s[i]));
 }
 
-uint64_t pf_strings_id(struct pf_strings *t, const char *s, size_t len)
+uint64_t ftc_pf_strings_id(struct pf_strings *t, const char *s, size_t len)
 {
 	struct str_key k = { s, strnlen(s, len) };
 	uint64_t h = hash_bytes(s, k.len);
@@ -80,7 +80,7 @@ uint64_t pf_strings_id(struct pf_strings *t, const char *s, size_t len)
 	return ++t->n;
 }
 
-void pf_strings_emit(struct pf_strings *t, struct ftc_pb *interned, unsigned int field)
+void ftc_pf_strings_emit(struct pf_strings *t, struct ftc_pb *interned, unsigned int field)
 {
 	for (size_t i = t->emitted; i < t->n; i++) {
 		size_t m = ftc_pb_open(interned, field);
@@ -92,7 +92,7 @@ void pf_strings_emit(struct pf_strings *t, struct ftc_pb *interned, unsigned int
 	t->emitted = t->n;
 }
 
-void pf_strings_free(struct pf_strings *t)
+void ftc_pf_strings_free(struct pf_strings *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->s[i]);
@@ -101,7 +101,7 @@ void pf_strings_free(struct pf_strings *t)
 	*t = (struct pf_strings){ 0 };
 }
 
-int pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt)
+int ftc_pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt)
 {
 	struct ftc_pb head = { 0 };
 	int ret = 0;
@@ -125,7 +125,7 @@ int pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt)
 	return ret;
 }
 
-void pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq)
+void ftc_pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq)
 {
 	ftc_pb_uint(pkt, PKT_SEQUENCE_ID, (uint64_t)seq);
 	ftc_pb_uint(pkt, PKT_SEQUENCE_FLAGS, p->seq_started[seq] ? SEQ_NEEDS_INCREMENTAL_STATE :
@@ -133,7 +133,7 @@ void pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq)
 	p->seq_started[seq] = true;
 }
 
-uint64_t pf_ksym(struct ftc_perfetto *p, uint64_t addr)
+uint64_t ftc_pf_ksym(struct ftc_perfetto *p, uint64_t addr)
 {
 	int added = 0;
 	uint64_t *id = ftc_keytab_value(&p->ksyms_by_addr, addr, (void **)&p->ksym_ids,
@@ -146,11 +146,11 @@ uint64_t pf_ksym(struct ftc_perfetto *p, uint64_t addr)
 	if (!added)
 		return *id;
 	name = ftc_export_ksym(p->r, addr, hex);
-	*id = pf_strings_id(&p->ksyms, name, strlen(name));
+	*id = ftc_pf_strings_id(&p->ksyms, name, strlen(name));
 	return *id;
 }
 
-void pf_task(struct ftc_perfetto *p, int pid, int tgid)
+void ftc_pf_task(struct ftc_perfetto *p, int pid, int tgid)
 {
 	int added = 0;
 	int32_t *t;
@@ -172,10 +172,10 @@ static int flush_cpu(struct ftc_perfetto *p, int cpu)
 	if (!c->n && !c->compact.n && !c->lost)
 		return 0;
 	ftc_pb_reset(pkt);
-	pf_sequence(p, pkt, SEQ_FTRACE);
+	ftc_pf_sequence(p, pkt, SEQ_FTRACE);
 	if (p->ksyms.emitted < p->ksyms.n) {
 		m = ftc_pb_open(pkt, PKT_INTERNED_DATA);
-		pf_strings_emit(&p->ksyms, pkt, INTERNED_KERNEL_SYMBOLS);
+		ftc_pf_strings_emit(&p->ksyms, pkt, INTERNED_KERNEL_SYMBOLS);
 		ftc_pb_close(pkt, m);
 	}
 	m = ftc_pb_open(pkt, PKT_FTRACE_EVENTS);
@@ -186,11 +186,11 @@ static int flush_cpu(struct ftc_perfetto *p, int cpu)
 	if (c->events.failed)
 		pkt->failed = true;
 	if (c->compact.n)
-		pf_compact_write(&c->compact, pkt);
+		ftc_pf_compact_write(&c->compact, pkt);
 	ftc_pb_close(pkt, m);
-	ret = pf_write_packet(p, pkt);
+	ret = ftc_pf_write_packet(p, pkt);
 	ftc_pb_reset(&c->events);
-	pf_compact_reset(&c->compact);
+	ftc_pf_compact_reset(&c->compact);
 	c->n = 0;
 	c->lost = false;
 	return ret;
@@ -230,7 +230,7 @@ int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 	if (mr->rec->ts > p->last_ts)
 		p->last_ts = mr->rec->ts;
 	if (mr->buffer == p->perf_buffer)
-		return pf_perf_record(p, mr);
+		return ftc_pf_perf_record(p, mr);
 	if (mr->cpu < 0 || grow_cpus(p, mr->cpu) < 0)
 		return mr->cpu < 0 ? 0 : -1;
 	c = &p->cpus[mr->cpu];
@@ -241,7 +241,7 @@ int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 		c->lost = true;
 		p->st.lost_marks++;
 	}
-	if (pf_event(p, c, mr) < 0)
+	if (ftc_pf_event(p, c, mr) < 0)
 		return -1;
 	if (bundle_size(c) >= p->o.bundle_bytes)
 		return flush_cpu(p, mr->cpu);
@@ -284,7 +284,7 @@ static int write_system_info(struct ftc_perfetto *p)
 	ftc_pb_uint(pkt, SI_PAGE_SIZE, ftc_reader_page_size(p->r));
 	ftc_pb_uint(pkt, SI_NUM_CPUS, (uint64_t)ftc_reader_ncpus(p->r));
 	ftc_pb_close(pkt, m);
-	return pf_write_packet(p, pkt);
+	return ftc_pf_write_packet(p, pkt);
 }
 
 static void cpu_stats(struct ftc_pb *pkt, const struct ftc_dat_cpu *c)
@@ -331,7 +331,7 @@ static int write_ftrace_stats(struct ftc_perfetto *p)
 			break;	/* Perfetto keeps one set per CPU: the first traced buffer's */
 	}
 	ftc_pb_close(pkt, m);
-	return any ? pf_write_packet(p, pkt) : 0;
+	return any ? ftc_pf_write_packet(p, pkt) : 0;
 }
 
 static void thread(struct ftc_perfetto *p, struct ftc_pb *pkt, int pid, int tgid)
@@ -382,7 +382,7 @@ static int write_tasks(struct ftc_perfetto *p)
 		thread(p, pkt, pid, tgid);
 	}
 	ftc_pb_close(pkt, m);
-	return pf_write_packet(p, pkt);
+	return ftc_pf_write_packet(p, pkt);
 }
 
 int ftc_perfetto_finish(struct ftc_perfetto *p)
@@ -431,7 +431,7 @@ struct ftc_perfetto *ftc_perfetto_new(struct ftc_reader *r, FILE *out,
 		goto fail;
 	}
 	p->perf_buffer = find_perf_buffer(r);
-	if (p->perf_buffer >= 0 && pf_perf_open(p) < 0)
+	if (p->perf_buffer >= 0 && ftc_pf_perf_open(p) < 0)
 		goto fail;
 	return p;
 fail:
@@ -450,16 +450,16 @@ void ftc_perfetto_free(struct ftc_perfetto *p)
 		return;
 	for (int c = 0; c < p->ncpus; c++) {
 		ftc_pb_free(&p->cpus[c].events);
-		pf_compact_free(&p->cpus[c].compact);
+		ftc_pf_compact_free(&p->cpus[c].compact);
 	}
 	free(p->cpus);
-	pf_kinds_free(p);
+	ftc_pf_kinds_free(p);
 	ftc_keytab_free(&p->ksyms_by_addr);
 	free(p->ksym_ids);
-	pf_strings_free(&p->ksyms);
+	ftc_pf_strings_free(&p->ksyms);
 	ftc_keytab_free(&p->tasks);
 	free(p->tgids);
-	pf_perf_free(p);
+	ftc_pf_perf_free(p);
 	ftc_pb_free(&p->pkt);
 	ftc_pb_free(&p->tmp);
 	free(p);

@@ -146,10 +146,10 @@ struct pf_strings {
 };
 
 /* uint64 id (1-based) of s, added when new; 0 when out of memory. */
-uint64_t pf_strings_id(struct pf_strings *t, const char *s, size_t len);
-void pf_strings_free(struct pf_strings *t);
+uint64_t ftc_pf_strings_id(struct pf_strings *t, const char *s, size_t len);
+void ftc_pf_strings_free(struct pf_strings *t);
 /* The strings not yet emitted, as field entries of an InternedData. */
-void pf_strings_emit(struct pf_strings *t, struct ftc_pb *interned, unsigned int field);
+void ftc_pf_strings_emit(struct pf_strings *t, struct ftc_pb *interned, unsigned int field);
 
 /* One CPU's bundle being filled. */
 struct pf_compact {
@@ -206,22 +206,22 @@ struct ftc_perfetto {
 };
 
 /* perfetto.c */
-int pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt);
-void pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq);
-void pf_task(struct ftc_perfetto *p, int pid, int tgid);
-uint64_t pf_ksym(struct ftc_perfetto *p, uint64_t addr);
+int ftc_pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt);
+void ftc_pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq);
+void ftc_pf_task(struct ftc_perfetto *p, int pid, int tgid);
+uint64_t ftc_pf_ksym(struct ftc_perfetto *p, uint64_t addr);
 
 /* perfetto-events.c: the record as an event of its CPU's bundle. */
-int pf_event(struct ftc_perfetto *p, struct pf_cpu *c, const struct ftc_merge_record *mr);
-void pf_kinds_free(struct ftc_perfetto *p);
-void pf_compact_write(struct pf_compact *cs, struct ftc_pb *bundle);
-void pf_compact_reset(struct pf_compact *cs);
-void pf_compact_free(struct pf_compact *cs);
+int ftc_pf_event(struct ftc_perfetto *p, struct pf_cpu *c, const struct ftc_merge_record *mr);
+void ftc_pf_kinds_free(struct ftc_perfetto *p);
+void ftc_pf_compact_write(struct pf_compact *cs, struct ftc_pb *bundle);
+void ftc_pf_compact_reset(struct pf_compact *cs);
+void ftc_pf_compact_free(struct pf_compact *cs);
 
 /* perfetto-perf.c */
-int pf_perf_open(struct ftc_perfetto *p);
+int ftc_pf_perf_open(struct ftc_perfetto *p);
 /* A record of the ftc_perf buffer: a sample, a counter reading, or one read before. */
-int pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr);
-void pf_perf_free(struct ftc_perfetto *p);
+int ftc_pf_perf_record(struct ftc_perfetto *p, const struct ftc_merge_record *mr);
+void ftc_pf_perf_free(struct ftc_perfetto *p);
 
 #endif
