@@ -24,6 +24,7 @@
 #include "format.h"
 #include "keytab.h"
 #include "opts.h"
+#include "reader.h"
 
 #define LANES_PID	2147483647
 #define MAX_COUNTERS	64
@@ -192,8 +193,10 @@ static int lane(struct ftc_chrome *c, struct tep_record *rec, int cpu)
 	size_t n = 0;
 	const char *comm;
 
-	if (cpu < 0 || grow_cpus(c, cpu) < 0)
-		return cpu < 0 ? 0 : -1;
+	if (cpu < 0 || cpu >= FTC_MAX_CPUS)
+		return 0;	/* a damaged file's CPU number: no lane for it */
+	if (grow_cpus(c, cpu) < 0)
+		return -1;
 	l = &c->cpus[cpu];
 	if (l->known && prev > 0) {
 		comm = ftc_export_str(c->prev_comm, rec, &n);

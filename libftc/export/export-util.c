@@ -17,7 +17,7 @@ int64_t ftc_export_num(const struct tep_format_field *f, const struct tep_record
 {
 	unsigned long long v = 0;
 
-	if ((unsigned int)f->offset + (unsigned int)f->size > (unsigned int)rec->size ||
+	if (!f || (unsigned int)f->offset + (unsigned int)f->size > (unsigned int)rec->size ||
 	    tep_read_number_field((struct tep_format_field *)f, rec->data, &v) < 0)
 		return 0;
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size > 0 && f->size < 8) {
@@ -31,9 +31,12 @@ int64_t ftc_export_num(const struct tep_format_field *f, const struct tep_record
 const char *ftc_export_bytes(const struct tep_format_field *f, const struct tep_record *rec,
 			     size_t *len)
 {
-	unsigned int size = (unsigned int)rec->size, off = (unsigned int)f->offset, n;
+	unsigned int size = (unsigned int)rec->size, off, n;
 	uint32_t loc;
 
+	if (!f)
+		return NULL;
+	off = (unsigned int)f->offset;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		if (off + 4 > size)
 			return NULL;

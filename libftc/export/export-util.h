@@ -15,11 +15,12 @@ struct ftc_reader;
 struct tep_format_field;
 struct tep_record;
 
+/* 0 when the format lacks the field (f NULL) or it is not inside the record. */
 int64_t ftc_export_num(const struct tep_format_field *f, const struct tep_record *rec);
 /*
  * A __data_loc or __rel_loc field's bytes, a fixed array's, or a flexible
  * array's (print's buf: to the record's end); NULL when they are not
- * inside the record.
+ * inside the record or f is NULL.
  */
 const char *ftc_export_bytes(const struct tep_format_field *f, const struct tep_record *rec,
 			     size_t *len);

@@ -19,6 +19,7 @@
 #include "opts.h"
 #include "export-util.h"
 #include "perfetto.h"
+#include "reader.h"
 
 #define DEFAULT_BUNDLE_BYTES	(64 * 1024)
 
@@ -231,8 +232,12 @@ int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 		p->last_ts = mr->rec->ts;
 	if (mr->buffer == p->perf_buffer)
 		return ftc_pf_perf_record(p, mr);
-	if (mr->cpu < 0 || grow_cpus(p, mr->cpu) < 0)
-		return mr->cpu < 0 ? 0 : -1;
+	if (mr->cpu < 0 || mr->cpu >= FTC_MAX_CPUS) {
+		p->st.unknown++;	/* a damaged file's CPU number: no bundle for it */
+		return 0;
+	}
+	if (grow_cpus(p, mr->cpu) < 0)
+		return -1;
 	c = &p->cpus[mr->cpu];
 	if (mr->missed) {
 		/* the loss is marked on the bundle that follows it */

@@ -4,7 +4,8 @@
  * sections, options, decompression), merge every CPU and format every
  * record as text, JSON or the kernel's function_graph layout, or run the
  * analysis passes over them (ftc sched, with its off-CPU stacks, ftc
- * syscalls, funclatency, kwork and block); an input
+ * syscalls, funclatency, kwork and block) and the exporters (convert --to
+ * perfetto and chrome); an input
  * the full open refuses is opened again for metadata only (ftc dump). Any crash,
  * leak, hang or sanitizer report fails. tests/fuzz/run says how it runs
  * fast (Documentation/hacking.md, "Fuzzing", has the numbers).
@@ -39,10 +40,12 @@ static void walk(struct ftc_reader *r, FILE *out, unsigned int flags)
 	ftc_merge_close(m);
 }
 
-/* The passes that keep per-key tables alone: kernel work and block I/O. */
+/* The passes that keep per-key tables alone, and the exporters. */
 struct small_passes {
 	struct ftc_kwork *kw;
 	struct ftc_block *bk;
+	struct ftc_perfetto *pf;
+	struct ftc_chrome *ch;
 };
 
 static void small_add(struct small_passes *p, const struct ftc_merge_record *mr)
@@ -51,6 +54,10 @@ static void small_add(struct small_passes *p, const struct ftc_merge_record *mr)
 		ftc_kwork_add(p->kw, mr);
 	if (p->bk)
 		ftc_block_add(p->bk, mr);
+	if (p->pf)
+		ftc_perfetto_add(p->pf, mr);
+	if (p->ch)
+		ftc_chrome_add(p->ch, mr);
 }
 
 static void small_end(struct small_passes *p)
@@ -59,21 +66,28 @@ static void small_end(struct small_passes *p)
 		ftc_kwork_finish(p->kw);
 	if (p->bk)
 		ftc_block_in_flight(p->bk);
+	if (p->pf)
+		ftc_perfetto_finish(p->pf);
+	if (p->ch)
+		ftc_chrome_finish(p->ch);
 	ftc_kwork_free(p->kw);
 	ftc_block_free(p->bk);
+	ftc_perfetto_free(p->pf);
+	ftc_chrome_free(p->ch);
 }
 
 /*
  * The analysis passes (ftc sched, syscalls, funclatency, kwork, block):
  * fields read at the offsets the file's formats give.
  */
-static void walk_passes(struct ftc_reader *r)
+static void walk_passes(struct ftc_reader *r, FILE *out)
 {
 	struct ftc_sched *s = ftc_sched_new(r, NULL);
 	struct ftc_syscalls *sc = ftc_syscalls_new(r, NULL);
 	struct ftc_funclat_opts fo = FTC_OPTS_INIT(ftc_funclat_opts, .per_task = true);
 	struct ftc_funclat *fl = ftc_funclat_new(r, &fo);
-	struct small_passes sp = { ftc_kwork_new(r, NULL), ftc_block_new(r, NULL) };
+	struct small_passes sp = { ftc_kwork_new(r, NULL), ftc_block_new(r, NULL),
+				   ftc_perfetto_new(r, out, NULL), ftc_chrome_new(r, out, NULL) };
 	struct ftc_merge *m = ftc_merge_open(r, NULL);
 	struct ftc_merge_record mr;
 	int n = 0;
@@ -130,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = ftc_reader_open_mem_opts(data, size, "fuzz-input", &opts);
 	if (r) {
 		if (size % 4 == 3)
-			walk_passes(r);
+			walk_passes(r, null);
 		else
 			walk(r, null, layouts[size % 4 % 3]);
 		ftc_reader_close(r);
