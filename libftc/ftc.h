@@ -92,5 +92,6 @@ FTC_API int ftc_list_parse(const char *list, unsigned long max, unsigned int fla
 #include "ftc-kwork.h"
 #include "ftc-block.h"
 #include "ftc-funclat.h"
+#include "ftc-timeline.h"
 
 #endif
