@@ -27,11 +27,13 @@
 #include "report-jobs.h"
 #include "report-profile.h"
 #include "report-sched.h"
+#include "report-timeline.h"
 
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
 	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
 	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT, OPT_INITCALLS, OPT_JOBS,
+	OPT_TIMELINE,
 };
 
 static const struct cmd_option report_options[] = {
@@ -57,6 +59,8 @@ static const struct cmd_option report_options[] = {
 	{ 0, "initcalls", NULL, "a boot-time capture's initcalls, slowest first",
 	  OPT_INITCALLS },
 	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
+	{ 0, "timeline", "FILE.html", "draw CPUs, tasks' states, markers and samples into "
+	  "one HTML page", OPT_TIMELINE },
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
 	{ 0, "graph-layout", "LAYOUT", "function_graph layout: 'kernel' (default) or "
@@ -89,6 +93,7 @@ static const struct cmd_option report_options[] = {
 #define M_FOLDED CMD_MODE(6)
 #define M_FLAME CMD_MODE(7)
 #define M_SCHED CMD_MODE(8)
+#define M_TIMELINE CMD_MODE(9)
 #define M_SAMPLES (M_PROF | M_FOLDED | M_FLAME)
 #define M_RECORDS (M_TEXT | M_JSON)
 /* the records a selection picks are also counted (--stat) or profiled */
@@ -105,14 +110,15 @@ static const struct cmd_mode_rule report_modes[] = {
 	{ OPT_RP_FOLDED, M_FOLDED, M_PROF | M_FLAME },
 	{ OPT_RP_FLAME, M_FLAME, M_PROF | M_FOLDED },
 	{ OPT_RP_TC_PROFILE, M_SCHED, 0 },
+	{ OPT_TIMELINE, M_TIMELINE, 0 },
 	{ 'F', 0, M_SELECT },
-	{ OPT_CPU, 0, M_SELECT },
-	{ OPT_PID, 0, M_SELECT },
+	{ OPT_CPU, 0, M_SELECT | M_TIMELINE },
+	{ OPT_PID, 0, M_SELECT | M_TIMELINE },
 	{ OPT_COMM, 0, M_SELECT },
-	{ OPT_FROM, 0, M_SELECT },
-	{ OPT_TO, 0, M_SELECT },
+	{ OPT_FROM, 0, M_SELECT | M_TIMELINE },
+	{ OPT_TO, 0, M_SELECT | M_TIMELINE },
 	{ OPT_EVENT, 0, M_EVENTS },
-	{ OPT_INSTANCE, 0, M_EVENTS | M_SCHED },
+	{ OPT_INSTANCE, 0, M_EVENTS | M_SCHED | M_TIMELINE },
 	{ OPT_FIRST, 0, M_RECORDS },
 	{ OPT_LAST, 0, M_RECORDS },
 	{ OPT_JOBS, 0, M_RECORDS },
@@ -139,6 +145,7 @@ struct report {
 	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
+	const char *timeline;		/* --timeline FILE.html */
 	unsigned long long first, last;
 	struct cmd_window win;		/* --from, --to */
 	int jobs;			/* --jobs; 0: report_jobs_count's choice */
@@ -180,6 +187,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_STAT: rp->stat = true; return 0;
 	case OPT_INITCALLS: rp->initcalls = true; return 0;
 	case OPT_JSON: rp->out.json = true; return 0;
+	case OPT_TIMELINE: rp->timeline = arg; return report_timeline_opt(arg);
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
 	case OPT_JOBS: {
 		unsigned long long n;
@@ -621,6 +629,18 @@ static int check_cpus(struct report *rp)
 	return -1;
 }
 
+static int run_timeline(struct report *rp)
+{
+	struct report_timeline o = { .path = rp->timeline, .input = rp->input,
+				     .cpu_mask = rp->sel.have_cpus ? rp->sel.cpu_mask : NULL,
+				     .pids = rp->sel.npids ? rp->sel.pids : NULL,
+				     .npids = rp->sel.npids, .win = &rp->win };
+
+	if (rp->instance)
+		o.instance = strcmp(rp->instance, "top") ? rp->instance : "";
+	return report_timeline_run(rp->r, &o);
+}
+
 static int report_run(int argc, char **argv)
 {
 	struct report rp = { .input = NULL };
@@ -685,6 +705,10 @@ static int report_run(int argc, char **argv)
 	/* as a missing instance or event in tracefs: a name that is not there */
 	if (find_instance(&rp) < 0 || check_events(&rp) < 0 || check_cpus(&rp) < 0) {
 		status = FTC_EXIT_REFUSED;
+		goto out;
+	}
+	if (rp.timeline) {
+		status = run_timeline(&rp);
 		goto out;
 	}
 	if (rp.prof.sched) {
