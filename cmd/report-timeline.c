@@ -310,12 +310,17 @@ static int check_drawn(const struct report_timeline *o, struct ftc_timeline *t,
 	ret = cmd_window_empty(&cmd_report, o->win, o->input, "sched_switch");
 	if (ret)
 		return ret;
-	if (o->pids) {
+	if (o->pids)
 		cmd_error(&cmd_report, "--pid: no task of %s runs, wakes or writes a marker in "
 			  "the selection ('ftc sched %s' lists the tasks)", o->input, o->input);
-		return FTC_EXIT_REFUSED;
-	}
-	return 0;
+	else if (o->cpu_mask)
+		cmd_error(&cmd_report, "--cpu: no task of %s runs on those CPUs ('ftc report --stat "
+			  "%s' counts the records of each CPU)", o->input, o->input);
+	else
+		cmd_error(&cmd_report, "%s holds no sched_switch record%s: record them (ftc record "
+			  "-e sched:sched_switch -e sched:sched_wakeup ...)", o->input,
+			  o->instance ? " in that instance" : "");
+	return FTC_EXIT_REFUSED;
 }
 
 static int fail_out(FILE *f, const char *tmp, bool stdout_out, int status)
