@@ -30,7 +30,8 @@ else
 	cap=$D/t.dat
 	if ! "$FTC" record -q -B "$I" -e sched:sched_switch -e sched:sched_wakeup \
 		-e sched:sched_wakeup_new -o "$cap" -- sh -c "'$FTC' marker -B '$I' timeline one;
-		ls / >/dev/null; sleep 0.05; '$FTC' marker -B '$I' timeline two" >"$D/rec.out" 2>&1; then
+		ls / >/dev/null; sleep 0.05; '$FTC' marker -B '$I' 'timeline two </script><b>\"&'" \
+		>"$D/rec.out" 2>&1; then
 		fail "record a capture" "$(tail -3 "$D/rec.out")"
 		finish
 	fi
@@ -142,10 +143,13 @@ for f in cpu pid win; do
 		fail "the $f selection makes a smaller file" "$(size "$D/$f.html") >= $(size "$all")"
 done
 
+# the markers: one holds what would end the page's data block if written as it is
 if [ -n "$marks_want" ]; then
 	n=$(grep -c '^\[2,.*timeline \(one\|two\)' "$all")
-	[ "$n" = "$marks_want" ] && pass "the markers are on the page" ||
-		fail "the markers are on the page" "$n of $marks_want"
+	m=$(field "$(status "$all")" marks)
+	[ "$n" = "$marks_want" ] && [ "$m" = "$marks_want" ] &&
+		pass "the markers are on the page, </script> in one too" ||
+		fail "the markers are on the page" "$n in the file, $m drawn, of $marks_want"
 fi
 
 # errors: their exit codes (ftc-report(1)), a message naming the value, no file left
