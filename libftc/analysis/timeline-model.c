@@ -180,11 +180,16 @@ static int switch_out(struct tl_model *m, int cpu, struct tl_cpu *c, uint64_t ts
 		slice_end(m, cpu, c, c->since, false, ts, state);
 	else if (!c->known)	/* it ran from before the CPU's first record */
 		slice_end(m, cpu, c, c->first, true, ts, state);
-	if (t->st == 'R')
+	if (t->st == 'R') {
 		state_end(m, t, t->since, ts);
-	else if (!c->known && c->first < ts) {
-		state_set(t, 'R', c->first, cpu);
-		state_end(m, t, c->first, ts);
+	} else if (!c->known) {
+		/* running since the CPU's first record, or since its last known state */
+		uint64_t from = t->st && t->since > c->first ? t->since : c->first;
+
+		if (from < ts) {
+			state_set(t, 'R', from, cpu);
+			state_end(m, t, from, ts);
+		}
 	}
 	state_set(t, state == 'R' ? 'W' : state == 'X' || state == 'Z' ? 0 : state, ts, cpu);
 	return 0;

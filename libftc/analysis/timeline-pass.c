@@ -52,6 +52,7 @@ struct ftc_timeline {
 	int id[NKINDS];			/* each event's id, -1 when the file has no format */
 	struct tep_format_field *f[NFIELDS];
 	uint64_t lost;
+	bool wakeup_seen;		/* a sched_wakeup was read: sched_waking no longer stands in */
 };
 
 static int look_up(struct ftc_timeline *t)
@@ -67,9 +68,6 @@ static int look_up(struct ftc_timeline *t)
 
 		t->f[i] = e ? tep_find_field(e, fields[i].name) : NULL;
 	}
-	/* sched_waking stands in for sched_wakeup only where the file has no wakeup */
-	if (t->id[K_WAKEUP] >= 0)
-		t->id[K_WAKING] = -1;
 	if (!t->f[F_PREV_PID] || !t->f[F_PREV_STATE] || !t->f[F_NEXT_PID])
 		return ftc_error(ENOENT, "the file has no sched:sched_switch with its prev_pid, "
 				 "prev_state and next_pid fields: record it (ftc record -e "
@@ -210,9 +208,12 @@ static int dispatch(struct ftc_timeline *t, enum tl_kind kind, const struct tep_
 {
 	switch (kind) {
 	case K_SWITCH: return on_switch(t, rec, cpu);
-	case K_WAKEUP: return on_wakeup(t, rec, cpu, F_WAKE_PID, F_WAKE_CPU);
+	case K_WAKEUP:
+		t->wakeup_seen = true;
+		return on_wakeup(t, rec, cpu, F_WAKE_PID, F_WAKE_CPU);
 	case K_WAKEUP_NEW: return on_wakeup(t, rec, cpu, F_NEW_PID, F_NEW_CPU);
-	case K_WAKING: return on_wakeup(t, rec, cpu, F_WAKING_PID, F_WAKING_CPU);
+	case K_WAKING:
+		return t->wakeup_seen ? 0 : on_wakeup(t, rec, cpu, F_WAKING_PID, F_WAKING_CPU);
 	case K_PRINT: return on_print(t, rec, cpu);
 	default: return 0;
 	}

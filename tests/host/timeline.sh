@@ -178,6 +178,13 @@ no_file "a window after the capture"
 expect_status "a directory that does not exist: exit 1" 1 "$FTC" report --timeline \
 	"$D/none/bad.html" "$cap"
 expect_match "the message names the path" "$D/none/bad.html: cannot create" "$(cat "$OUT/last.err")"
+# a full disk, as a file size limit makes it (EFBIG): the page is not half written
+(ulimit -f 8; "$FTC" report --timeline "$D/bad.html" "$cap" >/dev/null 2>"$D/full.err")
+st=$?
+[ "$st" = 1 ] && grep -q "bad.html: File too large" "$D/full.err" &&
+	pass "a write that fails: exit 1, naming the page" ||
+	fail "a write that fails: exit 1, naming the page" "exit $st: $(cat "$D/full.err")"
+no_file "a write that fails"
 expect_status "a directory as the page: exit 2" 2 "$FTC" report --timeline "$D" "$cap"
 expect_status "a pid that never ran: exit 3" 3 "$FTC" report --timeline "$D/bad.html" \
 	--pid 4194303 "$cap"
