@@ -4,9 +4,10 @@
  * written as it goes into one HTML page that needs nothing else: the
  * page's style and script (cmd/timeline-page.html, compiled in) around a
  * JSON block of the pass's slices, states, marks and points, one a line,
- * with times in ns from the first record (or --from). The page is written
+ * with times in ns from the first record (or --from). A file is written
  * beside FILE.html under a temporary name and renamed once complete, so
- * that a failure leaves nothing, and an older FILE.html stays as .old.
+ * that a failure leaves nothing, and an older FILE.html stays as .old; a
+ * device, a fifo or standard output is written as it is.
  */
 #include <errno.h>
 #include <limits.h>
@@ -294,9 +295,15 @@ static int put_in_place(FILE *f, const char *tmp, const char *path)
 	return 0;
 }
 
-static bool to_stdout(const struct report_timeline *o)
+/*
+ * Standard output, a device or a fifo is written as it is (a rename would
+ * put a file in a device's place); any other path through a temporary file.
+ */
+static bool direct(const struct report_timeline *o)
 {
-	return !strcmp(o->path, "-");
+	struct stat st;
+
+	return !strcmp(o->path, "-") || (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode));
 }
 
 /* The selection left nothing to draw: 3 after a message, else 0. */
@@ -323,12 +330,12 @@ static int check_drawn(const struct report_timeline *o, struct ftc_timeline *t,
 	return FTC_EXIT_REFUSED;
 }
 
-static int fail_out(FILE *f, const char *tmp, bool stdout_out, int status)
+static int fail_out(FILE *f, const char *tmp, bool in_place, int status)
 {
-	if (!stdout_out) {
+	if (f != stdout)
 		fclose(f);
+	if (!in_place)
 		unlink(tmp);
-	}
 	return status;
 }
 
@@ -341,20 +348,20 @@ int report_timeline_run(struct ftc_reader *r, const struct report_timeline *o)
 	struct tl_writer w = { 0 };
 	char tmp[PATH_MAX + 16];
 	struct ftc_timeline *t;
-	bool out_std = to_stdout(o);
+	bool in_place = direct(o);
 	int status;
 
 	to.from = o->win->have_from ? o->win->from : 0;
 	to.to = o->win->have_to ? o->win->to : 0;
 	to.ctx = &w;
-	if (!out_std && cmd_output_not_input(&cmd_report, o->path, o->input) < 0)
+	if (strcmp(o->path, "-") && cmd_output_not_input(&cmd_report, o->path, o->input) < 0)
 		return FTC_EXIT_FAIL;
 	t = ftc_timeline_new(r, &to);
 	if (!t) {
 		cmd_error(&cmd_report, "%s: %s", o->input, ftc_strerror());
 		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	w.f = out_std ? stdout : open_temp(o->path, tmp, sizeof(tmp));
+	w.f = in_place ? cmd_output_open(&cmd_report, o->path) : open_temp(o->path, tmp, sizeof(tmp));
 	if (!w.f) {
 		ftc_timeline_free(t);
 		return FTC_EXIT_FAIL;
@@ -362,26 +369,29 @@ int report_timeline_run(struct ftc_reader *r, const struct report_timeline *o)
 	page_part(w.f, true);
 	fputs("{\"ev\":[\n", w.f);
 	if (feed(r, t, &w, o->win) < 0) {
-		if (ferror(w.f))
+		if (ferror(w.f) && w.f == stdout)
+			cmd_output_failed();	/* main names standard output, and why */
+		else if (ferror(w.f))
 			cmd_error(&cmd_report, "--timeline %s: %s", o->path, strerror(errno));
 		else
 			cmd_error(&cmd_report, "%s: %s", o->input, ftc_strerror());
 		ftc_timeline_free(t);
-		return fail_out(w.f, tmp, out_std, FTC_EXIT_FAIL);
+		return fail_out(w.f, tmp, in_place, FTC_EXIT_FAIL);
 	}
 	status = check_drawn(o, t, &w);
 	if (status) {
 		ftc_timeline_free(t);
-		return fail_out(w.f, tmp, out_std, status);
+		return fail_out(w.f, tmp, in_place, status);
 	}
 	write_tasks(w.f, t);
 	write_meta(w.f, r, t, o, &w);
 	page_part(w.f, false);
 	ftc_timeline_free(t);
-	if (out_std)
-		return cmd_output_flush() < 0 ? FTC_EXIT_FAIL : FTC_EXIT_OK;
-	if (put_in_place(w.f, tmp, o->path) < 0)
+	if (in_place ? cmd_output_close(&cmd_report, w.f, o->path) < 0 :
+		       put_in_place(w.f, tmp, o->path) < 0)
 		return FTC_EXIT_FAIL;
+	if (w.f == stdout)
+		return FTC_EXIT_OK;
 	fprintf(stderr, "ftc report: %s: %llu slices (and %llu running from before), %llu task "
 		"states, %llu marks, %llu lost-event marks, %llu samples\n", o->path, w.slices,
 		w.heads, w.states, w.marks, w.lost, w.samples);
