@@ -5,6 +5,7 @@
 # report prints them from the same file (every CPU; the busiest CPU; the
 # busiest task; the middle third of the switches), zooming narrows the
 # visible range and draws fewer, and each selection makes the file smaller.
+# A copy with pages marked lost has a mark at each, as report prints them.
 # A CPU the file lacks, --from after --to, a window outside the capture,
 # a directory that does not exist and a file without sched_switch get
 # their exit codes, and leave no file behind.
@@ -159,6 +160,29 @@ if [ -n "$marks_want" ]; then
 	[ "$n" = "$marks_want" ] && [ "$m" = "$marks_want" ] &&
 		pass "the markers are on the page, </script> in one too" ||
 		fail "the markers are on the page" "$n in the file, $m drawn, of $marks_want"
+fi
+
+# lost events: a copy with two pages marked as the kernel marks a loss (12 events
+# counted on one, an unknown number on the other) has two marks, where report has them
+"$FTC" convert --file-version 6 --compression none "$cap" "$D/v6.dat" 2>"$D/lose.err"
+set -- $("$FTC" dump --buffers "$D/v6.dat" 2>/dev/null | awk -v i="\"$inst\"" '
+	$1 == "buffer" { b = $2 } b == i && $1 == "cpu" && $6 > size { off = $4; size = $6 }
+	END { print off, size }')
+if [ "${2:-0}" -lt $((4096 * 4)) ]; then
+	skip "lost-event marks" "no CPU of the capture fills 4 pages (${2:-0} bytes)"
+elif python3 "$TOP/tests/fixtures/tracedat-lose.py" "$D/v6.dat" "$D/lose.dat" \
+	$(($1 + 4096)):12 $(($1 + 4096 * 3)) >/dev/null 2>>"$D/lose.err" &&
+     "$FTC" report --timeline "$D/lose.html" "$D/lose.dat" 2>>"$D/lose.err"; then
+	got=$(grep -o '^\[3,[0-9]*,[0-9]*,-\?[0-9]*\]' "$D/lose.html" | cut -d, -f4 | tr -d ']' |
+	      tr '\n' ' ')
+	[ "$got" = "12 -1 " ] && grep -q '"lost":2,' "$D/lose.html" &&
+		pass "two pages marked lost: two marks, 12 events and an unknown number" ||
+		fail "two pages marked lost: two marks" "got '$got': $(tail -2 "$D/lose.err")"
+	want=$("$FTC" report "$D/lose.dat" --cpu "$(grep -o '^\[3,[0-9]*,[0-9]*' "$D/lose.html" |
+		head -1 | cut -d, -f3)" | grep -c 'LOST')
+	[ "$want" = 2 ] && pass "... as many as report prints" || fail "... as many as report prints" "$want"
+else
+	fail "setup: a copy with two pages marked lost" "$(tail -3 "$D/lose.err")"
 fi
 
 # errors: their exit codes (ftc-report(1)), a message naming the value, no file left
