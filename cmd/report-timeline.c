@@ -163,7 +163,8 @@ static void page_part(FILE *f, bool before)
 	if (before)
 		fwrite(page, 1, at, f);
 	else if (mark)
-		fwrite(mark + strlen(DATA_MARK), 1, cmd_timeline_page_len - at - strlen(DATA_MARK), f);
+		fwrite(mark + strlen(DATA_MARK), 1,
+		       cmd_timeline_page_len - at - strlen(DATA_MARK), f);
 }
 
 static void write_tasks(FILE *f, struct ftc_timeline *t)
@@ -321,8 +322,8 @@ static int check_drawn(const struct report_timeline *o, struct ftc_timeline *t,
 		cmd_error(&cmd_report, "--pid: no task of %s runs, wakes or writes a marker in "
 			  "the selection ('ftc sched %s' lists the tasks)", o->input, o->input);
 	else if (o->cpu_mask)
-		cmd_error(&cmd_report, "--cpu: no task of %s runs on those CPUs ('ftc report --stat "
-			  "%s' counts the records of each CPU)", o->input, o->input);
+		cmd_error(&cmd_report, "--cpu: no task of %s runs on those CPUs ('ftc report "
+			  "--stat %s' counts the records of each CPU)", o->input, o->input);
 	else
 		cmd_error(&cmd_report, "%s holds no sched_switch record%s: record them (ftc record "
 			  "-e sched:sched_switch -e sched:sched_wakeup ...)", o->input,
@@ -361,7 +362,8 @@ int report_timeline_run(struct ftc_reader *r, const struct report_timeline *o)
 		cmd_error(&cmd_report, "%s: %s", o->input, ftc_strerror());
 		return errno == ENOENT ? FTC_EXIT_REFUSED : FTC_EXIT_FAIL;
 	}
-	w.f = in_place ? cmd_output_open(&cmd_report, o->path) : open_temp(o->path, tmp, sizeof(tmp));
+	w.f = in_place ? cmd_output_open(&cmd_report, o->path) :
+			 open_temp(o->path, tmp, sizeof(tmp));
 	if (!w.f) {
 		ftc_timeline_free(t);
 		return FTC_EXIT_FAIL;

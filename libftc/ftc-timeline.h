@@ -77,7 +77,7 @@ struct ftc_timeline_point {
 	int cpu;
 	size_t task;			/* SIZE_MAX: none (counters, idle) */
 	const char *name;		/* a counter's, NULL for a sample */
-	uint64_t value;			/* a counter's value (cumulative); a sample's period */
+	uint64_t value;			/* a counter's value (cumulative), a sample's period */
 };
 
 typedef void (*ftc_timeline_slice_fn)(const struct ftc_timeline_slice *s, void *ctx);

@@ -52,7 +52,7 @@ struct ftc_timeline {
 	int id[NKINDS];			/* each event's id, -1 when the file has no format */
 	struct tep_format_field *f[NFIELDS];
 	uint64_t lost;
-	bool wakeup_seen;		/* a sched_wakeup was read: sched_waking no longer stands in */
+	bool wakeup_seen;		/* a sched_wakeup was read: no sched_waking stands in */
 };
 
 static int look_up(struct ftc_timeline *t)

@@ -14,7 +14,8 @@
 . "$(dirname "$0")/../lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser)
-[ -n "$browser" ] || { skip "timeline" "chromium is not installed (scripts/install-deps installs it)"; finish; }
+[ -n "$browser" ] ||
+	{ skip "timeline" "chromium is not installed (scripts/install-deps installs it)"; finish; }
 command -v trace-cmd >/dev/null || { skip "timeline" "trace-cmd is not installed"; finish; }
 D=$OUT/timeline.$$
 rm -rf "$D"; mkdir -p "$D"
@@ -61,7 +62,8 @@ switch_ins() { trace-cmd report -t "$cap" 2>/dev/null | awk -v inst="$1" '
 	/ sched_switch: / && (inst == "" || $1 == inst ":") {
 		cpu = ""; ts = ""
 		for (i = 1; i <= NF; i++) {
-			if (cpu == "" && $i ~ /^\[[0-9]+\]$/) cpu = substr($i, 2, length($i) - 2) + 0
+			if (cpu == "" && $i ~ /^\[[0-9]+\]$/)
+				cpu = substr($i, 2, length($i) - 2) + 0
 			if (ts == "" && $i ~ /^[0-9]+\.[0-9]+:$/) ts = substr($i, 1, length($i) - 1)
 		}
 		s = $0; sub(/.*==> /, "", s); sub(/ \[[0-9]+\][[:space:]]*$/, "", s)
@@ -72,7 +74,8 @@ switch_ins "$inst" >"$D/switch-ins"
 # a file of one buffer may be printed without the instance's name before each line
 [ -s "$D/switch-ins" ] || switch_ins "" >"$D/switch-ins"
 total=$(wc -l <"$D/switch-ins")
-[ "$total" -gt 0 ] || { fail "switch-ins in the capture" "trace-cmd report shows none in $cap"; finish; }
+[ "$total" -gt 0 ] ||
+	{ fail "switch-ins in the capture" "trace-cmd report shows none in $cap"; finish; }
 
 # count [CPU] [FROM TO] [PID]: switch-ins of the selection ("-" for none)
 count() {
@@ -93,7 +96,8 @@ draws() {
 	fi
 	if grep -qiE 'Uncaught|CONSOLE\(.*(error|exception)' "$D/chromium.err" ||
 	   [ "$(printf '%s' "$st" | grep -o '"errors":\[[^]]*\]')" != '"errors":[]' ]; then
-		fail "$1: no console error" "$(grep -iE 'Uncaught|CONSOLE' "$D/chromium.err" | head -3) $st"
+		fail "$1: no console error" \
+			"$(grep -iE 'Uncaught|CONSOLE' "$D/chromium.err" | head -3) $st"
 	else
 		pass "$1: no console error"
 	fi

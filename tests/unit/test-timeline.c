@@ -100,7 +100,8 @@ static void test_slices(void)
 	CHECK("the head: 10 from the CPU's first record to its switch-out, preempted",
 	      g.sl[0].head && pid_of(&m, g.sl[0].task) == 10 && g.sl[0].start == 50 &&
 	      g.sl[0].end == 100 && g.sl[0].end_state == 'R');
-	CHECK("20 from 100 to 150, left sleeping", !g.sl[1].head && pid_of(&m, g.sl[1].task) == 20 &&
+	CHECK("20 from 100 to 150, left sleeping", !g.sl[1].head &&
+	      pid_of(&m, g.sl[1].task) == 20 &&
 	      g.sl[1].start == 100 && g.sl[1].end == 150 && g.sl[1].end_state == 'S');
 	CHECK("idle draws nothing; 10 again from 200, running at the end", !g.sl[2].head &&
 	      g.sl[2].start == 200 && g.sl[2].end == 300 && g.sl[2].end_state == 0);
