@@ -230,6 +230,8 @@ int ftc_timeline_add(struct ftc_timeline *t, const struct ftc_merge_record *mr)
 	if (kind == K_SAMPLE || kind == K_COUNTER) {
 		if (rec->ts > t->m.to)
 			return 1;
+		if (rec->ts > t->m.last)
+			t->m.last = rec->ts;	/* drawn to the last sample, too */
 		return kind == K_SAMPLE ? on_sample(t, rec, mr->cpu) : on_counter(t, rec, mr->cpu);
 	}
 	if (!ftc_pass_buffer(t->r, t->m.o.instance, ours, mr, &t->buffer, &t->lost))
