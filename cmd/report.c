@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc report: print a trace.dat (v6/v7, trace-cmd's or ftc's) the way the
- * kernel's trace file reads, or as JSON lines, or as statistics; with
- * selection by filter, CPU, pid, comm, event, time window, first/last N.
+ * kernel's trace file reads, or as JSON lines, or as statistics, or draw it
+ * as an HTML timeline; with selection by filter, CPU, pid, comm, event,
+ * time window, first/last N.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -629,6 +630,22 @@ static int check_cpus(struct report *rp)
 	return -1;
 }
 
+/* What the reader met in a damaged or cut file, said: exit 1 so that scripts notice. */
+static int damage_said(struct report *rp, const char *done)
+{
+	const char *warn = ftc_reader_warnings(rp->r);
+
+	if (!warn)
+		return FTC_EXIT_OK;
+	/* one line (a cut file) needs no heading */
+	if (strchr(warn, '\n') == warn + strlen(warn) - 1)
+		fprintf(stderr, "ftc report: %s", warn);
+	else
+		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "
+			"%s:\n%s", done, warn);
+	return FTC_EXIT_FAIL;
+}
+
 static int run_timeline(struct report *rp)
 {
 	struct report_timeline o = { .path = rp->timeline, .input = rp->input,
@@ -636,16 +653,19 @@ static int run_timeline(struct report *rp)
 				     .pids = rp->sel.npids ? rp->sel.pids : NULL,
 				     .npids = rp->sel.npids, .win = &rp->win };
 
+	int status;
+
 	if (rp->instance)
 		o.instance = strcmp(rp->instance, "top") ? rp->instance : "";
-	return report_timeline_run(rp->r, &o);
+	status = report_timeline_run(rp->r, &o);
+	return status == FTC_EXIT_OK ? damage_said(rp, "drawn") : status;
 }
 
 static int report_run(int argc, char **argv)
 {
 	struct report rp = { .input = NULL };
 	struct ftc_merge *m = NULL;
-	const char *warn, *path;
+	const char *path;
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL, sel;
 	char dir[PATH_MAX + 16], stdin_path[64];
@@ -737,18 +757,8 @@ static int report_run(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if ((rp.stat ? print_stat(&rp, m) : print_records(&rp, m)) < 0)
 		goto out;
-	status = FTC_EXIT_OK;
 	cmd_output_flush();
-	warn = ftc_reader_warnings(rp.r);
-	/* One line (a cut file) needs no heading; exit 1 so that scripts notice. */
-	if (warn && strchr(warn, '\n') == warn + strlen(warn) - 1) {
-		fprintf(stderr, "ftc report: %s", warn);
-		status = FTC_EXIT_FAIL;
-	} else if (warn) {
-		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "
-			"printed:\n%s", warn);
-		status = FTC_EXIT_FAIL;
-	}
+	status = damage_said(&rp, "printed");
 out:
 	ftc_merge_close(m);
 	free_report(&rp);
