@@ -190,6 +190,14 @@ else
 	fail "setup: a copy with two pages marked lost" "$(tail -3 "$D/lose.err")"
 fi
 
+# a cut capture: what precedes the cut is drawn, and the exit status says it was cut
+head -c $(($(wc -c <"$D/v6.dat") - 4096 - 100)) "$D/v6.dat" >"$D/cut.dat"
+"$FTC" report --timeline "$D/cut.html" "$D/cut.dat" >/dev/null 2>"$D/cut.err"
+st=$?
+[ "$st" = 1 ] && grep -q "cut at" "$D/cut.err" && grep -q '"meta":' "$D/cut.html" &&
+	pass "a cut capture: the page of what precedes the cut, exit 1" ||
+	fail "a cut capture: the page of what precedes the cut, exit 1" "exit $st: $(cat "$D/cut.err")"
+
 # errors: their exit codes (ftc-report(1)), a message naming the value, no file left
 no_file() {
 	if ls "$D"/bad.html* >/dev/null 2>&1; then
