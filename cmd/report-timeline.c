@@ -307,27 +307,37 @@ static bool direct(const struct report_timeline *o)
 	return !strcmp(o->path, "-") || (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode));
 }
 
-/* The selection left nothing to draw: 3 after a message, else 0. */
+/*
+ * The selection left nothing to draw: 3 after a message, else 0. A --pid
+ * or --cpu is named first: a window that holds records may hold none of
+ * theirs.
+ */
 static int check_drawn(const struct report_timeline *o, struct ftc_timeline *t,
 		       const struct tl_writer *w)
 {
+	bool window = o->win->have_from || o->win->have_to;
 	int ret;
 
 	if (w->slices + w->heads + w->states + w->marks + w->samples)
 		return 0;
+	if (o->pids) {
+		cmd_error(&cmd_report, "--pid: no task of %s runs, wakes or writes a marker in "
+			  "the selection%s ('ftc sched %s' lists the tasks)", o->input,
+			  window || o->cpu_mask ? " (with --cpu, --from, --to)" : "", o->input);
+		return FTC_EXIT_REFUSED;
+	}
+	if (o->cpu_mask) {
+		cmd_error(&cmd_report, "--cpu: no task of %s runs on those CPUs%s ('ftc report "
+			  "--stat %s' counts the records of each CPU)", o->input,
+			  window ? " in the window" : "", o->input);
+		return FTC_EXIT_REFUSED;
+	}
 	ret = cmd_window_empty(&cmd_report, o->win, o->input, "sched_switch");
 	if (ret)
 		return ret;
-	if (o->pids)
-		cmd_error(&cmd_report, "--pid: no task of %s runs, wakes or writes a marker in "
-			  "the selection ('ftc sched %s' lists the tasks)", o->input, o->input);
-	else if (o->cpu_mask)
-		cmd_error(&cmd_report, "--cpu: no task of %s runs on those CPUs ('ftc report "
-			  "--stat %s' counts the records of each CPU)", o->input, o->input);
-	else
-		cmd_error(&cmd_report, "%s holds no sched_switch record%s: record them (ftc record "
-			  "-e sched:sched_switch -e sched:sched_wakeup ...)", o->input,
-			  o->instance ? " in that instance" : "");
+	cmd_error(&cmd_report, "%s holds no sched_switch record%s: record them (ftc record "
+		  "-e sched:sched_switch -e sched:sched_wakeup ...)", o->input,
+		  o->instance ? " in that instance" : "");
 	return FTC_EXIT_REFUSED;
 }
 
