@@ -78,6 +78,9 @@ CMD_OBJ   := $(CMD_SRC:%.c=$(B)/%.o)
 SYSCALLS_C := $(B)/gen/syscall-names.c
 LIB_OBJ   += $(B)/gen/syscall-names.o
 PIC_OBJ   += $(B)/pic/gen/syscall-names.o
+# And the timeline's page, compiled into ftc (scripts/gen-embed).
+TIMELINE_C := $(B)/gen/timeline-page.c
+CMD_OBJ   += $(B)/gen/timeline-page.o
 UNIT_SRC  := $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 # The installed headers: libftc.so exports what these declare, nothing else
@@ -148,6 +151,14 @@ $(B)/gen/syscall-names.o: $(SYSCALLS_C)
 $(B)/pic/gen/syscall-names.o: $(SYSCALLS_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+# ftc report --timeline's page: its HTML, style and script as bytes.
+$(TIMELINE_C): cmd/timeline-page.html scripts/gen-embed
+	@mkdir -p $(dir $@)
+	scripts/gen-embed cmd_timeline_page $< > $@.tmp && mv -f $@.tmp $@
+
+$(B)/gen/timeline-page.o: $(TIMELINE_C)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 plugins: $(PLUGINS)
 # objects that only a pattern rule names: keep them

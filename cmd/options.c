@@ -231,7 +231,7 @@ static const struct {
 	{ "NAME", ARG_NAME }, { "TRACER", ARG_NAME }, { "CLOCK", ARG_NAME },
 	{ "OPTION", ARG_NAME }, { "ALG", ARG_NAME }, { "LAYOUT", ARG_NAME }, { "MODE", ARG_NAME },
 	{ "EVENT", ARG_GLOB }, { "FUNC", ARG_GLOB }, { "EVENTS", ARG_EVENTS },
-	{ "FILE", ARG_FILE }, { "FILE.svg", ARG_FILE },
+	{ "FILE", ARG_FILE }, { "FILE.svg", ARG_FILE }, { "FILE.html", ARG_FILE },
 };
 
 /* Unknown argument names are free text: the loosest check but one. */

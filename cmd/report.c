@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ftc report: print a trace.dat (v6/v7, trace-cmd's or ftc's) the way the
- * kernel's trace file reads, or as JSON lines, or as statistics; with
- * selection by filter, CPU, pid, comm, event, time window, first/last N.
+ * kernel's trace file reads, or as JSON lines, or as statistics, or draw it
+ * as an HTML timeline; with selection by filter, CPU, pid, comm, event,
+ * time window, first/last N.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -27,11 +28,13 @@
 #include "report-jobs.h"
 #include "report-profile.h"
 #include "report-sched.h"
+#include "report-timeline.h"
 
 enum {
 	OPT_CPU = 0x100, OPT_PID, OPT_COMM, OPT_FROM, OPT_TO, OPT_FIRST, OPT_LAST,
 	OPT_STAT, OPT_JSON, OPT_NO_HEADER, OPT_NO_GRAPH, OPT_NO_PLUGINS, OPT_INSTANCE,
 	OPT_GRAPH_LAYOUT, OPT_GRAPH_PROC, OPT_GRAPH_ABSTIME, OPT_EVENT, OPT_INITCALLS, OPT_JOBS,
+	OPT_TIMELINE,
 };
 
 static const struct cmd_option report_options[] = {
@@ -57,6 +60,8 @@ static const struct cmd_option report_options[] = {
 	{ 0, "initcalls", NULL, "a boot-time capture's initcalls, slowest first",
 	  OPT_INITCALLS },
 	{ 0, "json", NULL, "one JSON object per record (see report-json.md)", OPT_JSON },
+	{ 0, "timeline", "FILE.html", "draw CPUs, tasks' states, markers and samples into "
+	  "one HTML page", OPT_TIMELINE },
 	{ 0, "no-header", NULL, "do not print the '# tracer' header", OPT_NO_HEADER },
 	{ 0, "no-graph", NULL, "do not fold function_graph entries and exits", OPT_NO_GRAPH },
 	{ 0, "graph-layout", "LAYOUT", "function_graph layout: 'kernel' (default) or "
@@ -89,6 +94,7 @@ static const struct cmd_option report_options[] = {
 #define M_FOLDED CMD_MODE(6)
 #define M_FLAME CMD_MODE(7)
 #define M_SCHED CMD_MODE(8)
+#define M_TIMELINE CMD_MODE(9)
 #define M_SAMPLES (M_PROF | M_FOLDED | M_FLAME)
 #define M_RECORDS (M_TEXT | M_JSON)
 /* the records a selection picks are also counted (--stat) or profiled */
@@ -105,14 +111,15 @@ static const struct cmd_mode_rule report_modes[] = {
 	{ OPT_RP_FOLDED, M_FOLDED, M_PROF | M_FLAME },
 	{ OPT_RP_FLAME, M_FLAME, M_PROF | M_FOLDED },
 	{ OPT_RP_TC_PROFILE, M_SCHED, 0 },
+	{ OPT_TIMELINE, M_TIMELINE, 0 },
 	{ 'F', 0, M_SELECT },
-	{ OPT_CPU, 0, M_SELECT },
-	{ OPT_PID, 0, M_SELECT },
+	{ OPT_CPU, 0, M_SELECT | M_TIMELINE },
+	{ OPT_PID, 0, M_SELECT | M_TIMELINE },
 	{ OPT_COMM, 0, M_SELECT },
-	{ OPT_FROM, 0, M_SELECT },
-	{ OPT_TO, 0, M_SELECT },
+	{ OPT_FROM, 0, M_SELECT | M_TIMELINE },
+	{ OPT_TO, 0, M_SELECT | M_TIMELINE },
 	{ OPT_EVENT, 0, M_EVENTS },
-	{ OPT_INSTANCE, 0, M_EVENTS | M_SCHED },
+	{ OPT_INSTANCE, 0, M_EVENTS | M_SCHED | M_TIMELINE },
 	{ OPT_FIRST, 0, M_RECORDS },
 	{ OPT_LAST, 0, M_RECORDS },
 	{ OPT_JOBS, 0, M_RECORDS },
@@ -139,6 +146,7 @@ struct report {
 	const char *tracer;		/* guessed from the records, for the graph layout */
 	bool no_plugins;
 	const char *instance;
+	const char *timeline;		/* --timeline FILE.html */
 	unsigned long long first, last;
 	struct cmd_window win;		/* --from, --to */
 	int jobs;			/* --jobs; 0: report_jobs_count's choice */
@@ -180,6 +188,7 @@ static int report_opt(int id, const char *arg, void *ctx)
 	case OPT_STAT: rp->stat = true; return 0;
 	case OPT_INITCALLS: rp->initcalls = true; return 0;
 	case OPT_JSON: rp->out.json = true; return 0;
+	case OPT_TIMELINE: rp->timeline = arg; return report_timeline_opt(arg);
 	case OPT_NO_HEADER: rp->no_header = true; return 0;
 	case OPT_JOBS: {
 		unsigned long long n;
@@ -621,11 +630,42 @@ static int check_cpus(struct report *rp)
 	return -1;
 }
 
+/* What the reader met in a damaged or cut file, said: exit 1 so that scripts notice. */
+static int damage_said(struct report *rp, const char *done)
+{
+	const char *warn = ftc_reader_warnings(rp->r);
+
+	if (!warn)
+		return FTC_EXIT_OK;
+	/* one line (a cut file) needs no heading */
+	if (strchr(warn, '\n') == warn + strlen(warn) - 1)
+		fprintf(stderr, "ftc report: %s", warn);
+	else
+		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "
+			"%s:\n%s", done, warn);
+	return FTC_EXIT_FAIL;
+}
+
+static int run_timeline(struct report *rp)
+{
+	struct report_timeline o = { .path = rp->timeline, .input = rp->input,
+				     .cpu_mask = rp->sel.have_cpus ? rp->sel.cpu_mask : NULL,
+				     .pids = rp->sel.npids ? rp->sel.pids : NULL,
+				     .npids = rp->sel.npids, .win = &rp->win };
+
+	int status;
+
+	if (rp->instance)
+		o.instance = strcmp(rp->instance, "top") ? rp->instance : "";
+	status = report_timeline_run(rp->r, &o);
+	return status == FTC_EXIT_OK ? damage_said(rp, "drawn") : status;
+}
+
 static int report_run(int argc, char **argv)
 {
 	struct report rp = { .input = NULL };
 	struct ftc_merge *m = NULL;
-	const char *warn, *path;
+	const char *path;
 	int ret = cmd_options_parse(&cmd_report, argc, argv, report_opt, &rp);
 	int status = FTC_EXIT_FAIL, sel;
 	char dir[PATH_MAX + 16], stdin_path[64];
@@ -687,6 +727,10 @@ static int report_run(int argc, char **argv)
 		status = FTC_EXIT_REFUSED;
 		goto out;
 	}
+	if (rp.timeline) {
+		status = run_timeline(&rp);
+		goto out;
+	}
 	if (rp.prof.sched) {
 		status = report_sched_profile(rp.r, rp.input, rp.buffer_sel < 0 ? NULL :
 					      ftc_reader_buffer(rp.r, rp.buffer_sel)->name);
@@ -713,18 +757,8 @@ static int report_run(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if ((rp.stat ? print_stat(&rp, m) : print_records(&rp, m)) < 0)
 		goto out;
-	status = FTC_EXIT_OK;
 	cmd_output_flush();
-	warn = ftc_reader_warnings(rp.r);
-	/* One line (a cut file) needs no heading; exit 1 so that scripts notice. */
-	if (warn && strchr(warn, '\n') == warn + strlen(warn) - 1) {
-		fprintf(stderr, "ftc report: %s", warn);
-		status = FTC_EXIT_FAIL;
-	} else if (warn) {
-		fprintf(stderr, "ftc report: the file is damaged; what precedes the damage was "
-			"printed:\n%s", warn);
-		status = FTC_EXIT_FAIL;
-	}
+	status = damage_said(&rp, "printed");
 out:
 	ftc_merge_close(m);
 	free_report(&rp);

@@ -94,5 +94,6 @@ FTC_API int ftc_list_parse(const char *list, unsigned long max, unsigned int fla
 #include "ftc-funclat.h"
 #include "ftc-perfetto.h"
 #include "ftc-chrome.h"
+#include "ftc-timeline.h"
 
 #endif

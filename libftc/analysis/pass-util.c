@@ -34,3 +34,16 @@ uint64_t ftc_pass_field(const struct tep_format_field *f, const struct tep_recor
 		tep_read_number_field((struct tep_format_field *)f, rec->data, &v);
 	return v;
 }
+
+char ftc_pass_state_letter(long long state)
+{
+	long long s = state & 0xff;	/* above: the preemption mark (TASK_REPORT_MAX) */
+
+	if (!s)
+		return 'R';
+	if (s & 0x02)
+		return 'D';
+	if (s & (0x01 | 0x80))	/* S, and I (idle kernel threads) */
+		return 'S';
+	return s & 0x04 ? 'T' : s & 0x08 ? 't' : s & 0x10 ? 'X' : s & 0x20 ? 'Z' : 'P';
+}

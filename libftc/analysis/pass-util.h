@@ -27,4 +27,10 @@ bool ftc_pass_buffer(struct ftc_reader *r, const char *instance, bool ours,
 /* A number field of rec (0 when the format lacks the field). */
 uint64_t ftc_pass_field(const struct tep_format_field *f, const struct tep_record *rec);
 
+/*
+ * The letter of a sched_switch's prev_state: R (preempted), S (I too: idle
+ * kernel threads), D, T, t, X, Z, or P.
+ */
+char ftc_pass_state_letter(long long state);
+
 #endif

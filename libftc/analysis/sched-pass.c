@@ -22,6 +22,7 @@
 #include "ftc.h"
 #include "ftc-heat.h"
 #include "opts.h"
+#include "pass-util.h"
 #include "sched-tables.h"
 
 #define MAX_STACK 128
@@ -278,23 +279,10 @@ static void end_rest(struct sched_task *t, uint64_t ts)
 	}
 }
 
-static char state_letter(long long state)
-{
-	long long s = state & 0xff;	/* above: the preemption mark (TASK_REPORT_MAX) */
-
-	if (!s)
-		return 'R';
-	if (s & 0x02)
-		return 'D';
-	if (s & (0x01 | 0x80))	/* S, and I (idle kernel threads) */
-		return 'S';
-	return s & 0x04 ? 'T' : s & 0x08 ? 't' : s & 0x10 ? 'X' : s & 0x20 ? 'Z' : 'P';
-}
-
 static void switch_out(struct ftc_sched *s, struct sched_task *t, long long state, uint64_t ts,
 		       int cpu)
 {
-	char letter = state_letter(state);
+	char letter = ftc_pass_state_letter(state);
 	struct ftc_sched_run run;
 
 	if (t->st == ST_RUNNING && ts >= t->on_at) {

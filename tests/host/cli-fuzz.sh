@@ -163,11 +163,11 @@ excluded() {
 allowed() {
 	local c=$1 o=$2 arg=$3 i=$4
 	case $arg in
-	FILE|FILE.svg)
+	FILE|FILE.svg|FILE.html)
 		[ "$i" -ge 2 ] || { echo "2|opt"; return; }
 		case "$c $o" in
 		"report --input") echo "1|value" ;;	# no such file
-		"report --flamegraph") echo "1|none" ;;	# tiny.dat is not a trace
+		"report --flamegraph"|"report --timeline") echo "1|none" ;;	# tiny.dat is not a trace
 		"listen --log") echo "2|none" ;;	# then no -p: listen never waits here
 		*) echo "0 1 3|none" ;;	# an output: written, or the command's own failure
 		esac

@@ -59,6 +59,7 @@ full "report -e (endianness)" "standard output" report -e "$F"
 full "report --sample-profile" "standard output" report --sample-profile "$S"
 full "report --folded" "standard output" report --folded "$S"
 full "report --flamegraph -" "standard output" report --flamegraph - "$S"
+full "report --timeline -" "standard output" report --timeline - "$F"
 full "report - < file" "standard output" report - <"$F"
 full "dump" "standard output" dump "$F"
 full "dump --options" "standard output" dump --options "$F"
@@ -78,6 +79,11 @@ full "stat -o -" "standard output" stat -o - -e task-clock -- true
 [ $st = 1 ] && grep -q "/dev/full: .*No space left on device" full.err &&
 	pass "report --flamegraph /dev/full: exit 1, names the file" ||
 	fail "report --flamegraph /dev/full" "exit $st: $(head -3 full.err)"
+# the timeline's page goes through a temporary file, but a device is written as it is
+"$FTC" report --timeline /dev/full "$F" 2>full.err; st=$?
+[ $st = 1 ] && [ -c /dev/full ] && grep -q "/dev/full: .*No space left on device" full.err &&
+	pass "report --timeline /dev/full: exit 1, names the file, the device left alone" ||
+	fail "report --timeline /dev/full" "exit $st: $(head -3 full.err)"
 # A trace.dat into a device: refused, and the device is never removed (convert,
 # import and split removed their failed output, /dev/null included). A private
 # node: never the system's /dev/null or /dev/full.
@@ -228,6 +234,7 @@ keep_old "split" p.1 "$FTC" split -i "$F" -o p
 keep_old "stat -o" st.txt "$FTC" stat -o st.txt -e task-clock -- true
 keep_old "profile -o" pr.txt "$FTC" profile -o pr.txt -- true
 keep_old "report --flamegraph" fg.svg "$FTC" report --flamegraph fg.svg "$S"
+keep_old "report --timeline" tl.html "$FTC" report --timeline tl.html "$F"
 keep_old "profile --flamegraph" pf.svg "$FTC" profile --flamegraph pf.svg -- true
 keep_old "stream --record" sr.dat timeout -s INT 30 "$FTC" stream -B "$I" -e sched:sched_switch \
 	--record sr.dat -- sh -c 'sleep 0.3'
@@ -317,6 +324,8 @@ out=$("$FTC" stat -o - -e task-clock -- true 2>/dev/null)
 expect_match "stat -o -: the counts on standard output" "task-clock" "$out"
 out=$("$FTC" report --flamegraph - "$S" 2>/dev/null | head -c 200)
 expect_match "report --flamegraph -: the SVG on standard output" "<svg" "$out"
+out=$("$FTC" report --timeline - "$F" 2>/dev/null | head -c 200)
+expect_match "report --timeline -: the page on standard output" "<!DOCTYPE html>" "$out"
 [ ! -e ./- ] && pass "no file named '-' was made" || fail "no file named '-' was made" "$(ls -l ./-)"
 
 knobs_unchanged "outputs"
