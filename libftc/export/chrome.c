@@ -391,14 +391,6 @@ static void look_up(struct ftc_chrome *c)
 		c->id_print = -1;
 }
 
-static int perf_buffer(struct ftc_reader *r)
-{
-	for (int b = 0; b < ftc_reader_nbuffers(r); b++)
-		if (!strcmp(ftc_reader_buffer(r, b)->name, "ftc_perf"))
-			return b;
-	return -1;
-}
-
 struct ftc_chrome *ftc_chrome_new(struct ftc_reader *r, FILE *out, const struct ftc_chrome_opts *o)
 {
 	struct ftc_chrome *c = calloc(1, sizeof(*c));
@@ -420,7 +412,7 @@ struct ftc_chrome *ftc_chrome_new(struct ftc_reader *r, FILE *out, const struct 
 		goto fail;
 	}
 	look_up(c);
-	c->perf_buffer = perf_buffer(r);
+	c->perf_buffer = ftc_xperf_buffer(r);
 	if (c->perf_buffer >= 0 && ftc_xperf_open(&c->xp, r) < 0)
 		goto fail;
 	if (fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"writer\":\"ftc\"},"

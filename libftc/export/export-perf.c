@@ -8,10 +8,12 @@
 #include <traceevent/event-parse.h>
 
 #include "ftc.h"
+#include "ftc-capture-perf.h"
 #include "ftc-perf.h"
 #include "ftc-reader.h"
 #include "ftc-symbols.h"
 #include "export-perf.h"
+#include "export-util.h"
 
 static bool no_sample(const struct ftc_merge_record *mr, void *ctx)
 {
@@ -37,6 +39,14 @@ static void fields(struct ftc_xperf *x, struct ftc_reader *r)
 		x->f_run = tep_find_field(x->counter_ev, "running");
 		x->f_name = tep_find_field(x->counter_ev, "name");
 	}
+}
+
+int ftc_xperf_buffer(struct ftc_reader *r)
+{
+	for (int b = 0; b < ftc_reader_nbuffers(r); b++)
+		if (!strcmp(ftc_reader_buffer(r, b)->name, FTC_CAPTURE_PERF_INSTANCE))
+			return b;
+	return -1;
 }
 
 int ftc_xperf_open(struct ftc_xperf *x, struct ftc_reader *r)
@@ -82,28 +92,12 @@ static uint64_t field(const struct tep_format_field *f, const struct tep_record 
 	return v;
 }
 
-/* A __data_loc field's bytes and their number; NULL when not inside the record. */
-static const char *dyn(const struct tep_format_field *f, const struct tep_record *rec,
-		       size_t *len)
-{
-	uint32_t loc;
-
-	*len = 0;
-	if (!f || (unsigned int)f->offset + 4 > (unsigned int)rec->size)
-		return NULL;
-	memcpy(&loc, (const char *)rec->data + f->offset, 4);
-	if ((loc & 0xffff) + (loc >> 16) > (unsigned int)rec->size)
-		return NULL;
-	*len = loc >> 16;
-	return (const char *)rec->data + (loc & 0xffff);
-}
-
 void ftc_xperf_sample(struct ftc_xperf *x, struct tep_record *rec, struct ftc_xperf_sample *s,
 		      struct ftc_perf_frame *frames)
 {
 	uint64_t ips[FTC_XPERF_MAX_FRAMES];
-	size_t len, nr;
-	const char *chain = dyn(x->f_chain, rec, &len);
+	size_t len = 0, nr;
+	const char *chain = ftc_export_bytes(x->f_chain, rec, &len);
 
 	s->pid = (uint32_t)tep_data_pid(x->tep, rec);
 	s->tid = (uint32_t)field(x->f_tid, rec);
@@ -128,7 +122,7 @@ void ftc_xperf_reading(const struct ftc_xperf *x, const struct tep_record *rec,
 {
 	uint64_t ena = field(x->f_ena, rec), run = field(x->f_run, rec);
 
-	rd->name = dyn(x->f_name, rec, &rd->len);
+	rd->name = ftc_export_bytes(x->f_name, rec, &rd->len);
 	if (!rd->name) {
 		rd->name = "?";
 		rd->len = 1;

@@ -48,6 +48,8 @@ struct ftc_xperf_reading {
 	double value;			/* since the counter was enabled */
 };
 
+/* The index of r's ftc_perf buffer, where ftc record stores them, or -1. */
+int ftc_xperf_buffer(struct ftc_reader *r);
 /* 0, or -1 with a message; x is then ready for ftc_xperf_close(). */
 int ftc_xperf_open(struct ftc_xperf *x, struct ftc_reader *r);
 void ftc_xperf_close(struct ftc_xperf *x);

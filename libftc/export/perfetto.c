@@ -17,6 +17,7 @@
 #include "ftc-merge.h"
 #include "ftc-reader.h"
 #include "opts.h"
+#include "export-perf.h"
 #include "export-util.h"
 #include "perfetto.h"
 #include "reader.h"
@@ -406,14 +407,6 @@ int ftc_perfetto_finish(struct ftc_perfetto *p)
 	return 0;
 }
 
-static int find_perf_buffer(struct ftc_reader *r)
-{
-	for (int b = 0; b < ftc_reader_nbuffers(r); b++)
-		if (!strcmp(ftc_reader_buffer(r, b)->name, "ftc_perf"))
-			return b;
-	return -1;
-}
-
 struct ftc_perfetto *ftc_perfetto_new(struct ftc_reader *r, FILE *out,
 				      const struct ftc_perfetto_opts *o)
 {
@@ -435,7 +428,7 @@ struct ftc_perfetto *ftc_perfetto_new(struct ftc_reader *r, FILE *out,
 		ftc_error(EINVAL, "the reader was opened for metadata only");
 		goto fail;
 	}
-	p->perf_buffer = find_perf_buffer(r);
+	p->perf_buffer = ftc_xperf_buffer(r);
 	if (p->perf_buffer >= 0 && ftc_pf_perf_open(p) < 0)
 		goto fail;
 	return p;
