@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The Perfetto exporter's parts (perfetto.c: packets, bundles, tasks,
- * system info; perfetto-events.c: one record as an ftrace event;
- * perfetto-perf.c: perf samples and their interned stacks), and the field
+ * The Perfetto exporter's parts (perfetto.c: bundles, system info, tasks;
+ * perfetto-events.c: one record as an ftrace event; perfetto-perf.c: perf
+ * samples with their interned stacks, counters; perfetto-core.c: what they
+ * share, interned strings, packets, the task table), and the field
  * numbers they write, from Perfetto's documented protos (trace_packet,
  * ftrace_event_bundle, ftrace_event and the per-event messages,
  * process_tree, system_info, profile_common, profile_packet). The schema
@@ -205,7 +206,7 @@ struct ftc_perfetto {
 	struct ftc_pb pkt, tmp;
 };
 
-/* perfetto.c */
+/* perfetto-core.c */
 int ftc_pf_write_packet(struct ftc_perfetto *p, const struct ftc_pb *pkt);
 void ftc_pf_sequence(struct ftc_perfetto *p, struct ftc_pb *pkt, int seq);
 void ftc_pf_task(struct ftc_perfetto *p, int pid, int tgid);
