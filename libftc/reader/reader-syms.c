@@ -259,15 +259,22 @@ static bool is_mark(const char *name)
 /*
  * By address; at one address a mark before the function it shares it
  * with, so that the lookup (the last at or below) names the function:
- * io_schedule_timeout, not __sched_text_start.
+ * io_schedule_timeout, not __sched_text_start. Of a function's aliases
+ * the one listed first is named, as libtraceevent names it (trace-cmd
+ * report): __do_sys_vfork, not __x64_sys_vfork. Names sit in the arena in
+ * the file's order, so a later name sorts first.
  */
 static int by_addr(const void *a, const void *b, void *arena)
 {
 	const struct sym *x = a, *y = b;
+	int marks;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return (int)!is_mark((char *)arena + x->name) - (int)!is_mark((char *)arena + y->name);
+	marks = (int)!is_mark((char *)arena + x->name) - (int)!is_mark((char *)arena + y->name);
+	if (marks)
+		return marks;
+	return x->name == y->name ? 0 : x->name > y->name ? -1 : 1;
 }
 
 static char *resolve(void *priv, unsigned long long *addrp, char **modp)

@@ -5,7 +5,9 @@
  * saying how far the kernel's text moved: the reader names the previous
  * boot's functions by moving the core kernel's symbols back by the text
  * delta, leaves modules' alone, and does nothing without the option. The
- * lab (tests/lab/persistent.sh) does the same on a real 6.12 crash.
+ * lab (tests/lab/persistent.sh) does the same on a real 6.12 crash. At an
+ * address kallsyms gives several names, the function is named as trace-cmd
+ * names it: not a linker's mark, and of aliases the one listed first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,11 @@
 /* "this boot": foo at ...81000000, bar a page later; a module's function */
 static char kallsyms[] = "ffffffff81000000 T foo\n"
 			 "ffffffff81001000 T bar\n"
+			 "ffffffff81004000 t __do_sys_vfork\n"
+			 "ffffffff81004000 T __ia32_sys_vfork\n"
+			 "ffffffff81004000 T __x64_sys_vfork\n"
+			 "ffffffff81005000 T __sched_text_start\n"
+			 "ffffffff81005000 T io_schedule_timeout\n"
 			 "ffffffffc0001000 t mod_fn\t[mymod]\n";
 static char header_page[] = FIXTURE_HEADER_PAGE;
 static char header_event[] = FIXTURE_HEADER_EVENT;
@@ -100,6 +107,13 @@ int main(void)
 	CHECK("write a file without the option", write_file(path, NULL) == 0);
 	n = name_at(path, 0xffffffff81001000ULL);
 	CHECK_STR("without LAST_BOOT_INFO the address is this boot's: bar", n, "bar");
+	free(n);
+	n = name_at(path, 0xffffffff81004063ULL);
+	CHECK_STR("of three aliases, the one kallsyms lists first (as trace-cmd)", n,
+		  "__do_sys_vfork");
+	free(n);
+	n = name_at(path, 0xffffffff81005010ULL);
+	CHECK_STR("a function, not the section mark at its address", n, "io_schedule_timeout");
 	free(n);
 	CHECK("write a file whose info has no text delta",
 	      write_file(path, "boot_map:# Current\n") == 0);
