@@ -211,15 +211,18 @@ static int lane(struct ftc_chrome *c, struct tep_record *rec, int cpu)
 	return ret;
 }
 
-/* The frames root first, joined by ';', as the folded stacks of flame graphs. */
+/*
+ * The frames root first, joined by ';', the kernel's marked "_[k]": the
+ * folded stacks of flame graphs (ftc report --folded, perf script).
+ */
 static void stack_text(struct trace_seq *s, const struct ftc_perf_frame *f, int n)
 {
 	char text[4096];
 	size_t at = 0;
 
 	for (int i = n - 1; i >= 0 && at < sizeof(text) - 1; i--)
-		at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s",
-				       i == n - 1 ? "" : ";", f[i].sym);
+		at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s%s",
+				       i == n - 1 ? "" : ";", f[i].sym, f[i].kernel ? "_[k]" : "");
 	ftc_json_str(s, text, sizeof(text));
 }
 

@@ -13,7 +13,8 @@ import json
 import re
 import sys
 
-RAW = re.compile(r"^(?:(\S+):\s+)?.+?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
+# trace-cmd right-aligns the instance names: leading blanks before one
+RAW = re.compile(r"^\s*(?:(\S+):\s+)?.+?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
 FIELD = re.compile(r"(?:^|\s)(\w+)=")
 LANES_PID = 2147483647
 

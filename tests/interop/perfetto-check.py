@@ -191,14 +191,18 @@ class Perfetto:
                     return
                 fn = it["function_names"].get(int(get(fr, "function_name_id")))
                 mp = it["mappings"].get(int(get(fr, "mapping_id")))
-                if fn is None or mp is None:
+                path = mp and it["mapping_paths"].get(int(get(mp, "path_string_ids", "0")))
+                if fn is None or mp is None or path is None:
                     self.errors.append("frame %s: its name or mapping is not interned" % fid)
                     return
-                frames.append(get(fn, "str"))
+                # folded stacks mark the kernel's frames as perf does
+                kernel = get(path, "str").startswith("[") and get(path, "str") != "[unknown]"
+                frames.append(get(fn, "str") + ("_[k]" if kernel else ""))
         self.samples.append((int(get(s, "tid")), int(get(s, "pid")), frames))
 
 
-RAW = re.compile(r"^(?:(\S+):\s+)?.+?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
+# trace-cmd right-aligns the instance names: leading blanks before one
+RAW = re.compile(r"^\s*(?:(\S+):\s+)?.+?-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
 FIELD = re.compile(r"(?:^|\s)(\w+)=")
 
 
@@ -226,12 +230,15 @@ def raw_records(path, counters=None):
 def same_value(pf, tc):
     if pf is None:
         return True
+    pf = pf.rstrip("\n")  # print's buf: trace-cmd leaves out the line's end
     if tc.startswith("ARRAY[") or pf.startswith("{"):
         return True  # arrays: printed differently by each, not compared
     try:
         a = number(pf)
     except ValueError:
         return pf == tc
+    if re.match(r"^[A-Za-z_][\w.]*$", tc) and not re.match(r"^[0-9a-fA-F]+$", tc):
+        return True  # an address trace-cmd printed as its symbol (print's ip)
     # trace-cmd -R prints some unsigned 64-bit fields in hex without 0x
     # (funcgraph_exit's calltime and rettime)
     for base in (0, 16):

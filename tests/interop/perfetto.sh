@@ -149,7 +149,7 @@ if "$FTC" import -q --kallsyms "$FX/graph-orig-cpu.kallsyms" -o "$D/graph.dat" \
 	n=$(json names "$D/graph.pf.json")
 	expect_match "function_graph: funcgraph_entry and _exit typed" \
 		'"funcgraph_entry": [1-9].*"funcgraph_exit": [1-9]|"funcgraph_exit": [1-9].*"funcgraph_entry": [1-9]' "$n"
-	want=$("$FTC" report "$D/graph.dat" | grep -oE '[a-z_0-9]+\(\)' | tr -d '()' | sort -u)
+	want=$("$FTC" report "$D/graph.dat" | grep -oE '[A-Za-z_0-9.]+\(\)' | tr -d '()' | sort -u)
 	got=$(awk '/kernel_symbols \{/ { k = 1 } k && /str:/ { gsub(/"/, "", $2); print $2; k = 0 }' \
 		"$D/graph.pf.txt" | sort -u)
 	[ -n "$want" ] && [ "$got" = "$want" ] &&
@@ -173,9 +173,9 @@ if [ $# -ge 1 ] && python3 "$TOP/tests/fixtures/tracedat-lose.py" "$D/v6.dat" "$
 	"$FTC" convert --to perfetto "$D/lose.dat" "$D/lose.pf" 2>"$D/conv.err"
 	same_records "lost events" "$D/lose.dat" "$D/lose.pf"
 	want=$("$FTC" report -t "$D/lose.dat" | grep -A1 'LOST' | grep -v LOST | awk '{
-		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) c = substr($i, 2, length($i) - 2) + 0
+		for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { c = substr($i, 2, length($i) - 2) + 0; break }
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
-			t = substr($i, 1, length($i) - 1); sub(/\./, "", t); print c, t + 0 } }' | sort)
+			t = substr($i, 1, length($i) - 1); sub(/\./, "", t); sub(/^0+/, "", t); print c, t } }' | sort)
 	got=$(json lost_at "$D/lose.pf.json" | tr -d '[]"' | tr ',' '\n' | sed 's/^ //' | sort)
 	[ -n "$want" ] && [ "$(echo "$want" | wc -l)" -ge 2 ] && [ "$got" = "$want" ] &&
 		pass "lost events: each loss marks the bundle whose first record is the first after it ($(echo "$want" | wc -l))" ||
@@ -193,15 +193,16 @@ want=$("$FTC" report -R "$D/cut.dat" 2>/dev/null | grep -vc '^#')
 [ $st = 1 ] && grep -q "is damaged" "$D/cut.err" && grep -q "cut at" "$D/cut.err" &&
 	pass "a file cut short: exit 1, says where" ||
 	fail "a file cut short: exit 1, says where" "exit $st: $(head -2 "$D/cut.err")"
-decode "$D/cut.pf" && trace-cmd report -t -R -i "$D/cut.dat" >"$D/cut.raw" 2>/dev/null &&
-	python3 "$CHECK" "$D/cut.pf.txt" "$D/cut.raw" >"$D/cut.json"
+# (trace-cmd 3.1.6 can crash on a cut file: the count alone is checked)
+decode "$D/cut.pf" && : >"$D/cut.raw" && python3 "$CHECK" "$D/cut.pf.txt" "$D/cut.raw" >"$D/cut.json"
 [ "$want" -gt 0 ] && [ "$(json events "$D/cut.json" 2>/dev/null)" = "$want" ] &&
 	pass "a file cut short: OUT holds the $want records before the cut" ||
 	fail "a file cut short: OUT holds the records before the cut" \
 		"$(json events "$D/cut.json" 2>&1 | head -1) of $want"
 
-expect_status "--to with an unknown format: exit 2" 2 "$FTC" convert --to chrome "$D/ftc.dat" "$D/x.pf"
-expect_match "... naming the formats" "'chrome': not an output format \(trace.dat or perfetto\)" "$(cat "$OUT/last.err")"
+expect_status "--to with an unknown format: exit 2" 2 "$FTC" convert --to pprof "$D/ftc.dat" "$D/x.pf"
+expect_match "... naming the formats" "'pprof': not an output format \(trace.dat, perfetto or chrome\)" \
+	"$(cat "$OUT/last.err")"
 expect_status "--to perfetto with -B: exit 2" 2 "$FTC" convert --to perfetto -B "$A" "$D/ftc.dat" "$D/x.pf"
 expect_match "... saying what to leave out" "leave --file-version, --compression and -B out" "$(cat "$OUT/last.err")"
 expect_status "--no-compact-sched without --to perfetto: exit 2" 2 \
@@ -215,7 +216,7 @@ expect_match "... naming it" "no/such/dir.pf" "$(cat "$OUT/last.err")"
 [ ! -e "$D/x.pf" ] && [ ! -e "$D/x.dat" ] && pass "bad input: no file is made" ||
 	fail "bad input: no file is made" "$(ls "$D"/x.* 2>/dev/null)"
 mkdir -p "$D/small"
-if mount -t tmpfs -o size=64k none "$D/small" 2>/dev/null; then
+if mount -t tmpfs -o size=8k none "$D/small" 2>/dev/null; then
 	"$FTC" convert --to perfetto "$D/ftc.dat" "$D/small/full.pf" >/dev/null 2>"$D/full.err"
 	st=$?
 	[ $st = 1 ] && grep -q "No space left" "$D/full.err" && [ ! -e "$D/small/full.pf" ] &&
