@@ -35,6 +35,7 @@ extern const unsigned int cmd_timeline_page_len;
 
 struct tl_writer {
 	FILE *f;
+	int err;			/* the first failed write's errno (stdio drops it) */
 	uint64_t base;			/* times are written from it */
 	bool more;			/* an event was written: the next takes a comma */
 	unsigned long long slices, heads, states, marks, lost, samples, counters;
@@ -66,6 +67,13 @@ static void json_text(FILE *f, const char *s, size_t len)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+/* After writes: a failure's reason kept while errno still holds it. */
+static void noted(struct tl_writer *w)
+{
+	if (!w->err && ferror(w->f))
+		w->err = errno ? errno : EIO;
 }
 
 static void sep(struct tl_writer *w)
@@ -101,6 +109,7 @@ static void on_slice(const struct ftc_timeline_slice *s, void *ctx)
 		w->heads++;
 	else
 		w->slices++;
+	noted(w);
 }
 
 static void on_state(const struct ftc_timeline_state *s, void *ctx)
@@ -113,6 +122,7 @@ static void on_state(const struct ftc_timeline_state *s, void *ctx)
 	state_text(w->f, s->state);
 	fprintf(w->f, ",%d]", s->cpu);
 	w->states++;
+	noted(w);
 }
 
 static long long task_or_none(size_t task)
@@ -128,12 +138,13 @@ static void on_mark(const struct ftc_timeline_mark *m, void *ctx)
 	if (!m->text) {
 		fprintf(w->f, "[3,%lld,%d,%lld]", rel(w, m->ts), m->cpu, m->missed);
 		w->lost++;
-		return;
+	} else {
+		fprintf(w->f, "[2,%lld,%d,%lld,", rel(w, m->ts), m->cpu, task_or_none(m->task));
+		json_text(w->f, m->text, m->len);
+		fputc(']', w->f);
+		w->marks++;
 	}
-	fprintf(w->f, "[2,%lld,%d,%lld,", rel(w, m->ts), m->cpu, task_or_none(m->task));
-	json_text(w->f, m->text, m->len);
-	fputc(']', w->f);
-	w->marks++;
+	noted(w);
 }
 
 static void on_point(const struct ftc_timeline_point *p, void *ctx)
@@ -145,12 +156,13 @@ static void on_point(const struct ftc_timeline_point *p, void *ctx)
 		fprintf(w->f, "[4,%lld,%d,%lld,%llu]", rel(w, p->ts), p->cpu,
 			task_or_none(p->task), (unsigned long long)p->value);
 		w->samples++;
-		return;
+	} else {
+		fprintf(w->f, "[5,%lld,%d,", rel(w, p->ts), p->cpu);
+		json_text(w->f, p->name, strlen(p->name));
+		fprintf(w->f, ",%llu]", (unsigned long long)p->value);
+		w->counters++;
 	}
-	fprintf(w->f, "[5,%lld,%d,", rel(w, p->ts), p->cpu);
-	json_text(w->f, p->name, strlen(p->name));
-	fprintf(w->f, ",%llu]", (unsigned long long)p->value);
-	w->counters++;
+	noted(w);
 }
 
 /* The page up to the data (before: true) or after it. */
@@ -380,11 +392,13 @@ int report_timeline_run(struct ftc_reader *r, const struct report_timeline *o)
 	}
 	page_part(w.f, true);
 	fputs("{\"ev\":[\n", w.f);
+	noted(&w);
 	if (feed(r, t, &w, o->win) < 0) {
 		if (ferror(w.f) && w.f == stdout)
 			cmd_output_failed();	/* main names standard output, and why */
 		else if (ferror(w.f))
-			cmd_error(&cmd_report, "--timeline %s: %s", o->path, strerror(errno));
+			cmd_error(&cmd_report, "--timeline %s: %s", o->path,
+				  strerror(w.err ? w.err : errno));
 		else
 			cmd_error(&cmd_report, "%s: %s", o->input, ftc_strerror());
 		ftc_timeline_free(t);
@@ -398,7 +412,12 @@ int report_timeline_run(struct ftc_reader *r, const struct report_timeline *o)
 	write_tasks(w.f, t);
 	write_meta(w.f, r, t, o, &w);
 	page_part(w.f, false);
+	noted(&w);
 	ftc_timeline_free(t);
+	if (w.err && w.f != stdout) {
+		cmd_error(&cmd_report, "--timeline %s: %s", o->path, strerror(w.err));
+		return fail_out(w.f, tmp, in_place, FTC_EXIT_FAIL);
+	}
 	if (in_place ? cmd_output_close(&cmd_report, w.f, o->path) < 0 :
 		       put_in_place(w.f, tmp, o->path) < 0)
 		return FTC_EXIT_FAIL;

@@ -9,8 +9,8 @@
 # A CPU the file lacks, --from after --to, a window outside the capture,
 # a directory that does not exist and a file without sched_switch get
 # their exit codes, and leave no file behind.
-# The capture is recorded in an instance of ours (a few programs and two
-# markers); TIMELINE_CAPTURE=FILE checks FILE instead and records nothing.
+# The capture is recorded in an instance of ours (a few programs, 300 runs
+# of true to fill a CPU's pages, and two markers); TIMELINE_CAPTURE=FILE checks FILE instead and records nothing.
 . "$(dirname "$0")/../lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser)
@@ -32,7 +32,8 @@ else
 	cap=$D/t.dat
 	if ! "$FTC" record -q -B "$I" -e sched:sched_switch -e sched:sched_wakeup \
 		-e sched:sched_wakeup_new -o "$cap" -- sh -c "'$FTC' marker -B '$I' timeline one;
-		ls / >/dev/null; sleep 0.05; '$FTC' marker -B '$I' 'timeline two </script><b>\"&'" \
+		ls / >/dev/null; i=0; while [ \$i -lt 300 ]; do /bin/true; i=\$((i + 1)); done
+		sleep 0.05; '$FTC' marker -B '$I' 'timeline two </script><b>\"&'" \
 		>"$D/rec.out" 2>&1; then
 		fail "record a capture" "$(tail -3 "$D/rec.out")"
 		finish
