@@ -110,6 +110,7 @@ judge_of() {
 	"ftc stat -e cycles,instructions,task-clock -- ./app") echo 0 ;;
 	"ftc record -e sched -e irq --counters cycles,instructions --sample cycles --call-graph fp -o board.dat -- ./app") echo board ;;
 	"ftc report board.dat"|"ftc report --stat board.dat"|"ftc report --sample-profile --symfs board-root board.dat") echo 0 ;;
+	"ftc convert --to perfetto t.dat t.pftrace"|"ftc convert --to chrome t.dat t.json") echo 0 ;;
 	esac
 }
 
