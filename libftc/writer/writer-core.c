@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ftc.h"
+#include "reader.h"
 #include "writer.h"
 
 int ftc_wpwrite(struct ftc_writer *w, const void *p, size_t len, uint64_t off)
@@ -65,6 +66,13 @@ int ftc_wbuf_add(struct ftc_writer *w, const char *name, char *clock,
 
 	if (!clock)
 		return -1;	/* reading the clock failed and said why */
+	/* a damaged file's CPU 268435457 would make a v6 index of 4 GB */
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i] < 0 || cpus[i] >= FTC_MAX_CPUS) {
+			free(clock);
+			return ftc_error(ERANGE, "buffer '%s': CPU %d is not a CPU number (0 to %d)",
+					 name, cpus[i], FTC_MAX_CPUS - 1);
+		}
 	nb = realloc(w->bufs, sizeof(*nb) * (size_t)(w->nbufs + 1));
 	if (!nb) {
 		free(clock);
