@@ -61,9 +61,42 @@ struct ftc_chrome {
 	struct tep_format_field *buf;
 };
 
+/*
+ * Numbers are written by hand: printf was half of a conversion's time.
+ * num() puts v's digits before end and returns where they start.
+ */
+static char *num(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static void put_int(struct trace_seq *s, long long v)
+{
+	char buf[24], *p = num(buf + sizeof(buf) - 1, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+
+	buf[sizeof(buf) - 1] = '\0';
+	if (v < 0)
+		*--p = '-';
+	trace_seq_puts(s, p);
+}
+
+/* ,"KEY":MICROSECONDS.NNN */
 static void ts(struct trace_seq *s, const char *key, uint64_t ns)
 {
-	trace_seq_printf(s, ",\"%s\":%" PRIu64 ".%03u", key, ns / 1000, (unsigned int)(ns % 1000));
+	char buf[32], *p;
+
+	buf[sizeof(buf) - 1] = '\0';
+	p = num(buf + sizeof(buf) - 1, ns % 1000 + 1000) + 1;	/* three digits, zeros kept */
+	*--p = '.';
+	p = num(p, ns / 1000);
+	trace_seq_puts(s, ",\"");
+	trace_seq_puts(s, key);
+	trace_seq_puts(s, "\":");
+	trace_seq_puts(s, p);
 }
 
 /* Opens an event: its name (len bytes), category, phase and time. */
@@ -75,7 +108,11 @@ static struct trace_seq *head(struct ftc_chrome *c, const char *name, size_t len
 	trace_seq_reset(s);
 	trace_seq_puts(s, c->any ? ",\n{\"name\":" : "{\"name\":");
 	ftc_json_str(s, name, len);
-	trace_seq_printf(s, ",\"cat\":\"%s\",\"ph\":\"%s\"", cat, ph);
+	trace_seq_puts(s, ",\"cat\":\"");
+	trace_seq_puts(s, cat);
+	trace_seq_puts(s, "\",\"ph\":\"");
+	trace_seq_puts(s, ph);
+	trace_seq_putc(s, '"');
 	ts(s, "ts", at);
 	return s;
 }
@@ -92,7 +129,11 @@ static int put(struct ftc_chrome *c, int pid, int tid)
 {
 	struct trace_seq *s = &c->seq;
 
-	trace_seq_printf(s, ",\"pid\":%d,\"tid\":%d}", pid, tid);
+	trace_seq_puts(s, ",\"pid\":");
+	put_int(s, pid);
+	trace_seq_puts(s, ",\"tid\":");
+	put_int(s, tid);
+	trace_seq_putc(s, '}');
 	if (pid != LANES_PID)
 		task(c, tid);
 	c->any = true;
@@ -118,9 +159,11 @@ static int graph_exit(struct ftc_chrome *c, struct tep_record *rec, int pid)
 				   rec->ts >= dur ? rec->ts - dur : 0);
 
 	ts(s, "dur", dur);
-	if (c->depth)
-		trace_seq_printf(s, ",\"args\":{\"depth\":%" PRId64 "}",
-				 ftc_export_num(c->depth, rec));
+	if (c->depth) {
+		trace_seq_puts(s, ",\"args\":{\"depth\":");
+		put_int(s, ftc_export_num(c->depth, rec));
+		trace_seq_putc(s, '}');
+	}
 	c->st.calls++;
 	return put(c, pid, pid);
 }
@@ -202,7 +245,9 @@ static int lane(struct ftc_chrome *c, struct tep_record *rec, int cpu)
 		comm = ftc_export_str(c->prev_comm, rec, &n);
 		head(c, comm ? comm : "", comm ? n : 0, "sched", "X", l->since);
 		ts(&c->seq, "dur", rec->ts - l->since);
-		trace_seq_printf(&c->seq, ",\"args\":{\"pid\":%d}", prev);
+		trace_seq_puts(&c->seq, ",\"args\":{\"pid\":");
+		put_int(&c->seq, prev);
+		trace_seq_putc(&c->seq, '}');
 		c->st.slices++;
 		ret = put(c, LANES_PID, cpu);
 	}
