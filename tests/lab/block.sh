@@ -95,8 +95,15 @@ expect_match "$NAME: dmsetup makes the 30 ms delay target" '^dmsetup=0$' "$slow"
 expect_match "$NAME: live, ftc block -- dio exits with its status (0)" '^block=0$' "$slow"
 expect_match "$NAME: $dm is bio-based: its 20 reads timed as bios" \
 	"^# device $dm \\(bio-based: bios queued to completed\\): 20 bios \\(20 reads" "$slow"
+# dm-delay holds a bio 30 ms by jiffies, ftc times it by the trace clock: in
+# a TCG guest a stalled vCPU's jiffies catch up in a burst, and a bio can
+# leave early by the clock (P13: one of 20 in 4ms -> 8ms, on a quiet host).
+# All 20 are counted, none past 64 ms, and at least 18 in 32ms -> 64ms.
 rows=$(grep -E '^ +[0-9.]+[mun]?s? -> ' <<<"$slow")
-[ "$(echo "$rows" | wc -l)" = 1 ] && grep -Eq '^ +32ms -> 64ms +20  \|' <<<"$rows" &&
-	pass "$NAME: every one of the 20 in the 32ms -> 64ms bucket" ||
-	fail "$NAME: every one of the 20 in the 32ms -> 64ms bucket" "$rows"
+total=$(awk '{ n += $4 } END { print n + 0 }' <<<"$rows")
+in_bucket=$(awk '$1 == "32ms" && $3 == "64ms" { print $4 }' <<<"$rows")
+late=$(awk '$4 > 0 && ($3 ~ /[0-9]s$/ && $3 !~ /ms$/ || $3 + 0 > 64 && $3 ~ /ms$/)' <<<"$rows")
+[ "$total" = 20 ] && [ "${in_bucket:-0}" -ge 18 ] && [ -z "$late" ] &&
+	pass "$NAME: the 20 bios counted, ${in_bucket} in the 32ms -> 64ms bucket, none later" ||
+	fail "$NAME: the 20 bios in the 32ms -> 64ms bucket" "$rows"
 finish
