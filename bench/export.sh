@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# ftc convert --to perfetto over a capture of N getppid calls (their
+# ftc convert --to perfetto and --to chrome, and ftc report --timeline, over
+# a capture of N getppid calls (their
 # syscall enter and exit records, generic events in Perfetto's format) and
 # the sched events around them (compact), as records/s on one CPU (median
 # of RUNS runs; the target is >= 3 M records/s) and peak RSS, beside
@@ -26,6 +27,8 @@ secs_rss() { /usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1; }
 : >"$OUT/export.times"
 for r in $(seq "$RUNS"); do
 	echo "pf $(secs_rss "$FTC" convert --to perfetto "$OUT/export.dat" /dev/null)"
+	echo "ch $(secs_rss "$FTC" convert --to chrome "$OUT/export.dat" /dev/null)"
+	echo "tl $(secs_rss "$FTC" report --timeline /dev/null "$OUT/export.dat")"
 	echo "tc $(secs_rss trace-cmd report -i "$OUT/export.dat")"
 	rm -f "$OUT/export-copy.dat"
 	echo "dat $(secs_rss "$FTC" convert "$OUT/export.dat" "$OUT/export-copy.dat")"
@@ -36,9 +39,11 @@ size=$("$FTC" convert --to perfetto "$OUT/export.dat" - | wc -c)
 echo "convert --to perfetto over $n records ($N getppid calls), median of $RUNS runs" \
 	"($(date -u +%F), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
 printf '%-30s %9s %12s %9s\n' "" "seconds" "records/s" "RSS MB"
-for k in pf tc dat; do
+for k in pf ch tl tc dat; do
 	case $k in
 	pf) name="ftc convert --to perfetto" ;;
+	ch) name="ftc convert --to chrome" ;;
+	tl) name="ftc report --timeline" ;;
 	tc) name="trace-cmd report (text)" ;;
 	dat) name="ftc convert (trace.dat)" ;;
 	esac
