@@ -51,6 +51,31 @@ n_tc=$(trace-cmd report "$dat" 2>&1 | grep -c 'do_sys_openat2() {')
 expect_match "lab arm64-graph: trace-cmd reads as many do_sys_openat2 blocks ($n_tc, ftc $n_ftc)" \
 	"^$n_ftc\$" "$n_tc"
 
+# Captured on the board, read on the laptop: the arm64 capture as Perfetto's
+# trace and Chrome's JSON, each call of trace-cmd's report in them.
+if command -v protoc >/dev/null; then
+	"$FTC" convert --to perfetto "$dat" "$dat.pf" 2>"$dat.err" &&
+		protoc -I"$TOP/Documentation" --decode=ftc.perfetto.Trace \
+			"$TOP/Documentation/perfetto-subset.proto" <"$dat.pf" >"$dat.pf.txt" 2>>"$dat.err"
+	trace-cmd report -t -R -i "$dat" >"$dat.raw" 2>/dev/null
+	got=$(python3 "$TOP/tests/interop/perfetto-check.py" "$dat.pf.txt" "$dat.raw" 2>&1 |
+		python3 -c 'import json, sys; r = json.load(sys.stdin)
+print(r["records"], r["missing"], r["extra"], r["mismatches"], r["names"].get("funcgraph_exit", 0))' 2>&1)
+	set -- $got
+	[ "${1:-0}" -gt 0 ] && [ "$2 $3 $4" = "0 0 0" ] && [ "${5:-0}" -gt 0 ] &&
+		pass "lab arm64-graph: as Perfetto's trace on the host, each of trace-cmd's $1 records, $5 funcgraph exits" ||
+		fail "lab arm64-graph: as Perfetto's trace on the host" "records, missing, extra, mismatches, exits: $got $(head -2 "$dat.err")"
+else
+	skip "lab arm64-graph: as Perfetto's trace" "protoc is not installed (protobuf-compiler)"
+fi
+"$FTC" convert --to chrome "$dat" "$dat.json" 2>"$dat.err" &&
+	got=$(python3 "$TOP/tests/interop/chrome-check.py" "$dat.json" "$dat.raw" 2>&1 |
+		python3 -c 'import json, sys; r = json.load(sys.stdin); print(r["calls"], r["calls_equal"])' 2>&1)
+set -- ${got:-0 False}
+[ "$1" -gt 0 ] && [ "$2" = True ] &&
+	pass "lab arm64-graph: as Chrome's JSON on the host, its $1 calls as trace-cmd's exits give them" ||
+	fail "lab arm64-graph: as Chrome's JSON on the host" "${got:-} $(head -2 "$dat.err")"
+
 # The syscalls plugin on a real arm64 capture: arm64's numbers (openat is
 # 56 there, 257 on x86_64) named from arm64's table, by ftc and by
 # trace-cmd with the build's plugins (lib.sh points it there).
