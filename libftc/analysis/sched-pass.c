@@ -145,35 +145,15 @@ void ftc_sched_free(struct ftc_sched *s)
 	free(s);
 }
 
-/* Whether the record holds the field whole: a damaged file's formats may say otherwise. */
-static bool holds(const struct tep_format_field *f, const struct tep_record *rec)
-{
-	return f && f->offset >= 0 && f->size > 0 && rec->size >= 0 &&
-	       (long long)f->offset + f->size <= rec->size;
-}
-
 static long long num(const struct ftc_sched *s, enum sched_field f, const struct tep_record *rec)
 {
-	unsigned long long v = 0;
-
-	if (!holds(s->f[f], rec))
-		return 0;
-	tep_read_number_field(s->f[f], rec->data, &v);
-	/* pids are signed ints: a 4-byte field reads as unsigned */
-	if (s->f[f]->size == 4)
-		return (int)(unsigned int)v;
-	return (long long)v;
+	return ftc_pass_int(s->f[f], rec);
 }
 
 static void set_comm(struct sched_task *t, const struct tep_format_field *f,
 		     const struct tep_record *rec)
 {
-	size_t n = f->size < 16 ? (size_t)f->size : 16;
-
-	if (!holds(f, rec))
-		return;
-	memcpy(t->t.comm, (const char *)rec->data + f->offset, n);
-	t->t.comm[n] = '\0';
+	ftc_pass_comm(f, rec, t->t.comm);
 }
 
 /* The task of pid, followed from now: the gaps met before it are not its own. */
@@ -527,22 +507,16 @@ static int on_stack(struct ftc_sched *s, const struct tep_record *rec, long task
 /* A perf chain's kernel and user parts, split at its context marks, interned. */
 static int sample_stacks(struct ftc_sched *s, const struct tep_record *rec, int *k, int *u)
 {
-	const struct tep_format_field *f = s->f[F_SAMPLE_CHAIN];
 	uint64_t kips[MAX_STACK], uips[MAX_STACK], ip;
-	size_t nk = 0, nu = 0;
-	unsigned int loc, off, len;
+	size_t nk = 0, nu = 0, len = 0;
+	const char *chain = ftc_pass_bytes(s->f[F_SAMPLE_CHAIN], rec, &len);
 	bool user = false;
 
 	*k = *u = -1;
-	if (!f || f->offset < 0 || rec->size < f->offset + 4)
+	if (!chain)
 		return 0;
-	memcpy(&loc, (const char *)rec->data + f->offset, 4);
-	off = loc & 0xffff;
-	len = loc >> 16;
-	if (off + len > (unsigned int)rec->size)
-		return 0;
-	for (unsigned int i = 0; i + 8 <= len; i += 8) {
-		memcpy(&ip, (const char *)rec->data + off + i, 8);
+	for (size_t i = 0; i + 8 <= len; i += 8) {
+		memcpy(&ip, chain + i, 8);
 		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
 			user = ip == (uint64_t)PERF_CONTEXT_USER;
 		else if (user && nu < MAX_STACK)

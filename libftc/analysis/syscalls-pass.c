@@ -24,6 +24,7 @@
 #include "ftc-syscalls.h"
 #include "keytab.h"
 #include "opts.h"
+#include "pass-util.h"
 #include "syscall-table.h"
 
 enum ev_kind { EV_UNSEEN, EV_OTHER, EV_ENTER, EV_EXIT, EV_RAW_ENTER, EV_RAW_EXIT, EV_STRING };
@@ -244,9 +245,8 @@ static const struct sc_event *event_of(struct ftc_syscalls *s, struct tep_record
 
 static long long field_signed(const struct tep_format_field *f, const struct tep_record *rec)
 {
-	unsigned long long v = 0;
+	uint64_t v = ftc_pass_field(f, rec);
 
-	tep_read_number_field((struct tep_format_field *)f, rec->data, &v);
 	if (f->size == 4)
 		return (int)v;
 	if (f->size == 2)
@@ -309,16 +309,12 @@ static void read_args(const struct ftc_syscalls *s, const struct sc_event *e,
 		      const struct tep_record *rec, struct ftc_syscall *c)
 {
 	const struct tep_format_field *raw = e->raw_args;
-	unsigned long long v;
 	int esize;
 
 	if (e->kind == EV_ENTER) {
 		c->nargs = e->nargs;
-		for (int i = 0; i < e->nargs; i++) {
-			v = 0;
-			tep_read_number_field(e->args[i], rec->data, &v);
-			c->args[i] = v;
-		}
+		for (int i = 0; i < e->nargs; i++)
+			c->args[i] = ftc_pass_field(e->args[i], rec);
 		return;
 	}
 	/* raw_syscalls: an array of six longs */
@@ -356,25 +352,6 @@ static void take_strings(struct sc_task *t)
 	pending_drop(t);
 }
 
-/* The text of a __data_loc or __rel_loc string; NULL when it lies outside the record. */
-static const char *dyn_string(struct tep_format_field *f, const struct tep_record *rec,
-			      size_t *len)
-{
-	unsigned long long v = 0;
-	unsigned int off, n;
-
-	if (tep_read_number_field(f, rec->data, &v) < 0)
-		return NULL;
-	off = (unsigned int)(v & 0xffff);
-	n = (unsigned int)(v >> 16 & 0xffff);
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		off += (unsigned int)(f->offset + f->size);
-	if (off > (unsigned int)rec->size || n > (unsigned int)rec->size - off)
-		return NULL;
-	*len = strnlen((const char *)rec->data + off, n);
-	return (const char *)rec->data + off;
-}
-
 /*
  * A probe read a string on a task: an event probe on the entry, for the
  * call in progress (it fires after the entry's record), else for the next;
@@ -385,15 +362,15 @@ static int on_string(struct ftc_syscalls *s, const struct sc_event *e,
 		     const struct tep_record *rec, int tid)
 {
 	struct sc_task *t = task_of(s, tid);
-	unsigned long long ptr = 0;
+	uint64_t ptr;
 	const char *text;
 	char *copy;
 	size_t len;
 
 	if (!t)
 		return -1;
-	tep_read_number_field(e->ptr, rec->data, &ptr);
-	text = dyn_string(e->str, rec, &len);
+	ptr = ftc_pass_field(e->ptr, rec);
+	text = ftc_pass_str(e->str, rec, &len);
 	if (!text)
 		return 0;
 	copy = strndup(text, len);

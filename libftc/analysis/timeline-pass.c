@@ -101,37 +101,16 @@ void ftc_timeline_free(struct ftc_timeline *t)
 	free(t);
 }
 
-/* Whether the record holds the field whole: a damaged file's formats may say otherwise. */
-static bool holds(const struct tep_format_field *f, const struct tep_record *rec)
-{
-	return f && f->offset >= 0 && f->size > 0 && rec->size >= 0 &&
-	       (long long)f->offset + f->size <= rec->size;
-}
-
 static long long num(const struct ftc_timeline *t, enum tl_field f, const struct tep_record *rec)
 {
-	uint64_t v;
-
-	if (!holds(t->f[f], rec))
-		return 0;
-	v = ftc_pass_field(t->f[f], rec);
-	/* pids and CPUs are signed ints: a 4-byte field reads as unsigned */
-	return t->f[f]->size == 4 ? (int)(uint32_t)v : (long long)v;
+	return ftc_pass_int(t->f[f], rec);
 }
 
 /* A fixed char array (a comm) into buf, which holds 17. */
 static const char *text(const struct ftc_timeline *t, enum tl_field f,
 			const struct tep_record *rec, char *buf)
 {
-	const struct tep_format_field *fl = t->f[f];
-	size_t n;
-
-	if (!holds(fl, rec))
-		return NULL;
-	n = fl->size < 16 ? (size_t)fl->size : 16;
-	memcpy(buf, (const char *)rec->data + fl->offset, n);
-	buf[n] = '\0';
-	return buf;
+	return ftc_pass_comm(t->f[f], rec, buf) ? buf : NULL;
 }
 
 static int on_switch(struct ftc_timeline *t, const struct tep_record *rec, int cpu)
@@ -174,16 +153,12 @@ static int on_counter(struct ftc_timeline *t, const struct tep_record *rec, int 
 {
 	const struct tep_format_field *f = t->f[F_COUNTER_NAME];
 	char name[64];
-	unsigned int loc, off, len;
+	size_t len = 0;
+	const char *s = f && (f->flags & TEP_FIELD_IS_DYNAMIC) ? ftc_pass_bytes(f, rec, &len) : NULL;
 
-	if (!holds(f, rec) || f->size != 4)
+	if (!s || !len)
 		return 0;
-	memcpy(&loc, (const char *)rec->data + f->offset, 4);
-	off = loc & 0xffff;
-	len = loc >> 16;
-	if (!len || off + len > (unsigned int)rec->size)
-		return 0;
-	snprintf(name, sizeof(name), "%.*s", (int)len, (const char *)rec->data + off);
+	snprintf(name, sizeof(name), "%.*s", (int)len, s);
 	return ftc_tl_point(&t->m, cpu, rec->ts, 0, name, (uint64_t)num(t, F_COUNTER_VALUE, rec));
 }
 

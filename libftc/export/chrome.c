@@ -21,6 +21,7 @@
 #include "ftc-reader.h"
 #include "export-perf.h"
 #include "export-util.h"
+#include "pass-util.h"
 #include "format.h"
 #include "keytab.h"
 #include "opts.h"
@@ -150,18 +151,18 @@ static int put(struct ftc_chrome *c, int pid, int tid)
 
 static int graph_exit(struct ftc_chrome *c, struct tep_record *rec, int pid)
 {
-	uint64_t call = (uint64_t)ftc_export_num(c->calltime, rec);
-	uint64_t ret = (uint64_t)ftc_export_num(c->rettime, rec);
+	uint64_t call = (uint64_t)ftc_pass_num(c->calltime, rec);
+	uint64_t ret = (uint64_t)ftc_pass_num(c->rettime, rec);
 	uint64_t dur = ret >= call ? ret - call : 0;
 	char hex[24];
-	const char *fn = ftc_export_ksym(c->r, (uint64_t)ftc_export_num(c->func, rec), hex);
+	const char *fn = ftc_export_ksym(c->r, (uint64_t)ftc_pass_num(c->func, rec), hex);
 	struct trace_seq *s = head(c, fn, strlen(fn), "function_graph", "X",
 				   rec->ts >= dur ? rec->ts - dur : 0);
 
 	ts(s, "dur", dur);
 	if (c->depth) {
 		trace_seq_puts(s, ",\"args\":{\"depth\":");
-		put_int(s, ftc_export_num(c->depth, rec));
+		put_int(s, ftc_pass_num(c->depth, rec));
 		trace_seq_putc(s, '}');
 	}
 	c->st.calls++;
@@ -191,7 +192,7 @@ static int counter_marker(struct ftc_chrome *c, const char *t, size_t n, uint64_
 static int marker(struct ftc_chrome *c, struct tep_record *rec, int pid)
 {
 	size_t n = 0;
-	const char *t = ftc_export_str(c->buf, rec, &n), *name;
+	const char *t = ftc_pass_str(c->buf, rec, &n), *name;
 	int ret;
 
 	while (t && n && (t[n - 1] == '\n' || t[n - 1] == ' '))
@@ -232,7 +233,7 @@ static int grow_cpus(struct ftc_chrome *c, int cpu)
 static int lane(struct ftc_chrome *c, struct tep_record *rec, int cpu)
 {
 	struct ch_cpu *l;
-	int prev = (int)ftc_export_num(c->prev_pid, rec), ret = 0;
+	int prev = (int)ftc_pass_num(c->prev_pid, rec), ret = 0;
 	size_t n = 0;
 	const char *comm;
 
@@ -242,7 +243,7 @@ static int lane(struct ftc_chrome *c, struct tep_record *rec, int cpu)
 		return -1;
 	l = &c->cpus[cpu];
 	if (l->known && prev > 0) {
-		comm = ftc_export_str(c->prev_comm, rec, &n);
+		comm = ftc_pass_str(c->prev_comm, rec, &n);
 		head(c, comm ? comm : "", comm ? n : 0, "sched", "X", l->since);
 		ts(&c->seq, "dur", rec->ts - l->since);
 		trace_seq_puts(&c->seq, ",\"args\":{\"pid\":");

@@ -13,7 +13,7 @@
 #include "ftc-reader.h"
 #include "ftc-symbols.h"
 #include "export-perf.h"
-#include "export-util.h"
+#include "pass-util.h"
 
 static bool no_sample(const struct ftc_merge_record *mr, void *ctx)
 {
@@ -83,27 +83,18 @@ enum ftc_xperf_kind ftc_xperf_kind(const struct ftc_xperf *x, struct tep_record 
 	return FTC_XPERF_OTHER;
 }
 
-static uint64_t field(const struct tep_format_field *f, const struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	if (f && (unsigned int)(f->offset + f->size) <= (unsigned int)rec->size)
-		tep_read_number_field((struct tep_format_field *)f, rec->data, &v);
-	return v;
-}
-
 void ftc_xperf_sample(struct ftc_xperf *x, struct tep_record *rec, struct ftc_xperf_sample *s,
 		      struct ftc_perf_frame *frames)
 {
 	uint64_t ips[FTC_XPERF_MAX_FRAMES];
 	size_t len = 0, nr;
-	const char *chain = ftc_export_bytes(x->f_chain, rec, &len);
+	const char *chain = ftc_pass_bytes(x->f_chain, rec, &len);
 
 	s->pid = (uint32_t)tep_data_pid(x->tep, rec);
-	s->tid = (uint32_t)field(x->f_tid, rec);
-	s->cpu = (uint32_t)field(x->f_cpu, rec);
-	s->ip = field(x->f_ip, rec);
-	s->period = field(x->f_period, rec);
+	s->tid = (uint32_t)ftc_pass_field(x->f_tid, rec);
+	s->cpu = (uint32_t)ftc_pass_field(x->f_cpu, rec);
+	s->ip = ftc_pass_field(x->f_ip, rec);
+	s->period = ftc_pass_field(x->f_period, rec);
 	s->kernel = s->ip >> 63;
 	nr = chain ? len / 8 : 0;
 	if (nr > FTC_XPERF_MAX_FRAMES)
@@ -120,15 +111,15 @@ void ftc_xperf_sample(struct ftc_xperf *x, struct tep_record *rec, struct ftc_xp
 void ftc_xperf_reading(const struct ftc_xperf *x, const struct tep_record *rec,
 		       struct ftc_xperf_reading *rd)
 {
-	uint64_t ena = field(x->f_ena, rec), run = field(x->f_run, rec);
+	uint64_t ena = ftc_pass_field(x->f_ena, rec), run = ftc_pass_field(x->f_run, rec);
 
-	rd->name = ftc_export_bytes(x->f_name, rec, &rd->len);
+	rd->name = ftc_pass_bytes(x->f_name, rec, &rd->len);
 	if (!rd->name) {
 		rd->name = "?";
 		rd->len = 1;
 	}
 	rd->len = strnlen(rd->name, rd->len);
-	rd->value = (double)field(x->f_value, rec);
+	rd->value = (double)ftc_pass_field(x->f_value, rec);
 	if (run && run < ena)
 		rd->value = rd->value * (double)ena / (double)run;	/* multiplexed */
 }

@@ -18,7 +18,7 @@
 #include "ftc.h"
 #include "ftc-merge.h"
 #include "ftc-reader.h"
-#include "export-util.h"
+#include "pass-util.h"
 #include "perfetto.h"
 
 enum pf_val { V_NUM, V_STR, V_KSYM };
@@ -139,14 +139,14 @@ static void typed_fields(struct ftc_perfetto *p, struct ftc_pb *pb, const struct
 			continue;
 		switch (t->f[i].val) {
 		case V_NUM:
-			ftc_pb_int(pb, t->f[i].num, ftc_export_num(k->f[i], rec));
+			ftc_pb_int(pb, t->f[i].num, ftc_pass_num(k->f[i], rec));
 			break;
 		case V_KSYM:
 			ftc_pb_uint(pb, t->f[i].num,
-				    ftc_pf_ksym(p, (uint64_t)ftc_export_num(k->f[i], rec)));
+				    ftc_pf_ksym(p, (uint64_t)ftc_pass_num(k->f[i], rec)));
 			break;
 		case V_STR:
-			s = ftc_export_str(k->f[i], rec, &len);
+			s = ftc_pass_str(k->f[i], rec, &len);
 			if (s)
 				ftc_pb_bytes(pb, t->f[i].num, s, len);
 			break;
@@ -159,7 +159,7 @@ static void array_text(struct ftc_pb *pb, const struct tep_format_field *f,
 		       const struct tep_record *rec)
 {
 	size_t len, esz = f->elementsize > 0 && f->elementsize <= 8 ? (size_t)f->elementsize : 1;
-	const unsigned char *b = (const unsigned char *)ftc_export_bytes(f, rec, &len);
+	const unsigned char *b = (const unsigned char *)ftc_pass_bytes(f, rec, &len);
 	char text[512];
 	size_t at = 0;
 
@@ -183,14 +183,14 @@ static void generic_field(struct ftc_pb *pb, const struct tep_format_field *f,
 
 	ftc_pb_str(pb, GEN_FIELD_NAME, f->name);
 	if (is_string(f)) {
-		s = ftc_export_str(f, rec, &len);
+		s = ftc_pass_str(f, rec, &len);
 		ftc_pb_bytes(pb, GEN_FIELD_STR, s ? s : "", s ? len : 0);
 	} else if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
 		array_text(pb, f, rec);
 	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
-		ftc_pb_int(pb, GEN_FIELD_INT, ftc_export_num(f, rec));
+		ftc_pb_int(pb, GEN_FIELD_INT, ftc_pass_num(f, rec));
 	} else {
-		ftc_pb_uint(pb, GEN_FIELD_UINT, (uint64_t)ftc_export_num(f, rec));
+		ftc_pb_uint(pb, GEN_FIELD_UINT, (uint64_t)ftc_pass_num(f, rec));
 	}
 	ftc_pb_close(pb, m);
 }
@@ -210,7 +210,7 @@ static uint64_t comm_index(struct pf_compact *cs, const struct tep_format_field 
 			   const struct tep_record *rec)
 {
 	size_t len = 0;
-	const char *s = ftc_export_str(f, rec, &len);
+	const char *s = ftc_pass_str(f, rec, &len);
 	uint64_t id = ftc_pf_strings_id(&cs->comms, s ? s : "", s ? len : 0);
 
 	return id ? id - 1 : 0;
@@ -221,9 +221,9 @@ static void compact_switch(struct pf_compact *cs, const struct pf_kind *k,
 {
 	ftc_pb_raw_varint(&cs->sw_ts, rec->ts - cs->sw_last);
 	cs->sw_last = rec->ts;
-	ftc_pb_raw_varint(&cs->sw_state, (uint64_t)ftc_export_num(k->f[SW_STATE], rec));
-	ftc_pb_raw_varint(&cs->sw_pid, (uint64_t)ftc_export_num(k->f[SW_PID], rec));
-	ftc_pb_raw_varint(&cs->sw_prio, (uint64_t)ftc_export_num(k->f[SW_PRIO], rec));
+	ftc_pb_raw_varint(&cs->sw_state, (uint64_t)ftc_pass_num(k->f[SW_STATE], rec));
+	ftc_pb_raw_varint(&cs->sw_pid, (uint64_t)ftc_pass_num(k->f[SW_PID], rec));
+	ftc_pb_raw_varint(&cs->sw_prio, (uint64_t)ftc_pass_num(k->f[SW_PRIO], rec));
 	ftc_pb_raw_varint(&cs->sw_comm, comm_index(cs, k->f[SW_COMM], rec));
 }
 
@@ -232,9 +232,9 @@ static void compact_waking(struct ftc_perfetto *p, struct pf_compact *cs,
 {
 	ftc_pb_raw_varint(&cs->wk_ts, rec->ts - cs->wk_last);
 	cs->wk_last = rec->ts;
-	ftc_pb_raw_varint(&cs->wk_pid, (uint64_t)ftc_export_num(k->f[WK_PID], rec));
-	ftc_pb_raw_varint(&cs->wk_cpu, (uint64_t)ftc_export_num(k->f[WK_CPU], rec));
-	ftc_pb_raw_varint(&cs->wk_prio, (uint64_t)ftc_export_num(k->f[WK_PRIO], rec));
+	ftc_pb_raw_varint(&cs->wk_pid, (uint64_t)ftc_pass_num(k->f[WK_PID], rec));
+	ftc_pb_raw_varint(&cs->wk_cpu, (uint64_t)ftc_pass_num(k->f[WK_CPU], rec));
+	ftc_pb_raw_varint(&cs->wk_prio, (uint64_t)ftc_pass_num(k->f[WK_PRIO], rec));
 	ftc_pb_raw_varint(&cs->wk_comm, comm_index(cs, k->f[WK_COMM], rec));
 	ftc_pb_raw_varint(&cs->wk_flags, (uint64_t)tep_data_flags(p->tep, (struct tep_record *)rec));
 }
@@ -247,12 +247,12 @@ static void tasks_of(struct ftc_perfetto *p, const struct pf_kind *k,
 	int other;
 
 	if (!strncmp(name, "sched_wak", 9)) {
-		ftc_pf_task(p, (int)ftc_export_num(k->f[WK_PID], rec), 0);
+		ftc_pf_task(p, (int)ftc_pass_num(k->f[WK_PID], rec), 0);
 	} else if (!strcmp(name, "sched_switch") && k->f[SW_PID]) {
-		ftc_pf_task(p, (int)ftc_export_num(k->f[SW_PID], rec), 0);
+		ftc_pf_task(p, (int)ftc_pass_num(k->f[SW_PID], rec), 0);
 	} else if (!strcmp(name, "task_newtask") && k->f[0] && k->f[2]) {
-		other = (int)ftc_export_num(k->f[0], rec);
-		if (!(ftc_export_num(k->f[2], rec) & CLONE_THREAD_FLAG)) {
+		other = (int)ftc_pass_num(k->f[0], rec);
+		if (!(ftc_pass_num(k->f[2], rec) & CLONE_THREAD_FLAG)) {
 			ftc_pf_task(p, other, other);
 		} else {
 			long parent = ftc_keytab_find(&p->tasks, (uint64_t)pid);
