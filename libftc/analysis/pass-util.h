@@ -36,7 +36,7 @@ uint64_t ftc_pass_field(const struct tep_format_field *f, const struct tep_recor
 /* The same, sign-extended when the format says the field is signed. */
 int64_t ftc_pass_num(const struct tep_format_field *f, const struct tep_record *rec);
 
-/* A 4-byte field as a signed int (pids, CPUs: formats say int or u32 alike), others as they read. */
+/* A 4-byte field as a signed int (pids, CPUs: formats say int or u32 alike); others as read. */
 long long ftc_pass_int(const struct tep_format_field *f, const struct tep_record *rec);
 
 /* A fixed char array (a comm) into buf, which holds 17; false when rec does not hold it. */
