@@ -55,20 +55,65 @@ rows "$D/tc.dat" tc
 	pass "both files hold the two pp threads" ||
 	fail "both files hold the two pp threads" "ftc: $(tr '\n' ';' <"$D/ftc.rows") trace-cmd: $(tr '\n' ';' <"$D/tc.rows") $(cat "$D/tc.err")"
 join "$D/ftc.rows" "$D/tc.rows" >"$D/both"
+# The two copies of one hit are stamped a moment apart, but a moment that
+# can grow: a busy host that stops the vCPU between the two writes (CI saw
+# one such hit of 550 us move that much from one thread's run time to the
+# other's delay). Pair the pp threads' switches and wakeups of both files,
+# in order per CPU: a hit stamped G late in one file moves a thread's sums
+# by G at most, so the bound widens by the wide gaps' sum.
+switches() {
+	"$FTC" report --json --event sched:sched_switch --event sched:sched_wakeup "$1" 2>/dev/null |
+		python3 -c '
+import json, sys
+pids = set(sys.argv[1:])
+for l in sys.stdin:
+	r = json.loads(l); f = r["fields"]
+	who = [f["pid"]] if "pid" in f else [f["prev_pid"], f["next_pid"]]
+	if any(str(p) in pids for p in who):
+		print(r["cpu"], r["ts"], r["event"], *who)' $(cut -d" " -f1 "$D/both") |
+		sort -s -n -k1,1 >"$D/$2.sw"
+}
+switches "$D/ftc.dat" ftc
+switches "$D/tc.dat" tc
+jitter=$(python3 - "$D/ftc.sw" "$D/tc.sw" <<'PY'
+import sys
+a = [l.split() for l in open(sys.argv[1])]
+b = [l.split() for l in open(sys.argv[2])]
+if not a or len(a) != len(b) or any(x[0] != y[0] or x[2:] != y[2:] for x, y in zip(a, b)):
+	print("unpaired", len(a), len(b)); sys.exit()
+g = sorted(int(y[1]) - int(x[1]) for x, y in zip(a, b))
+mid = g[len(g) // 2]
+wide = [abs(x - mid) for x in g if abs(x - mid) > 10000]
+print(max(abs(x - mid) for x in g), len(wide), sum(wide), len(g))
+PY
+)
+set -- $jitter
+lost=$(awk '$8 + $15 > 0' "$D/both")
+# A wide gap is a rare hit, not the rule: more than 1% over 10 us would be
+# stamps read wrong, not a stopped vCPU.
+if [ -n "$lost" ]; then
+	skip "the switches pair up across the files" "events were lost"
+elif [ "$1" != unpaired ] && [ $(($2 * 100)) -le "$4" ]; then
+	pass "the $4 switches and wakeups pair up across the files; the widest gap beyond the usual is $1 ns ($2 over 10 us, $3 ns in all)"
+else
+	fail "the pp threads' switches and wakeups pair up across the files, a moment apart" "$jitter"
+fi
+gap=$([ "$1" != unpaired ] && echo "$3" || echo 0)
 while read -r pid sw wk dl pre run del lost tsw twk tdl tpre trun tdel tlost; do
 	[ "$lost$tlost" = 00 ] || { skip "thread $pid: counts" "events were lost ($lost, $tlost gaps)"; continue; }
 	[ "$sw $wk $dl $pre" = "$tsw $twk $tdl $tpre" ] && [ "$sw" -ge "$N" ] &&
 		pass "thread $pid: $sw switches, $wk wakeups, $dl delays, $pre preemptions in both files" ||
 		fail "thread $pid: the same counts in both files" "ftc's: $sw $wk $dl $pre; trace-cmd's: $tsw $twk $tdl $tpre"
-	# close: A B SWITCHES: |A - B| within 2% of A or 250 ns a switch
-	close() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { d = b - a; d = d < 0 ? -d : d
-		t = a * 0.02; t = n * 250 > t ? n * 250 : t; exit !(d <= t) }'; }
+	# close: A B SWITCHES: |A - B| within 2% of A or 250 ns a switch, the
+	# larger, and the wide gaps
+	close() { awk -v a="$1" -v b="$2" -v n="$3" -v g="$gap" 'BEGIN { d = b - a; d = d < 0 ? -d : d
+		t = a * 0.02; t = n * 250 > t ? n * 250 : t; exit !(d <= t + g) }'; }
 	close "$run" "$trun" "$sw" &&
-		pass "thread $pid: run time $run ns, $trun ns in trace-cmd's (2% or 250 ns a switch)" ||
-		fail "thread $pid: the same run time (2% or 250 ns a switch)" "ftc's $run ns, trace-cmd's $trun ns"
+		pass "thread $pid: run time $run ns, $trun ns in trace-cmd's (2% or 250 ns a switch, + $gap)" ||
+		fail "thread $pid: the same run time (2% or 250 ns a switch, + $gap)" "ftc's $run ns, trace-cmd's $trun ns"
 	close "$del" "$tdel" "$sw" &&
-		pass "thread $pid: delays $del ns, $tdel ns in trace-cmd's (2% or 250 ns a switch)" ||
-		fail "thread $pid: the same delays (2% or 250 ns a switch)" "ftc's $del ns, trace-cmd's $tdel ns"
+		pass "thread $pid: delays $del ns, $tdel ns in trace-cmd's (2% or 250 ns a switch, + $gap)" ||
+		fail "thread $pid: the same delays (2% or 250 ns a switch, + $gap)" "ftc's $del ns, trace-cmd's $tdel ns"
 done <"$D/both"
 knobs_unchanged "sched-tracecmd"
 finish
