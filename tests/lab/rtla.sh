@@ -139,12 +139,19 @@ for c in json.load(sys.stdin)["osnoise"]:
 	[ -n "$want" ] && [ "$want" = "$got" ] &&
 		pass "$NAME: osnoise: every CPU's periods, noise, longest noise and counts are trace-cmd's records' ($(echo "$got" | wc -l) CPUs)" ||
 		fail "$NAME: osnoise: the sums are trace-cmd's records'" "trace-cmd: $(echo "$want" | tr '\n' ';') ftc: $(echo "$got" | tr '\n' ';')"
-	# runtime_us=50000 a period: each period's runtime is about that
-	expect_match "$NAME: osnoise: --tracer-opt's runtime took effect (about 50 ms a period)" '^ok$' \
+	# runtime_us=50000 a period. The kernel ends a period at the first
+	# sample at or past 50 ms, so a period overshoots by one sample, and a
+	# sample is no longer than the longest noise (CI's busy TCG guest: 62 ms
+	# a period beside 66 ms of noise); stopping cuts each CPU's last one
+	# short. The default runtime (1 s a period) stays far outside.
+	expect_match "$NAME: osnoise: --tracer-opt's runtime took effect (50 ms a period, plus a sample)" '^ok$' \
 		"$("$FTC" rtla osnoise --json "$D/n.dat" 2>/dev/null | python3 -c '
 import json, sys
 c = [x for x in json.load(sys.stdin)["osnoise"] if x["periods"]]
-print("ok" if c and all(40000 <= x["runtime_us"] / x["periods"] <= 60000 for x in c) else c)')"
+def ok(x):
+	p = x["periods"]
+	return 50000 * (p - 1) <= x["runtime_us"] <= p * (50000 + x["max_single_us"] + 1000)
+print("ok" if c and all(ok(x) for x in c) else c)')"
 	expect_match "$NAME: osnoise: the noise events name their sources" '"kind": ?"(irq|softirq|thread)"' \
 		"$("$FTC" rtla osnoise --json "$D/n.dat" 2>&1)"
 fi
