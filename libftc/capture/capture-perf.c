@@ -27,6 +27,8 @@
 #include "perf.h"
 #include "tracefs-layer.h"
 
+#define CLOCK_TRIES	8	/* clock matches tried; the tightest counts */
+
 struct ring_ctx {
 	struct ftc_capture_perf *cp;
 	int idx;
@@ -173,7 +175,7 @@ static int calibrate_trace(struct ftc_capture_perf *cp, int64_t *off)
 	int64_t best = INT64_MAX;
 
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cp->cpu0);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < CLOCK_TRIES; i++) {
 		struct timespec t1, t2;
 		unsigned long long sec, usec;
 		char *text = NULL, *at;
@@ -199,21 +201,45 @@ static int calibrate_trace(struct ftc_capture_perf *cp, int64_t *off)
 	return 0;
 }
 
+/* The time stamped on the n-th COMM record of the ring (0: not there). */
+static uint64_t comm_time(const struct ftc_perf_ring *r, uint64_t head, int n)
+{
+	uint64_t off = 0, t = 0;
+	int k = 0;
+
+	while (off + sizeof(struct perf_event_header) <= head) {
+		const struct perf_event_header *h = (const void *)(r->data + off);
+
+		if (h->size < sizeof(*h) || off + h->size > head)
+			break;
+		/* Only sample_id's time follows the COMM record's fields. */
+		if (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 16 && k++ == n) {
+			memcpy(&t, r->data + off + h->size - 8, 8);
+			break;
+		}
+		off += h->size;
+	}
+	return t;
+}
+
 /*
  * Counter readings need a timestamp on the trace clock. For "local"
  * (perf's own clock, which user space cannot read) the offset to
- * CLOCK_MONOTONIC is measured once: renaming this thread makes the
- * kernel stamp a COMM record between two clock_gettime() calls.
+ * CLOCK_MONOTONIC is measured: renaming this thread makes the kernel stamp
+ * a COMM record between two clock_gettime() calls. A thread preempted
+ * between them (a busy host's TCG guest: 3 ms) would shift every sample by
+ * half that, so the tightest of a few tries counts, as for the trace clock.
  */
 static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
 				     .config = PERF_COUNT_SW_DUMMY, .comm = 1,
 				     .sample_id_all = 1, .sample_type = PERF_SAMPLE_TIME };
+	struct timespec t1[CLOCK_TRIES], t2[CLOCK_TRIES];
 	struct ftc_perf_ring *r;
-	char old[17] = "", buf[256];
-	struct timespec t1, t2;
-	uint64_t t = 0, head;
+	int64_t best = INT64_MAX;
+	char old[17] = "";
+	uint64_t head;
 	int fd, ret = -1;
 
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -226,24 +252,28 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 		return -1;
 	}
 	prctl(PR_GET_NAME, old);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	prctl(PR_SET_NAME, "ftc-clock-sync");
-	clock_gettime(CLOCK_MONOTONIC, &t2);
-	prctl(PR_SET_NAME, old);
+	for (int i = 0; i < CLOCK_TRIES; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t1[i]);
+		prctl(PR_SET_NAME, "ftc-clock-sync");
+		clock_gettime(CLOCK_MONOTONIC, &t2[i]);
+		prctl(PR_SET_NAME, old);	/* a COMM record too: try i's is record 2i */
+	}
 	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	if (head >= sizeof(struct perf_event_header) + 8 && head < sizeof(buf)) {
-		const struct perf_event_header *h = (const void *)r->data;
+	if (head > r->data_size)
+		head = 0;	/* wrapped: cannot be, a page holds them all */
+	for (int i = 0; i < CLOCK_TRIES; i++) {
+		uint64_t t = comm_time(r, head, 2 * i);
+		int64_t took = (t2[i].tv_sec - t1[i].tv_sec) * 1000000000LL +
+			       t2[i].tv_nsec - t1[i].tv_nsec;
 
-		/* Only sample_id's time follows the COMM record's fields. */
-		if (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 16) {
-			memcpy(&t, r->data + h->size - 8, 8);
+		if (t && took < best) {
+			best = took;
+			*off = (int64_t)t - mid_ns(&t1[i], &t2[i]);
 			ret = 0;
 		}
 	}
 	if (ret < 0)
 		ftc_error(EIO, "no COMM record to match perf's clock with CLOCK_MONOTONIC");
-	else
-		*off = (int64_t)t - mid_ns(&t1, &t2);
 	ftc_perf_ring_unmap(r);
 	close(fd);
 	return ret;
