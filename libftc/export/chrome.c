@@ -214,33 +214,20 @@ static int marker(struct ftc_chrome *c, struct tep_record *rec, int pid)
 	return put(c, pid, pid);
 }
 
-static int grow_cpus(struct ftc_chrome *c, int cpu)
-{
-	struct ch_cpu *n;
-
-	if (cpu < c->ncpus)
-		return 0;
-	n = realloc(c->cpus, (size_t)(cpu + 1) * sizeof(*n));
-	if (!n)
-		return ftc_error(ENOMEM, "out of memory");
-	memset(n + c->ncpus, 0, (size_t)(cpu + 1 - c->ncpus) * sizeof(*n));
-	c->cpus = n;
-	c->ncpus = cpu + 1;
-	return 0;
-}
-
 /* What ran on the CPU from the switch before to this one (the idle task: nothing). */
 static int lane(struct ftc_chrome *c, struct tep_record *rec, int cpu)
 {
-	struct ch_cpu *l;
+	struct ch_cpu *l, *grown;
 	int prev = (int)ftc_pass_num(c->prev_pid, rec), ret = 0;
 	size_t n = 0;
 	const char *comm;
 
 	if (cpu < 0 || cpu >= FTC_MAX_CPUS)
 		return 0;	/* a damaged file's CPU number: no lane for it */
-	if (grow_cpus(c, cpu) < 0)
+	grown = ftc_export_grow(c->cpus, &c->ncpus, cpu, sizeof(*c->cpus));
+	if (!grown)
 		return -1;
+	c->cpus = grown;
 	l = &c->cpus[cpu];
 	if (l->known && prev > 0) {
 		comm = ftc_pass_str(c->prev_comm, rec, &n);

@@ -18,6 +18,7 @@
 #include "ftc-reader.h"
 #include "opts.h"
 #include "export-perf.h"
+#include "export-util.h"
 #include "perfetto.h"
 #include "reader.h"
 
@@ -57,21 +58,6 @@ static int flush_cpu(struct ftc_perfetto *p, int cpu)
 	return ret;
 }
 
-static int grow_cpus(struct ftc_perfetto *p, int cpu)
-{
-	struct pf_cpu *n;
-
-	if (cpu < p->ncpus)
-		return 0;
-	n = realloc(p->cpus, (size_t)(cpu + 1) * sizeof(*n));
-	if (!n)
-		return ftc_error(ENOMEM, "out of memory");
-	memset(n + p->ncpus, 0, (size_t)(cpu + 1 - p->ncpus) * sizeof(*n));
-	p->cpus = n;
-	p->ncpus = cpu + 1;
-	return 0;
-}
-
 static size_t bundle_size(const struct pf_cpu *c)
 {
 	const struct pf_compact *cs = &c->compact;
@@ -83,7 +69,7 @@ static size_t bundle_size(const struct pf_cpu *c)
 
 int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 {
-	struct pf_cpu *c;
+	struct pf_cpu *c, *grown;
 
 	if (p->write_failed)
 		return -1;
@@ -96,8 +82,10 @@ int ftc_perfetto_add(struct ftc_perfetto *p, const struct ftc_merge_record *mr)
 		p->st.unknown++;	/* a damaged file's CPU number: no bundle for it */
 		return 0;
 	}
-	if (grow_cpus(p, mr->cpu) < 0)
+	grown = ftc_export_grow(p->cpus, &p->ncpus, mr->cpu, sizeof(*p->cpus));
+	if (!grown)
 		return -1;
+	p->cpus = grown;
 	c = &p->cpus[mr->cpu];
 	if (mr->missed) {
 		/* the loss is marked on the bundle that follows it */
