@@ -225,6 +225,12 @@ FTC_API uint64_t ftc_perf_profile_lost(const struct ftc_perf_profile *p);
 FTC_API int ftc_perf_profile_resolve(struct ftc_perf_profile *p, struct ftc_symbols *syms,
 				     uint32_t pid, bool kernel, const uint64_t *ips, size_t nr,
 				     struct ftc_perf_frame *frames, int max);
+/*
+ * Frames unwound through code without frame pointers say one thing:
+ * unknown. A run of them becomes one frame, as folded stacks, flame graphs
+ * and the exporters show it; returns how many frames are left.
+ */
+FTC_API int ftc_perf_frames_one_unknown(struct ftc_perf_frame *f, int n);
 /* Sample i's frames, leaf first. Returns how many were written. */
 FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 				    struct ftc_perf_frame *frames, int max);

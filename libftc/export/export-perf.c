@@ -83,25 +83,6 @@ enum ftc_xperf_kind ftc_xperf_kind(const struct ftc_xperf *x, struct tep_record 
 	return FTC_XPERF_OTHER;
 }
 
-/*
- * Frames unwound through code without frame pointers say one thing:
- * unknown. One is kept of a run of them, as ftc report's folded stacks
- * keep it (perf-report.c), so that both name a sample's stack alike.
- */
-static int one_unknown(struct ftc_perf_frame *f, int n)
-{
-	int out = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (i < n - 1 && !strcmp(f[i].sym, "[unknown]") && !strcmp(f[i + 1].sym, "[unknown]"))
-			continue;
-		if (out != i)
-			f[out] = f[i];
-		out++;
-	}
-	return out;
-}
-
 void ftc_xperf_sample(struct ftc_xperf *x, struct tep_record *rec, struct ftc_xperf_sample *s,
 		      struct ftc_perf_frame *frames)
 {
@@ -125,7 +106,7 @@ void ftc_xperf_sample(struct ftc_xperf *x, struct tep_record *rec, struct ftc_xp
 	}
 	s->nframes = ftc_perf_profile_resolve(x->prof, x->syms, s->pid, s->kernel, ips, nr,
 					      frames, FTC_XPERF_MAX_FRAMES);
-	s->nframes = one_unknown(frames, s->nframes);
+	s->nframes = ftc_perf_frames_one_unknown(frames, s->nframes);
 }
 
 void ftc_xperf_reading(const struct ftc_xperf *x, const struct tep_record *rec,

@@ -334,6 +334,20 @@ int ftc_perf_profile_resolve(struct ftc_perf_profile *p, struct ftc_symbols *sym
 	return n;
 }
 
+int ftc_perf_frames_one_unknown(struct ftc_perf_frame *f, int n)
+{
+	int out = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i < n - 1 && !strcmp(f[i].sym, "[unknown]") && !strcmp(f[i + 1].sym, "[unknown]"))
+			continue;
+		if (out != i)
+			f[out] = f[i];
+		out++;
+	}
+	return out;
+}
+
 int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 			    struct ftc_perf_frame *frames, int max)
 {

@@ -96,11 +96,6 @@ static int add_folded(struct ftc_perf_agg *a, const char *comm, const struct ftc
 			s = ns;
 			cap = need * 2;
 		}
-		/* A run of frames unwound through code without frame pointers
-		 * says one thing: unknown. Keep one, not a tower of them. */
-		if (i < n - 1 && !strcmp(fr[i].sym, "[unknown]") &&
-		    !strcmp(fr[i + 1].sym, "[unknown]"))
-			continue;
 		/* Folded stacks have no room for spaces inside a frame. */
 		len += (size_t)snprintf(s + len, cap - len, ";%s%s", fr[i].sym,
 					fr[i].kernel ? "_[k]" : "");
@@ -124,6 +119,8 @@ int ftc_perf_agg_build(struct ftc_perf_agg *a, struct ftc_perf_profile *p,
 		const char *comm = ftc_perf_profile_comm(p, p->samples[i].pid);
 		int n = ftc_perf_profile_frames(p, syms, i, fr, MAX_FRAMES);
 
+		/* the table counts a symbol once a sample: one [unknown] or several, alike */
+		n = ftc_perf_frames_one_unknown(fr, n);
 		if (n <= 0)
 			continue;
 		if (add_children(a, comm, fr, n) < 0 || add_folded(a, comm, fr, n) < 0) {
