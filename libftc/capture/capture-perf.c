@@ -162,6 +162,11 @@ static int64_t mid_ns(const struct timespec *a, const struct timespec *b)
 	return (a->tv_sec + b->tv_sec) * 500000000LL + (a->tv_nsec + b->tv_nsec) / 2;
 }
 
+static int64_t span_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000000LL + b->tv_nsec - a->tv_nsec;
+}
+
 /*
  * The trace clock "local" is sched_clock(), perf's is local_clock(): on
  * x86 they differ by a constant (__sched_clock_offset), so both are
@@ -192,7 +197,7 @@ static int calibrate_trace(struct ftc_capture_perf *cp, int64_t *off)
 					 "with the trace's; use -C mono", file);
 		}
 		free(text);
-		took = (t2.tv_sec - t1.tv_sec) * 1000000000LL + t2.tv_nsec - t1.tv_nsec;
+		took = span_ns(&t1, &t2);
 		if (took < best) {
 			best = took;
 			*off = (int64_t)(sec * 1000000000ULL + usec * 1000ULL) - mid_ns(&t1, &t2);
@@ -201,25 +206,27 @@ static int calibrate_trace(struct ftc_capture_perf *cp, int64_t *off)
 	return 0;
 }
 
-/* The time stamped on the n-th COMM record of the ring (0: not there). */
-static uint64_t comm_time(const struct ftc_perf_ring *r, uint64_t head, int n)
+/*
+ * The times stamped on the ring's COMM records, every other one from the
+ * first (each try renames the thread, then names it back): times[i] is
+ * try i's, 0 when its record is not there.
+ */
+static void comm_times(const struct ftc_perf_ring *r, uint64_t head, uint64_t *times, int n)
 {
-	uint64_t off = 0, t = 0;
+	uint64_t off = 0;
 	int k = 0;
 
-	while (off + sizeof(struct perf_event_header) <= head) {
+	memset(times, 0, sizeof(*times) * (size_t)n);
+	while (off + sizeof(struct perf_event_header) <= head && k < 2 * n) {
 		const struct perf_event_header *h = (const void *)(r->data + off);
 
 		if (h->size < sizeof(*h) || off + h->size > head)
 			break;
 		/* Only sample_id's time follows the COMM record's fields. */
-		if (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 16 && k++ == n) {
-			memcpy(&t, r->data + off + h->size - 8, 8);
-			break;
-		}
+		if (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 16 && k++ % 2 == 0)
+			memcpy(&times[k / 2], r->data + off + h->size - 8, 8);
 		off += h->size;
 	}
-	return t;
 }
 
 /*
@@ -236,6 +243,7 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 				     .config = PERF_COUNT_SW_DUMMY, .comm = 1,
 				     .sample_id_all = 1, .sample_type = PERF_SAMPLE_TIME };
 	struct timespec t1[CLOCK_TRIES], t2[CLOCK_TRIES];
+	uint64_t times[CLOCK_TRIES];
 	struct ftc_perf_ring *r;
 	int64_t best = INT64_MAX;
 	char old[17] = "";
@@ -256,19 +264,18 @@ static int calibrate_perf(struct ftc_capture_perf *cp, int64_t *off)
 		clock_gettime(CLOCK_MONOTONIC, &t1[i]);
 		prctl(PR_SET_NAME, "ftc-clock-sync");
 		clock_gettime(CLOCK_MONOTONIC, &t2[i]);
-		prctl(PR_SET_NAME, old);	/* a COMM record too: try i's is record 2i */
+		prctl(PR_SET_NAME, old);	/* a COMM record too */
 	}
 	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	if (head > r->data_size)
 		head = 0;	/* wrapped: cannot be, a page holds them all */
+	comm_times(r, head, times, CLOCK_TRIES);
 	for (int i = 0; i < CLOCK_TRIES; i++) {
-		uint64_t t = comm_time(r, head, 2 * i);
-		int64_t took = (t2[i].tv_sec - t1[i].tv_sec) * 1000000000LL +
-			       t2[i].tv_nsec - t1[i].tv_nsec;
+		int64_t took = span_ns(&t1[i], &t2[i]);
 
-		if (t && took < best) {
+		if (times[i] && took < best) {
 			best = took;
-			*off = (int64_t)t - mid_ns(&t1[i], &t2[i]);
+			*off = (int64_t)times[i] - mid_ns(&t1[i], &t2[i]);
 			ret = 0;
 		}
 	}
