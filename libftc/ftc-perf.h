@@ -230,7 +230,7 @@ FTC_API int ftc_perf_profile_resolve(struct ftc_perf_profile *p, struct ftc_symb
  * unknown. A run of them becomes one frame, as folded stacks, flame graphs
  * and the exporters show it; returns how many frames are left.
  */
-FTC_API int ftc_perf_frames_one_unknown(struct ftc_perf_frame *f, int n);
+FTC_API int ftc_perf_frames_one_unknown(struct ftc_perf_frame *frames, int n);
 /* Sample i's frames, leaf first. Returns how many were written. */
 FTC_API int ftc_perf_profile_frames(struct ftc_perf_profile *p, struct ftc_symbols *syms, size_t i,
 				    struct ftc_perf_frame *frames, int max);

@@ -305,6 +305,13 @@ static void run_handler(struct ftc_format *f, const struct ftc_merge_record *mr,
 	/* Only impure handler events are printed: copy just those into the scratch record. */
 	if (!ev->handler || ftc_reader_handler_is_pure(f->r, ev))
 		return;
+	/*
+	 * -R text prints fields without the handler, as trace-cmd -R does: the
+	 * records it does not print register nothing either, or its names
+	 * would depend on the selection and on --jobs.
+	 */
+	if ((f->flags & (FTC_FMT_RAW | FTC_FMT_JSON)) == FTC_FMT_RAW)
+		return;
 	ftc_format_safe_record(f, mr->rec, &rec);
 	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)
 		return;

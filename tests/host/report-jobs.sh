@@ -63,6 +63,37 @@ same "--first 30000" --first 30000
 expect "the default prints what --jobs 1 prints" \
 	test "$("$FTC" report "$F" | md5sum)" = "$("$FTC" report --jobs 1 "$F" | md5sum)"
 
+# Task names the file does not hold: here every saved name is blanked, so
+# all come from sched_switch's plugin as it prints. -R prints fields without
+# it, as trace-cmd -R does: no name at all, whatever the stretches and the
+# selection (the records passed over register none either).
+G=$D/noname.dat
+if "$FTC" record -q -B "$I" --compression none -e sched -e syscalls -o "$G" -- \
+	sh -c 'ls -l /usr/include >/dev/null' >"$D/rec2.out" 2>&1; then
+	"$FTC" reset -q -B "$I" -d >/dev/null 2>&1
+	set -- $("$FTC" dump --sections "$G" | awk '/command lines/ { o = $(NF - 4); n = $(NF - 2) } END { print o, n }')
+	python3 -c '
+import sys
+path, off, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+d = bytearray(open(path, "rb").read())
+for i in range(off + 24, off + 16 + size):
+	if d[i] not in (0, 10):
+		d[i] = 32
+open(path, "wb").write(d)' "$G" "$1" "$2"
+	expect_match "blanked names: the plugin names the tasks as it prints" \
+		' (ls|sh|ftc)-[0-9]+ ' "$("$FTC" report "$G")"
+	all=$("$FTC" report -R "$G")
+	expect_nomatch "blanked names: -R names no task" ' (ls|sh|ftc)-[0-9]+ ' "$all"
+	sel=$("$FTC" report -R --event sys_enter_openat "$G" | grep -v '^#\|^cpus=')
+	expect "blanked names: -R --event prints the lines the whole -R prints" \
+		test "$sel" = "$(printf '%s\n' "$all" | grep ' sys_enter_openat: ')"
+	F0=$F F=$G
+	same "-R, names blanked" -R
+	F=$F0
+else
+	fail "setup: record without compression" "$(tail -3 "$D/rec2.out")"
+fi
+
 # helpers_of WANT CMD...: GOT, how many children a report printing into a
 # FIFO has while the FIFO is not read (it blocks once the pipe is full); then
 # the FIFO is drained and the report waited for. The helpers are forked one
