@@ -15,6 +15,9 @@ import json
 import re
 import sys
 
+# Bracketed mappings of user space (the process's own pages), not the kernel's.
+USER_SPECIAL = {"[unknown]", "[vdso]", "[vsyscall]", "[vvar]", "[heap]", "[stack]", "[uprobes]"}
+
 
 def parse_text(path):
     """protoc's text format as nested lists of (key, value) pairs."""
@@ -195,8 +198,11 @@ class Perfetto:
                 if fn is None or mp is None or path is None:
                     self.errors.append("frame %s: its name or mapping is not interned" % fid)
                     return
-                # folded stacks mark the kernel's frames as perf does
-                kernel = get(path, "str").startswith("[") and get(path, "str") != "[unknown]"
+                # folded stacks mark the kernel's frames as perf does; the
+                # kernel's mappings are [kernel.kallsyms] and [MODULE], and
+                # the user's bracketed ones are the kernel's own pages
+                name = get(path, "str")
+                kernel = name.startswith("[") and name not in USER_SPECIAL
                 frames.append(get(fn, "str") + ("_[k]" if kernel else ""))
         self.samples.append((int(get(s, "tid")), int(get(s, "pid")), frames))
 
