@@ -264,6 +264,18 @@ static void damaged_marker(struct ftc_format *f, const struct ftc_merge_record *
 			 mr->cpu, rec->offset, ev->system, ev->name, why);
 }
 
+/*
+ * Whether printing ev registers comms: plugin handlers (sched_switch's) do,
+ * pure ones (ftc's syscalls plugin) do not, and -R text prints fields
+ * without any handler, as trace-cmd -R does. Records not printed follow the
+ * same rule, or the names would depend on the selection and on --jobs.
+ */
+static bool registers_comms(struct ftc_format *f, struct tep_event *ev)
+{
+	return ev->handler && !ftc_reader_handler_is_pure(f->r, ev) &&
+	       (f->flags & (FTC_FMT_RAW | FTC_FMT_JSON)) != FTC_FMT_RAW;
+}
+
 int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 {
 	struct tep_record rec;
@@ -284,12 +296,8 @@ int ftc_format_record(struct ftc_format *f, const struct ftc_merge_record *mr)
 		ftc_format_json(f, mr, &rec, ev);
 	else if ((f->flags & FTC_FMT_NO_GRAPH) || !ftc_graph_record(f, mr, &rec, ev))
 		ftc_format_line(f, mr, &rec, ev);
-	/*
-	 * Plugin handlers (sched_switch's) register comms as they print, which
-	 * can replace the strings the cache points at: start it afresh. Pure
-	 * ones (ftc's syscalls plugin) register none.
-	 */
-	if (ev && ev->handler && !ftc_reader_handler_is_pure(f->r, ev))
+	/* Registered comms can replace the strings the cache points at: start it afresh. */
+	if (ev && registers_comms(f, ev))
 		f->comm_gen++;
 	out_seq(f);
 	return 0;
@@ -302,15 +310,8 @@ static void run_handler(struct ftc_format *f, const struct ftc_merge_record *mr,
 	struct tep_record rec;
 	char why[160];
 
-	/* Only impure handler events are printed: copy just those into the scratch record. */
-	if (!ev->handler || ftc_reader_handler_is_pure(f->r, ev))
-		return;
-	/*
-	 * -R text prints fields without the handler, as trace-cmd -R does: the
-	 * records it does not print register nothing either, or its names
-	 * would depend on the selection and on --jobs.
-	 */
-	if ((f->flags & (FTC_FMT_RAW | FTC_FMT_JSON)) == FTC_FMT_RAW)
+	/* Only those events are printed: copy just them into the scratch record. */
+	if (!registers_comms(f, ev))
 		return;
 	ftc_format_safe_record(f, mr->rec, &rec);
 	if (ftc_format_check(f, &rec, ev, why, sizeof(why)) < 0)
