@@ -71,6 +71,8 @@ G=$D/noname.dat
 if "$FTC" record -q -B "$I" --compression none -e sched -e syscalls -o "$G" -- \
 	sh -c 'ls -l /usr/include >/dev/null' >"$D/rec2.out" 2>&1; then
 	"$FTC" reset -q -B "$I" -d >/dev/null 2>&1
+	# The last command lines section: a 16-byte section header, then the
+	# text's u64 length, then "PID COMM" lines, blanked but for newlines.
 	set -- $("$FTC" dump --sections "$G" | awk '/command lines/ { o = $(NF - 4); n = $(NF - 2) } END { print o, n }')
 	python3 -c '
 import sys
