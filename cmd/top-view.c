@@ -100,10 +100,13 @@ static const char *func_name(struct top_table *t, struct top_model *m, uint64_t 
 		ftc_symbols_load_kallsyms(m->syms, "/proc/kallsyms");
 	if (m->syms)
 		name = ftc_symbols_kernel(m->syms, ip, &off);
-	if (name && !off)
+	/*
+	 * The function tracer's ip is its call to __fentry__, 4 bytes into the
+	 * function where the kernel has IBT (ENDBR first: 6.12's vfs_read+0x4):
+	 * named without the offset, as the kernel's %ps and trace-cmd name it.
+	 */
+	if (name)
 		return name;
-	if (name && asprintf(&s, "%s+0x%llx", name, (unsigned long long)off) >= 0)
-		return keep(t, s);
 	if (asprintf(&s, "0x%llx", (unsigned long long)ip) >= 0)
 		return keep(t, s);
 	return "?";

@@ -47,6 +47,8 @@ if [ -f /lab/ftclab.ko ] && insmod /lab/ftclab.ko; then
 	echo "== module-probes"
 	ftc funclatency -T ftclab_sleep --probes -- sh -c 'echo s20 >/proc/ftclab' 2>&1
 	echo "status=$?"
+	# the kernel as found, for a scenario after this one in a shared boot
+	rmmod ftclab
 fi
 echo "== end"
 lab_export /tmp/g.dat

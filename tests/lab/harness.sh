@@ -141,6 +141,53 @@ out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-exit.console lab_verdict "lab h-exit"
 expect_match "lab harness: LAB_REBOOTS=1 fails a first boot that did not panic" \
 	'^FAIL lab h-exit: LAB_REBOOTS=1: want a panic' "$out"
 
+# A shared boot (LAB_BATCH, tests/lab/kernel-6.12.sh) judges each part as a
+# boot of its own: a part that fails or overruns fails alone, the next
+# starts with an empty /tmp and its own files, a panic fails its part and
+# every part it kept from running.
+B=$OUT/h-batch
+rm -rf "$B" && mkdir -p "$B/parts" && echo "the file given" >"$OUT/h-batch-file"
+LAB_BATCH=collect:$B/parts lab_run h-ok - <<'EOF'
+echo left >/tmp/leftover
+echo "ok part ran"
+EOF
+LAB_BATCH=collect:$B/parts lab_run h-bad - <<'EOF'
+echo "bad part ran"
+exit 3
+EOF
+LAB_BATCH=collect:$B/parts LAB_TIMEOUT=2 lab_run h-slow - <<'EOF'
+sleep 60
+EOF
+LAB_BATCH=collect:$B/parts lab_run h-clean - "$OUT/h-batch-file=/lab/given" <<'EOF'
+ls /tmp/leftover 2>/dev/null || echo "no leftover"
+cat /lab/given
+EOF
+LAB_BATCH=collect:$B/parts lab_run h-crash - <<'EOF'
+echo 1 >/proc/sys/kernel/sysrq
+echo c >/proc/sysrq-trigger
+EOF
+LAB_BATCH=collect:$B/parts lab_run h-never - </dev/null
+lab_batch_scenario "$B/parts" >"$B/scenario"
+out=$(LAB_TIMEOUT=80 lab_run h-batch "$B/scenario" "$B/parts=/lab/.parts"; echo "rc=$?")
+expect_match "lab harness: a shared boot that panics fails as a whole" '^FAIL lab h-batch: the guest kernel panicked' "$out"
+# (qemu exits 0 after the panic: -no-reboot; its limit was (80 + 60) s)
+cp "$OUT/lab-h-batch.console" "$B/console" && echo 0 >"$B/rc" && echo 140 >"$B/limit"
+replay() { LAB_BATCH=replay:$B lab_run "$@" - </dev/null; echo "rc=$?"; }
+out=$(replay h-ok)
+expect_match "lab harness: a shared boot's good part passes" '^PASS lab h-ok: guest ran the scenario \([0-9.]+ s in a shared boot\)' "$out"
+expect_match "lab harness: ... with its own output" '^ok part ran$' "$(cat "$OUT/lab-h-ok.out")"
+expect_nomatch "lab harness: ... and no other part's" 'bad part ran' "$(cat "$OUT/lab-h-ok.out")"
+expect_match "lab harness: a shared boot's failing part fails" '^FAIL lab h-bad: the scenario exited 3' "$(replay h-bad)"
+expect_match "lab harness: a shared boot's part past its limit fails" 	'^FAIL lab h-slow: the scenario was killed after LAB_TIMEOUT=2 s' "$(LAB_TIMEOUT=2 replay h-slow)"
+out=$(replay h-clean)
+expect_match "lab harness: the part after a killed one runs" '^PASS lab h-clean: ' "$out"
+expect_match "lab harness: each part starts with an empty /tmp" '^no leftover$' "$(cat "$OUT/lab-h-clean.out")"
+expect_match "lab harness: each part has its own files" '^the file given$' "$(cat "$OUT/lab-h-clean.out")"
+expect_match "lab harness: a part that panics the guest fails" '^FAIL lab h-crash: the guest kernel panicked' "$(replay h-crash)"
+out=$(replay h-never)
+expect_match "lab harness: a part the panic kept from running fails" 	'^FAIL lab h-never: the shared boot never began this scenario' "$out"
+expect_match "lab harness: ... and returns 1" '^rc=1$' "$out"
+
 out=$(FTC_STATIC=/nonexistent/ftc-static lab_run h-noftc - </dev/null; echo "rc=$?")
 expect_match "lab harness: a missing ftc-static fails" \
 	'^FAIL lab h-noftc: /nonexistent/ftc-static not found: run .make static.' "$out"

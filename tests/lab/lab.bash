@@ -62,6 +62,9 @@
 #			arm64 ftc-static-arm64, on armhf ftc-static-armhf)
 #   LAB_BUSYBOX		a static busybox (default /bin/busybox; on Arm the
 #			one scripts/cross-sysroot unpacks)
+#   LAB_BATCH		collect:DIR or replay:DIR, for a boot shared by several
+#			test scripts (see "Shared boots" below and
+#			tests/lab/kernel-6.12.sh)
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-60}
 export LAB_ARCH=${LAB_ARCH:-x86_64}
@@ -149,13 +152,63 @@ lab_export() {
 	echo "@@LAB FILE $1 END size=$(wc -c <"$1") sha256=$(sha256sum <"$1" | cut -d' ' -f1)"
 	echo "$2" >/proc/sys/kernel/printk
 }
+
+# lab_part NAME SECONDS: one scenario of a boot shared by several
+# (LAB_BATCH): from an empty /tmp, with its files put in place, under its
+# own time limit, between markers at which lab_run's replay cuts the
+# console; then lab_clean.
+lab_part() {
+	local t0 t1 st
+	read t0 _ </proc/uptime
+	echo
+	echo "@@LAB PART $1 BEGIN uptime=$t0"
+	cd / && rm -rf /tmp && mkdir /tmp && cd /tmp || return 1
+	cp -a "/lab/.parts/$1/root/." / || echo "lab_part: cannot put $1's files in place"
+	timeout -s KILL "$2" sh -c ". /lab/.guest.sh; . /lab/.parts/$1/scenario"
+	st=$?
+	read t1 _ </proc/uptime
+	[ "$st" = 137 ] && [ "${t1%.*}" -ge $((${t0%.*} + $2)) ] && echo "@@LAB TIMEOUT after $2 s"
+	echo
+	echo "@@LAB PART $1 END status=$st uptime=$t1"
+	lab_clean
+}
+
+# lab_clean: what a scenario leaves in tracefs (it was written for a boot of
+# its own: a function filter, a hist trigger, a synthetic event, an
+# instance) is put back as a fresh boot has it, buffers expanded aside, so
+# that the next part meets the kernel it was written for. What was reset
+# shows on the console between the parts.
+lab_clean() {
+	local t=/sys/kernel/tracing i
+	ftc reset -a -t 2>&1 | sed 's/^/lab_clean: /'
+	for i in "$t"/instances/*; do
+		[ -d "$i" ] && { rmdir "$i" || echo "lab_clean: cannot remove $i"; }
+	done
+	grep -q . "$t/dynamic_events" && { echo >"$t/dynamic_events" || echo "lab_clean: dynamic_events left"; }
+	return 0
+}
 EOF
+}
+
+# lab_copy_files ROOT FILES...: each FILE[=GUESTPATH] under the guest's
+# tree ROOT, at /lab/BASENAME or GUESTPATH.
+lab_copy_files() {
+	local root=$1 f src dst
+	shift
+	for f in "$@"; do
+		src=${f%%=*}
+		case $f in *=*) dst=${f#*=} ;; *) dst=/lab/$(basename "$src") ;; esac
+		if ! mkdir -p "$root$(dirname "$dst")" || ! cp -a "$src" "$root$dst"; then
+			echo "lab_run: cannot copy '$src' to the guest's $dst" >&2
+			return 1
+		fi
+	done
 }
 
 # lab_initrd STAGE SCENARIO FILES...: writes the guest's tree under STAGE/root
 # and its uncompressed cpio archive (about 3.5 MB) to STAGE/initrd.
 lab_initrd() {
-	local stage=$1 scenario=$2 f src dst
+	local stage=$1 scenario=$2
 	shift 2
 	mkdir -p "$stage/root/bin" "$stage/root/lab" "$stage/root/dev" || return 1
 	cp "$LAB_BUSYBOX" "$stage/root/bin/busybox" || return 1
@@ -167,14 +220,7 @@ lab_initrd() {
 	echo "$LAB_TIMEOUT" >"$stage/root/lab/.timeout"
 	if [ "$scenario" = - ]; then cat >"$stage/root/lab/.scenario"
 	else cp "$scenario" "$stage/root/lab/.scenario"; fi || return 1
-	for f in "$@"; do
-		src=${f%%=*}
-		case $f in *=*) dst=${f#*=} ;; *) dst=/lab/$(basename "$src") ;; esac
-		if ! mkdir -p "$stage/root$(dirname "$dst")" || ! cp -a "$src" "$stage/root$dst"; then
-			echo "lab_run: cannot copy '$src' to the guest's $dst" >&2
-			return 1
-		fi
-	done
+	lab_copy_files "$stage/root" "$@" || return 1
 	(cd "$stage/root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$stage/initrd" ||
 		return 1
 }
@@ -259,7 +305,7 @@ lab_verdict() {
 		why="the scenario exited $st"
 	fi
 	if [ -z "$why" ]; then
-		pass "$name: guest ran the scenario ($secs s boot to poweroff)"
+		pass "$name: guest ran the scenario ($secs s ${LAB_SPAN:-boot to poweroff})"
 		return 0
 	fi
 	fail "$name" "$why; console tail: $(lab_tail "$con" 3 | tr '\n' '|')"
@@ -325,12 +371,16 @@ lab_run() {
 	# others): each is LAB_SLOWDOWN times what the test names.
 	local slow=${LAB_SLOWDOWN:-3}
 	local name=$1 scenario=$2 qtmo=$(( ${LAB_QEMU_TIMEOUT:-$((LAB_TIMEOUT + 60))} * slow ))
-	local LAB_TIMEOUT=$((LAB_TIMEOUT * slow))
 	local stage rc t0 t1 secs
 	shift 2
 	LAB_CONSOLE=$OUT/lab-$name.console
 	LAB_OUTPUT=$OUT/lab-$name.out
 	: >"$LAB_CONSOLE"; : >"$LAB_OUTPUT"
+	case ${LAB_BATCH:-} in
+	collect:*) lab_collect "${LAB_BATCH#collect:}" "$name" "$scenario" "$@"; return 2 ;;
+	replay:*) lab_replay "${LAB_BATCH#replay:}" "$name"; return ;;
+	esac
+	local LAB_TIMEOUT=$((LAB_TIMEOUT * slow))
 	if ! lab_ready; then
 		skip "lab $name" "$LAB_WHY"
 		return 2
@@ -359,7 +409,14 @@ lab_run() {
 	rm -rf "$stage"
 	secs=$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }')
 	echo "lab $name: $(basename "$LAB_KERNEL") under qemu exited $rc after $secs s; console in $LAB_CONSOLE"
-	# The scenario's own output, without the exported files' data.
+	LAB_QEMU_RC=$rc LAB_QEMU_LIMIT=$qtmo
+	lab_scenario_output
+	lab_verdict "lab $name" "$rc" "$secs" "$qtmo"
+}
+
+# lab_scenario_output: LAB_OUTPUT from LAB_CONSOLE, the scenario's own
+# lines without the exported files' data.
+lab_scenario_output() {
 	tr -d '\r' <"$LAB_CONSOLE" | awk '
 		/^@@LAB END /	{ exit }
 		on && /@@LAB BEGIN / { print "== reboot"; next }
@@ -367,7 +424,62 @@ lab_run() {
 		skip && /^@@LAB FILE .* END / { skip = 0; print "(exported " $3 ")"; next }
 		on && !skip	{ print }
 		/@@LAB BEGIN /	{ on = 1 }' >"$LAB_OUTPUT"
-	lab_verdict "lab $name" "$rc" "$secs" "$qtmo"
+}
+
+# Shared boots (tests/lab/kernel-6.12.sh): a boot costs more than most
+# scenarios, so several scenarios can run in one. A test script runs twice:
+# with LAB_BATCH=collect:DIR its lab_run keeps the scenario, its files and
+# its time limit in DIR/NAME and boots nothing (returning 2, so the script
+# stops there); one boot then runs every kept scenario in turn (lab_part),
+# its console in DIR/console; with LAB_BATCH=replay:DIR the script's
+# lab_run takes its scenario's part of that console as its own, judges it
+# as if it had booted alone, and the script's checks run on it unchanged.
+# Scenarios that panic or reboot on purpose, or need boot arguments of
+# their own, cannot share a boot.
+
+# lab_collect DIR NAME SCENARIO FILES...
+lab_collect() {
+	local dir=$1 part=$1/$2 scenario=$3
+	shift 3
+	rm -rf "$part" && mkdir -p "$part/root" || return 1
+	if [ "$scenario" = - ]; then cat >"$part/scenario"
+	else cp "$scenario" "$part/scenario"; fi || return 1
+	echo "$LAB_TIMEOUT" >"$part/timeout"
+	lab_copy_files "$part/root" "$@" || return 1
+	echo "$(basename "$part")" >>"$dir/list"
+}
+
+# lab_batch_scenario DIR: the shared boot's scenario, every kept part in
+# the order kept, each under LAB_SLOWDOWN times its own limit.
+lab_batch_scenario() {
+	local p
+	while read -r p; do
+		echo "lab_part $p $(($(cat "$1/$p/timeout") * ${LAB_SLOWDOWN:-3}))"
+	done <"$1/list"
+}
+
+# lab_replay DIR NAME: NAME's part of the shared boot's console (DIR/console;
+# qemu's exit status and time limit in DIR/rc and DIR/limit) as
+# LAB_CONSOLE, judged as a boot of its own.
+lab_replay() {
+	local con=$1/console name=$2 kernel rc=0 secs
+	kernel=$(tr -d '\r' <"$con" | sed -n 's/^@@LAB BEGIN \([^ ]*\) .*/\1/p' | head -1)
+	if ! tr -d '\r' <"$con" | grep -q "^@@LAB PART $name BEGIN "; then
+		fail "lab $name" "the shared boot never began this scenario (an earlier one stopped the guest?): $con"
+		return 1
+	fi
+	# A part without its end marker ran until the guest stopped: its slice
+	# runs to the console's end, where the panic or the hang shows.
+	tr -d '\r' <"$con" | awk -v b="@@LAB PART $name BEGIN " -v e="@@LAB PART $name END " -v k="$kernel" '
+		index($0, b) == 1 { on = 1; sub(/.* uptime=/, ""); print "@@LAB BEGIN " k " uptime=" $0; next }
+		on && index($0, e) == 1 { sub(/^@@LAB PART [^ ]* END /, "@@LAB END "); print; exit }
+		on' >"$LAB_CONSOLE"
+	grep -q '^@@LAB END ' "$LAB_CONSOLE" || rc=$(cat "$1/rc")
+	secs=$(sed -n 's/^@@LAB \(BEGIN\|END\) .*uptime=\([0-9.]*\).*/\2/p' "$LAB_CONSOLE" |
+		awk 'NR == 1 { t0 = $1 } { t1 = $1 } END { printf "%.1f", t1 - t0 }')
+	echo "lab $name: part of the shared boot of $kernel ($con), $secs s"
+	lab_scenario_output
+	LAB_SPAN="in a shared boot" lab_verdict "lab $name" "$rc" "$secs" "$(cat "$1/limit")"
 }
 
 # lab_module TEST: builds the lab's module (tests/lab/module, against the

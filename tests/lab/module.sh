@@ -37,7 +37,9 @@ echo "== list-f"
 ftc list -f --module ftclab 'step'; echo "status=$?"
 echo "== list-all"
 echo "functions=$(ftc list -f | wc -l) events=$(ftc list -e | wc -l)"
-echo "module's: functions=$(ftc list -f | grep -c ' \[ftclab\]$') events=$(ftc list -e | grep -c '^ftclab:')"
+# (6.4 and later add a __probestub_EVENT function per tracepoint: not the
+# module's own code, so not counted)
+echo "module's: functions=$(ftc list -f | grep ' \[ftclab\]$' | grep -vc '^__probestub_') events=$(ftc list -e | grep -c '^ftclab:')"
 echo "== function"
 ftc record -q -p function -l ':mod:ftclab' -o /tmp/f.dat -- sh -c 'echo 5 >/proc/ftclab'
 echo "status=$?"
@@ -105,10 +107,11 @@ lab_export /tmp/e.dat
 lab_export /tmp/init.dat
 EOF
 
-# want SECTION TEXT: the section holds exactly TEXT
+# want SECTION TEXT: the section holds exactly TEXT (but for the
+# __probestub_EVENT functions that 6.4 and later add to a module)
 want() {
 	local got
-	got=$(lab_section "$1")
+	got=$(lab_section "$1" | grep -v '^__probestub_')
 	if [ "$got" = "$2" ]; then pass "$NAME: $1"
 	else fail "$NAME: $1" "got: $(echo "$got" | tr '\n' '|'), want: $(echo "$2" | tr '\n' '|')"; fi
 }

@@ -6,6 +6,16 @@
 #define FTCLAB_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <linux/version.h>
+
+/* 6.10 dropped __assign_str's source: it copies what __string() named. */
+#ifndef FTCLAB_ASSIGN_STR
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define FTCLAB_ASSIGN_STR(field, src)	__assign_str(field)
+#else
+#define FTCLAB_ASSIGN_STR(field, src)	__assign_str(field, src)
+#endif
+#endif
 
 #define FTCLAB_NVALS	4
 #define FTCLAB_F_ROOT	0x1
@@ -27,7 +37,7 @@ TRACE_EVENT(ftclab_step,
 		__field(int, kind)
 	),
 	TP_fast_assign(
-		__assign_str(name, name);
+		FTCLAB_ASSIGN_STR(name, name);
 		__entry->iter = iter;
 		memcpy(__entry->vals, vals, sizeof(__entry->vals));
 		__entry->flags = flags;
