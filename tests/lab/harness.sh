@@ -132,11 +132,25 @@ expect_match "lab harness: LAB_REBOOTS=1 passes a panic and a clean second boot"
 reboot_console "$OUT/lab-h-reboot1.console"
 out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-reboot1.console lab_verdict "lab h-reboot1" 0 1 1)
 expect_match "lab harness: LAB_REBOOTS=1 fails a guest that did not boot again" \
-	'^FAIL lab h-reboot1: LAB_REBOOTS=1: want a panic, then one more boot of /init; got 1 boots' "$out"
+	'^FAIL lab h-reboot1: LAB_REBOOTS=1: want a panic \(or reboot -f\), then one more boot of /init, 1 times; got 1 boots' "$out"
 reboot_console "$OUT/lab-h-reboot2.console" "@@LAB BEGIN 6.1.0-lab uptime=1.9" "@@LAB END status=4 uptime=3.0"
 out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-reboot2.console lab_verdict "lab h-reboot2" 0 1 1)
 expect_match "lab harness: LAB_REBOOTS=1 judges the second boot: its exit 4 fails" \
 	'^FAIL lab h-reboot2 \(after the reboot\): the scenario exited 4' "$out"
+# LAB_REBOOTS=2 (persistent.sh): a reboot -f counts as a panic does; a boot
+# that ended in neither (the guest reset for another reason) fails.
+printf '%s\n' "@@LAB BEGIN 6.12-lab uptime=1.8" "[    5.1] reboot: Restarting system" \
+	"@@LAB BEGIN 6.12-lab uptime=1.9" "[    6.2] Kernel panic - not syncing: sysrq triggered crash" \
+	"@@LAB BEGIN 6.12-lab uptime=1.9" "@@LAB END status=0 uptime=3.0" >"$OUT/lab-h-reboots.console"
+out=$(LAB_REBOOTS=2 LAB_CONSOLE=$OUT/lab-h-reboots.console lab_verdict "lab h-reboots" 0 1 1)
+expect_match "lab harness: LAB_REBOOTS=2 passes a reboot -f, a panic and a clean third boot" \
+	'^PASS lab h-reboots \(after the reboot\): guest ran the scenario' "$out"
+printf '%s\n' "@@LAB BEGIN 6.12-lab uptime=1.8" "[    5.1] reboot: Restarting system" \
+	"@@LAB BEGIN 6.12-lab uptime=1.9" "@@LAB BEGIN 6.12-lab uptime=1.9" \
+	"@@LAB END status=0 uptime=3.0" >"$OUT/lab-h-reboots2.console"
+out=$(LAB_REBOOTS=2 LAB_CONSOLE=$OUT/lab-h-reboots2.console lab_verdict "lab h-reboots2" 0 1 1)
+expect_match "lab harness: LAB_REBOOTS=2 fails a boot that neither panicked nor rebooted" \
+	'^FAIL lab h-reboots2: LAB_REBOOTS=2: .*got 3 boots, boot 2 ended in neither' "$out"
 out=$(LAB_REBOOTS=1 LAB_CONSOLE=$OUT/lab-h-exit.console lab_verdict "lab h-exit" 0 1 1)
 expect_match "lab harness: LAB_REBOOTS=1 fails a first boot that did not panic" \
 	'^FAIL lab h-exit: LAB_REBOOTS=1: want a panic' "$out"

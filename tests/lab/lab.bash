@@ -33,12 +33,14 @@
 #			the guest slower)
 #   LAB_EXPECT=panic	the scenario crashes the guest on purpose: a panic
 #			passes, a clean end fails
-#   LAB_REBOOTS=1	the scenario crashes the guest on purpose and the guest
-#			reboots once (panic=1, qemu keeps its RAM): /init runs
-#			the same scenario again, which tells the boots apart
-#			by what survived (pstore); the run passes when the
-#			first boot panicked and the second ended with 0. The
-#			second boot's output follows a "== reboot" line
+#   LAB_REBOOTS=N	the scenario crashes or reboots (reboot -f) the guest on
+#			purpose and the guest boots again, N times (panic=1,
+#			qemu keeps its RAM): /init runs the same scenario
+#			again, which tells the boots apart by what survived
+#			(pstore, a persistent trace buffer); the run passes
+#			when each of the first N boots panicked or rebooted
+#			and the last ended with 0. Each later boot's output
+#			follows a "== reboot" line
 #   LAB_CACHE		the kernel cache folder (default .cache/lab)
 #   LAB_ACCEL		qemu's -accel value (default tcg,thread=single; see
 #			lab_boot and tests/lab/README.md, "Guest panics")
@@ -315,19 +317,24 @@ lab_verdict() {
 	return 1
 }
 
-# lab_reboot_verdict NAME RC SECONDS QEMU_TIMEOUT (LAB_REBOOTS=1): the first
-# boot must panic and reboot; the second is judged as any run, on its own
-# part of the console (a panic there fails, and with panic=1 it would boot
-# a third time, which fails too).
+# lab_reboot_verdict NAME RC SECONDS QEMU_TIMEOUT (LAB_REBOOTS=N): each of
+# the first N boots must end in a panic or a reboot (reboot -f) and boot
+# again; the last is judged as any run, on its own part of the console (a
+# panic there fails, and with panic=1 it would boot once more, which fails
+# too).
 lab_reboot_verdict() {
-	local con=$LAB_CONSOLE n
+	local con=$LAB_CONSOLE want=$((LAB_REBOOTS + 1)) n bad
 	n=$(tr -d '\r' <"$con" | grep -c '@@LAB BEGIN')
-	if [ "$n" != 2 ] ||
-	   ! tr -d '\r' <"$con" | awk '/@@LAB BEGIN/ { n++ } n == 1' | grep -q 'Kernel panic'; then
-		fail "$1" "LAB_REBOOTS=1: want a panic, then one more boot of /init; got $n boots (qemu exited $2); console tail: $(lab_tail "$con" 3 | tr '\n' '|')"
+	# the first boot whose part of the console shows neither
+	bad=$(tr -d '\r' <"$con" | awk -v last="$want" '
+		/@@LAB BEGIN/ { if (n && !ok) { print n; exit } n++; ok = 0 }
+		/Kernel panic|reboot: Restarting system/ { ok = 1 }
+		n == last { exit }')
+	if [ "$n" != "$want" ] || [ -n "$bad" ]; then
+		fail "$1" "LAB_REBOOTS=$LAB_REBOOTS: want a panic (or reboot -f), then one more boot of /init, $LAB_REBOOTS times; got $n boots${bad:+, boot $bad ended in neither} (qemu exited $2); console tail: $(lab_tail "$con" 3 | tr '\n' '|')"
 		return 1
 	fi
-	tr -d '\r' <"$con" | awk '/@@LAB BEGIN/ { n++ } n == 2' >"$con.reboot"
+	tr -d '\r' <"$con" | awk -v last="$want" '/@@LAB BEGIN/ { n++ } n == last' >"$con.reboot"
 	LAB_REBOOTS="" LAB_CONSOLE=$con.reboot lab_verdict "$1 (after the reboot)" "$2" "$3" "$4"
 }
 
@@ -342,7 +349,7 @@ lab_reboot_verdict() {
 # running both vCPUs in turn cannot race with itself; it was no slower here
 # (tests/lab/README.md, "Guest panics", has the counts). Two vCPUs still,
 # so per-CPU buffers and IPIs are tested. stdin is /dev/null so that qemu
-# leaves the terminal alone. LAB_REBOOTS: the panic reboots after 1 s, and
+# leaves the terminal alone. LAB_REBOOTS: a panic reboots after 1 s, and
 # qemu resets the machine (keeping its RAM) instead of exiting.
 lab_boot() {
 	local panic=-1 noreboot=-no-reboot

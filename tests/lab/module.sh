@@ -142,6 +142,7 @@ ftclab_run [ftclab]
 ftclab_work_fn [ftclab]
 ftclab_warn [ftclab]
 ftclab_sleep [ftclab]
+ftclab_hang [ftclab]
 ftclab_write [ftclab]
 status=0"
 want list-f "__traceiter_ftclab_step [ftclab]
@@ -151,7 +152,7 @@ status=0"
 expect_match "$NAME: list without --module lists the kernel's too" \
 	'^functions=[0-9]{5,} events=[0-9]{3,}$' "$(lab_section list-all)"
 expect_match "$NAME: list without --module lists the module's among them" \
-	"^module's: functions=10 events=2$" "$(lab_section list-all)"
+	"^module's: functions=11 events=2$" "$(lab_section list-all)"
 want function "status=0
 5 ftclab_run
 5 ftclab_step_a

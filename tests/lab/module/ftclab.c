@@ -10,7 +10,10 @@
  * ftclab_warn, the one way the lab has to provoke a warning from user space
  * (traceoff_on_warning; the 6.1 guest has no LKDTM). Writing "sN" calls
  * ftclab_sleep N times, each asleep 5 ms on a high-resolution timer: a
- * function of known latency for ftc funclatency.
+ * function of known latency for ftc funclatency. Writing "hang" never
+ * returns: ftclab_hang spins with preemption off until the soft lockup
+ * watchdog panics the kernel (with softlockup_panic), the hang whose trace
+ * a persistent ring buffer keeps across the reboot.
  */
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -39,6 +42,7 @@ u32 ftclab_step_a(u32 x);
 u32 ftclab_step_b(u32 x);
 void ftclab_warn(void);
 void ftclab_sleep(void);
+void ftclab_hang(void);
 
 noinline u32 ftclab_step_b(u32 x)
 {
@@ -89,6 +93,13 @@ noinline void ftclab_sleep(void)
 	usleep_range(5000, 5000);
 }
 
+noinline void ftclab_hang(void)
+{
+	preempt_disable();
+	for (;;)
+		cpu_relax();
+}
+
 /* "sN": ftclab_sleep N times; -1 when the word is not that. */
 static ssize_t sleeps(const char *word)
 {
@@ -116,6 +127,8 @@ static ssize_t ftclab_write(struct file *f, const char __user *buf, size_t len, 
 			ftclab_warn();
 			return len;
 		}
+		if (sysfs_streq(word, "hang"))
+			ftclab_hang();
 		if (sleeps(word) == 0)
 			return len;
 	}
